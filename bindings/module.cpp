@@ -1,0 +1,274 @@
+// The Python face of the engine: thin wrappers over AnyGame / AnyState / AnyBot. No game logic
+// lives here; every rule is in cpp/.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "convert.h"
+#include "rivals/bots/bot_names.h"
+#include "rivals/core/registry.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace rivals::bindings {
+namespace {
+
+struct PyGame {
+  std::shared_ptr<AnyGame> impl;
+};
+
+struct PyState {
+  std::unique_ptr<AnyState> impl;
+};
+
+struct PyBot {
+  std::unique_ptr<AnyBot> impl;
+};
+
+PyGame game_of(const AnyState& state) {
+  return PyGame{std::const_pointer_cast<AnyGame>(state.game().shared_from_this())};
+}
+
+// Python ints of any size and non-ints reach us as objects, so a malformed action is a
+// ValueError like an illegal one, never a TypeError or an overflow.
+Action to_action(nb::handle value) {
+  if (!nb::isinstance<nb::int_>(value) || nb::isinstance<nb::bool_>(value))
+    throw std::invalid_argument("an action is an int, got " +
+                                nb::cast<std::string>(nb::str(value.type().attr("__name__"))));
+  std::int64_t wide = 0;
+  if (!nb::try_cast<std::int64_t>(value, wide) || wide < INT32_MIN || wide > INT32_MAX)
+    throw std::invalid_argument("action " + nb::cast<std::string>(nb::str(value)) +
+                                " is out of range");
+  return static_cast<Action>(wide);
+}
+
+std::vector<Action> to_actions(nb::handle values) {
+  std::vector<Action> out;
+  for (nb::handle value : values) out.push_back(to_action(value));
+  return out;
+}
+
+template <class T>
+nb::ndarray<nb::numpy, T> to_numpy(std::vector<T>&& data, std::vector<std::size_t> shape) {
+  auto* owned = new std::vector<T>(std::move(data));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T>(owned->data(), shape.size(), shape.data(), owner);
+}
+
+nb::dict results_to_python(MatchResults&& results) {
+  const auto games = static_cast<std::size_t>(results.num_games);
+  const auto players = static_cast<std::size_t>(results.num_players);
+  nb::dict out;
+  out["returns"] = to_numpy(std::move(results.returns), {games, players});
+  out["lengths"] = to_numpy(std::move(results.lengths), {games});
+  out["seating"] = to_numpy(std::move(results.seating), {games, players});
+  if (!results.histories.empty()) {
+    nb::list histories;
+    for (auto& history : results.histories) histories.append(nb::cast(history));
+    out["histories"] = histories;
+  }
+  return out;
+}
+
+std::vector<BotSpec> to_bot_specs(nb::handle bots) {
+  std::vector<BotSpec> specs;
+  for (nb::handle bot : bots) {
+    if (nb::isinstance<nb::str>(bot)) {
+      specs.push_back({nb::cast<std::string>(bot), Json::object()});
+      continue;
+    }
+    auto pair = nb::cast<nb::tuple>(bot);
+    if (pair.size() != 2) throw std::invalid_argument("a bot is a name or (name, params)");
+    specs.push_back({nb::cast<std::string>(pair[0]), from_python(pair[1], "bot params")});
+  }
+  return specs;
+}
+
+nb::tuple state_getstate(const PyState& state) {
+  const AnyGame& game = state.impl->game();
+  return nb::make_tuple(game.name(), to_python(game.params()), nb::cast(state.impl->history()));
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "The rivals engine (C++). Use the `rivals` package rather than this module directly.";
+  m.attr("CHANCE") = kChancePlayer;
+  m.attr("TERMINAL") = kTerminalPlayer;
+
+  m.def("game_names", &game_names, "Sorted names of every game in the engine.");
+  m.def(
+      "make_game",
+      [](const std::string& name, nb::handle params) {
+        return PyGame{make_game(name, from_python(params, "params"))};
+      },
+      "name"_a, "params"_a = nb::dict(),
+      "A game by name; unknown names and parameters raise ValueError listing what is accepted.");
+  m.def("bot_names", &bot_names, "Names of the bots built into the engine.");
+
+  nb::class_<PyGame>(m, "Game", "A game: its rules and parameters. Make one with rivals.make().")
+      .def_prop_ro("name", [](const PyGame& g) { return g.impl->name(); })
+      .def_prop_ro("params", [](const PyGame& g) { return nb::cast<nb::dict>(to_python(g.impl->params())); },
+                   "Every parameter, defaults filled in.")
+      .def_prop_ro("num_players", [](const PyGame& g) { return g.impl->num_players(); })
+      .def_prop_ro("num_distinct_actions", [](const PyGame& g) { return g.impl->num_distinct_actions(); })
+      .def_prop_ro("max_chance_outcomes", [](const PyGame& g) { return g.impl->max_chance_outcomes(); })
+      .def_prop_ro("max_game_length", [](const PyGame& g) { return g.impl->max_game_length(); },
+                   "An upper bound on the number of actions in a game, chance included.")
+      .def_prop_ro("observation_shape", [](const PyGame& g) {
+        const auto& shape = g.impl->observation_shape();
+        nb::list dims;
+        for (int d : shape) dims.append(d);
+        return nb::tuple(dims);
+      })
+      .def("new_initial_state", [](const PyGame& g) { return PyState{g.impl->new_initial_state()}; })
+      .def(
+          "state_from_history",
+          [](const PyGame& g, nb::handle actions) {
+            return PyState{g.impl->state_from_history(to_actions(actions))};
+          },
+          "actions"_a, "Replays the actions with full checks; ValueError names the first bad one.")
+      .def(
+          "random_playouts",
+          [](const PyGame& g, int num_games, std::uint64_t seed, int threads) {
+            MatchResults results;
+            {
+              nb::gil_scoped_release release;
+              results = g.impl->random_playouts(seed, num_games, threads);
+            }
+            return results_to_python(std::move(results));
+          },
+          "num_games"_a, "seed"_a = 0, "threads"_a = 1,
+          "Plays uniformly random games in C++ (the GIL released). Returns numpy arrays: "
+          "'returns' [games, players], 'lengths' [games], 'seating' [games, players].")
+      .def(
+          "play_match",
+          [](const PyGame& g, nb::handle bots, int num_games, std::uint64_t seed, int first_game,
+             int threads, bool keep_histories) {
+            const auto specs = to_bot_specs(bots);
+            MatchResults results;
+            {
+              nb::gil_scoped_release release;
+              results =
+                  g.impl->play_match(specs, seed, first_game, num_games, threads, keep_histories);
+            }
+            return results_to_python(std::move(results));
+          },
+          "bots"_a, "num_games"_a, "seed"_a = 0, "first_game"_a = 0, "threads"_a = 1,
+          "keep_histories"_a = false,
+          "Bots (names or (name, params) pairs, one per seat) play each other in C++. Game i seats "
+          "bot (seat + i) % players in each seat; 'seating' records it.")
+      .def(
+          "make_bot",
+          [](const PyGame& g, const std::string& name, nb::handle params, std::uint64_t seed) {
+            return PyBot{g.impl->make_bot({name, from_python(params, "bot params")}, seed)};
+          },
+          "name"_a, "params"_a = nb::dict(), "seed"_a = 0)
+      .def("__eq__",
+           [](const PyGame& a, nb::handle other) {
+             PyGame* b = nullptr;
+             if (!nb::try_cast<PyGame*>(other, b) || b == nullptr) return false;
+             return a.impl->name() == b->impl->name() && a.impl->params() == b->impl->params();
+           })
+      .def("__hash__", [](const PyGame& g) {
+        return nb::hash(nb::str((g.impl->name() + g.impl->params().dump()).c_str()));
+      })
+      .def("__repr__", [](const PyGame& g) {
+        return "rivals.make(\"" + g.impl->name() + "\", **" + g.impl->params().dump() + ")";
+      })
+      .def("__getstate__", [](const PyGame& g) {
+        return nb::make_tuple(g.impl->name(), to_python(g.impl->params()));
+      })
+      .def("__setstate__", [](PyGame& g, const std::tuple<std::string, nb::dict>& t) {
+        new (&g) PyGame{make_game(std::get<0>(t), from_python(std::get<1>(t), "params"))};
+      });
+
+  nb::class_<PyState>(m, "State", "A position of a game, with its history.")
+      .def_prop_ro("game", [](const PyState& s) { return game_of(*s.impl); })
+      .def("current_player", [](const PyState& s) { return s.impl->current_player(); },
+           "A seat, CHANCE (-1) or TERMINAL (-4).")
+      .def("is_chance_node", [](const PyState& s) { return s.impl->is_chance_node(); })
+      .def("is_terminal", [](const PyState& s) { return s.impl->is_terminal(); })
+      .def("legal_actions", [](const PyState& s) { return s.impl->legal_actions(); },
+           "Ascending legal actions of the player to move, or the chance outcomes.")
+      .def("chance_outcomes", [](const PyState& s) {
+        std::vector<std::pair<Action, double>> out;
+        for (const auto& o : s.impl->chance_outcomes()) out.emplace_back(o.action, o.probability);
+        return out;
+      })
+      .def("is_legal", [](const PyState& s, nb::handle a) {
+        Action action = 0;
+        try {
+          action = to_action(a);
+        } catch (const std::invalid_argument&) {
+          return false;
+        }
+        return s.impl->is_legal(action);
+      })
+      .def("apply_action", [](PyState& s, nb::handle a) { s.impl->apply_action(to_action(a)); },
+           "action"_a, "Raises ValueError for an illegal or malformed action; the state is then unchanged.")
+      .def("undo", [](PyState& s) { s.impl->undo(); }, "Takes back the last action (IndexError if none).")
+      .def("returns", [](const PyState& s) { return s.impl->returns(); })
+      .def("scores", [](const PyState& s) { return s.impl->scores(); })
+      .def("history", [](const PyState& s) { return s.impl->history(); })
+      .def("hash", [](const PyState& s) { return s.impl->hash(); }, "64-bit; equal states hash equal.")
+      .def("action_to_string", [](const PyState& s, nb::handle a) { return s.impl->action_to_string(to_action(a)); })
+      .def("string_to_action", [](const PyState& s, const std::string& text) { return s.impl->string_to_action(text); })
+      .def("to_dict", [](const PyState& s) { return to_python(s.impl->to_json()); },
+           "A JSON-serialisable snapshot of the whole state; schema in docs/rules/<game>.md.")
+      .def("to_json", [](const PyState& s) { return s.impl->to_json().dump(); })
+      .def("observation_string", [](const PyState& s, Player p) { return s.impl->observation_string(p); }, "player"_a)
+      .def("information_state_string", [](const PyState& s, Player p) { return s.impl->information_state_string(p); }, "player"_a)
+      .def(
+          "observation_tensor",
+          [](const PyState& s, Player p) {
+            const auto& shape = s.impl->game().observation_shape();
+            std::vector<float> data(static_cast<std::size_t>(s.impl->game().observation_size()));
+            s.impl->observation_tensor(p, data.data());
+            return to_numpy(std::move(data), std::vector<std::size_t>(shape.begin(), shape.end()));
+          },
+          "player"_a, "float32 array of game.observation_shape, from the view of `player`.")
+      .def(
+          "resample_from_infostate",
+          [](const PyState& s, Player p, std::uint64_t seed) {
+            return PyState{s.impl->resample_from_infostate(p, seed)};
+          },
+          "player"_a, "seed"_a = 0,
+          "A state that `player` cannot tell apart from this one, hidden cards resampled.")
+      .def("clone", [](const PyState& s) { return PyState{s.impl->clone()}; })
+      .def("__copy__", [](const PyState& s) { return PyState{s.impl->clone()}; })
+      .def("__deepcopy__", [](const PyState& s, nb::handle) { return PyState{s.impl->clone()}; }, "memo"_a)
+      .def("__str__", [](const PyState& s) { return s.impl->to_string(); })
+      .def("__repr__", [](const PyState& s) {
+        return "<rivals " + s.impl->game().name() + " state after " +
+               std::to_string(s.impl->history().size()) + " actions>";
+      })
+      .def("__getstate__", &state_getstate)
+      .def("__setstate__",
+           [](PyState& s, const std::tuple<std::string, nb::dict, nb::list>& t) {
+             auto game = make_game(std::get<0>(t), from_python(std::get<1>(t), "params"));
+             new (&s) PyState{game->state_from_history(to_actions(std::get<2>(t)))};
+           });
+
+  nb::class_<PyBot>(m, "Bot", "A bot built into the engine. Make one with rivals.bots.make().")
+      .def_prop_ro("name", [](const PyBot& b) { return b.impl->name(); })
+      .def(
+          "step",
+          [](PyBot& b, const PyState& s) {
+            nb::gil_scoped_release release;
+            return b.impl->step(*s.impl);
+          },
+          "state"_a, "An action legal in `state` for the player to move (the GIL is released).");
+}
+
+}  // namespace rivals::bindings

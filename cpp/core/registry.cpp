@@ -1,0 +1,41 @@
+#include "rivals/core/registry.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace rivals {
+
+// Each game's folder defines its factory (register.cpp), so the heavy template instantiation of
+// one game compiles in a translation unit of its own.
+std::shared_ptr<AnyGame> make_rosenkoenig(const Json& params);
+
+namespace {
+
+using Factory = std::shared_ptr<AnyGame> (*)(const Json&);
+
+const std::vector<std::pair<std::string, Factory>>& factories() {
+  static const std::vector<std::pair<std::string, Factory>> table = {
+      {"rosenkoenig", &make_rosenkoenig},
+  };
+  return table;
+}
+
+}  // namespace
+
+std::vector<std::string> game_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, factory] : factories()) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::shared_ptr<AnyGame> make_game(const std::string& name, const Json& params) {
+  for (const auto& [known, factory] : factories())
+    if (known == name) return factory(params);
+  std::string list;
+  for (const auto& known : game_names()) list += (list.empty() ? "" : ", ") + known;
+  throw std::invalid_argument("unknown game '" + name + "'; available: " + list);
+}
+
+}  // namespace rivals

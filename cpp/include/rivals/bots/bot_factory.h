@@ -1,0 +1,55 @@
+// The bots available for a game type, built by name. A bot is a std::variant rather than a
+// virtual class, so a match between C++ bots dispatches with a jump table, not a virtual call,
+// on every move.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "rivals/bots/bot_names.h"
+#include "rivals/bots/mcts.h"
+#include "rivals/bots/random_bot.h"
+#include "rivals/core/any_game.h"
+#include "rivals/core/game_concept.h"
+
+namespace rivals {
+
+template <Game G>
+using BotOf = std::variant<RandomBot<G>, MctsBot<G>>;
+
+namespace detail {
+template <Game G, class Bot>
+bool try_make(const G& game, const BotSpec& spec, std::uint64_t seed, std::optional<BotOf<G>>& out) {
+  if (spec.name != Bot::kName) return false;
+  const Json params = resolve_params(Bot::kName, Bot::param_specs(), spec.params);
+  out.emplace(std::in_place_type<Bot>, game, params, seed);
+  return true;
+}
+}  // namespace detail
+
+template <Game G>
+BotOf<G> make_bot_of(const G& game, const BotSpec& spec, std::uint64_t seed) {
+  std::optional<BotOf<G>> bot;
+  if (detail::try_make<G, RandomBot<G>>(game, spec, seed, bot) ||
+      detail::try_make<G, MctsBot<G>>(game, spec, seed, bot))
+    return std::move(*bot);
+  std::string names;
+  for (const auto& name : bot_names()) names += (names.empty() ? "" : ", ") + name;
+  throw std::invalid_argument("unknown bot '" + spec.name + "'; available: " + names);
+}
+
+template <Game G>
+Action bot_step(BotOf<G>& bot, const typename G::State& state) {
+  return std::visit([&](auto& b) { return b.step(state); }, bot);
+}
+
+template <Game G>
+void bot_reseed(BotOf<G>& bot, std::uint64_t seed) {
+  std::visit([&](auto& b) { b.reseed(seed); }, bot);
+}
+
+}  // namespace rivals

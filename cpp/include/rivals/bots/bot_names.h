@@ -1,0 +1,11 @@
+// The names of the bots the engine builds, in the order users see them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rivals {
+
+inline std::vector<std::string> bot_names() { return {"mcts", "random"}; }
+
+}  // namespace rivals

@@ -1,0 +1,30 @@
+// Uniformly random among the legal actions: the baseline every other bot is measured against.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rivals/core/game_concept.h"
+
+namespace rivals {
+
+template <Game G>
+class RandomBot {
+ public:
+  static constexpr const char* kName = "random";
+  static std::vector<ParamSpec> param_specs() { return {}; }
+
+  RandomBot(const G& /*game*/, const Json& /*params*/, std::uint64_t seed) : rng_(seed) {}
+  void reseed(std::uint64_t seed) { rng_ = Rng(seed); }
+
+  Action step(const typename G::State& state) {
+    Action buffer[G::State::kMaxLegalActions];
+    const int count = state.legal_actions(buffer);
+    return buffer[rng_.below(static_cast<std::uint32_t>(count))];
+  }
+
+ private:
+  Rng rng_;
+};
+
+}  // namespace rivals

@@ -1,0 +1,335 @@
+// Turns a concrete game (see game_concept.h) into the type-erased AnyGame/AnyState that Python
+// and name-based C++ users see. The checked, history-keeping API lives here once for all games;
+// the batch loops (playouts, matches) are instantiated here per game, so they run on the concrete
+// State with no virtual call per move.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rivals/bots/bot_factory.h"
+#include "rivals/core/any_game.h"
+#include "rivals/core/game_concept.h"
+#include "rivals/core/parallel.h"
+
+namespace rivals {
+
+// Game i of a batch uses stream 2i for chance and streams derived from 2i+1 for its bots.
+inline std::uint64_t chance_seed(std::uint64_t seed, std::int64_t game_index) {
+  return derive_seed(seed, 2 * static_cast<std::uint64_t>(game_index));
+}
+inline std::uint64_t bot_seed(std::uint64_t seed, std::int64_t game_index, int bot) {
+  return derive_seed(derive_seed(seed, 2 * static_cast<std::uint64_t>(game_index) + 1),
+                     static_cast<std::uint64_t>(bot));
+}
+
+// One uniformly random game from `state` to the end; returns the number of actions taken.
+template <Game G>
+int play_randomly(typename G::State& state, Rng& rng) {
+  Action buffer[G::State::kMaxLegalActions];
+  int length = 0;
+  while (!state.is_terminal()) {
+    Action action;
+    if (state.is_chance_node()) {
+      action = state.sample_chance(rng);
+    } else {
+      const int count = state.legal_actions(buffer);
+      action = buffer[rng.below(static_cast<std::uint32_t>(count))];
+    }
+    state.apply(action);
+    ++length;
+  }
+  return length;
+}
+
+template <Game G>
+class GameAdapter;
+
+template <Game G>
+class StateAdapter final : public AnyState {
+ public:
+  using State = typename G::State;
+
+  explicit StateAdapter(std::shared_ptr<const GameAdapter<G>> game)
+      : game_(std::move(game)), state_(rules().initial_state()) {}
+
+  const AnyGame& game() const override { return *game_; }
+  const G& rules() const { return game_->rules(); }
+  const State& state() const { return state_; }
+
+  std::unique_ptr<AnyState> clone() const override {
+    return std::make_unique<StateAdapter>(*this);
+  }
+
+  Player current_player() const override { return state_.current_player(); }
+  bool is_chance_node() const override { return state_.is_chance_node(); }
+  bool is_terminal() const override { return state_.is_terminal(); }
+
+  std::vector<Action> legal_actions() const override {
+    if (state_.is_terminal()) return {};
+    Action buffer[State::kMaxLegalActions];
+    const int count = state_.legal_actions(buffer);
+    return std::vector<Action>(buffer, buffer + count);
+  }
+
+  std::vector<ChanceOutcome> chance_outcomes() const override {
+    if (!state_.is_chance_node()) return {};
+    ChanceOutcome buffer[State::kMaxChanceOutcomes];
+    const int count = state_.chance_outcomes(buffer);
+    return std::vector<ChanceOutcome>(buffer, buffer + count);
+  }
+
+  bool is_legal(Action action) const override {
+    if (state_.is_terminal()) return false;
+    Action buffer[State::kMaxLegalActions];
+    const int count = state_.legal_actions(buffer);
+    return std::find(buffer, buffer + count, action) != buffer + count;
+  }
+
+  void apply_action(Action action) override {
+    if (!is_legal(action)) throw std::invalid_argument(illegal_message(action));
+    history_.reserve(static_cast<std::size_t>(rules().max_game_length()));
+    state_.apply(action);
+    history_.push_back(action);
+  }
+
+  // States are small and actions cheap, so taking back a move replays the history rather than
+  // keeping an undo record per move; this keeps clones cheap and every game's undo exact.
+  void undo() override {
+    if (history_.empty()) throw std::out_of_range("undo: no action to take back");
+    history_.pop_back();
+    state_ = rules().initial_state();
+    for (const Action action : history_) state_.apply(action);
+  }
+
+  std::vector<double> returns() const override {
+    std::vector<double> out(static_cast<std::size_t>(rules().num_players()));
+    state_.returns(out.data());
+    return out;
+  }
+
+  std::vector<double> scores() const override {
+    std::vector<double> out(static_cast<std::size_t>(rules().num_players()));
+    rules().scores(state_, out.data());
+    return out;
+  }
+
+  const std::vector<Action>& history() const override { return history_; }
+  std::uint64_t hash() const override { return state_.hash(); }
+
+  std::string action_to_string(Action action) const override {
+    return rules().action_to_string(state_, action);
+  }
+  Action string_to_action(const std::string& text) const override {
+    return rules().string_to_action(state_, text);
+  }
+
+  Json to_json() const override { return rules().to_json(state_); }
+  std::string to_string() const override { return rules().to_string(state_); }
+
+  std::string observation_string(Player player) const override {
+    check_player(player);
+    return rules().observation_string(state_, player);
+  }
+
+  std::string information_state_string(Player player) const override {
+    check_player(player);
+    if constexpr (HiddenInformationGame<G>) {
+      return rules().information_state_string(state_, history_, player);
+    } else {
+      return rules().observation_string(state_, player);
+    }
+  }
+
+  void observation_tensor(Player player, float* out) const override {
+    check_player(player);
+    rules().observation_tensor(state_, player, out);
+  }
+
+  std::unique_ptr<AnyState> resample_from_infostate(Player player,
+                                                    std::uint64_t seed) const override {
+    check_player(player);
+    if constexpr (HiddenInformationGame<G>) {
+      Rng rng(seed);
+      return game_->state_from_history(rules().resample_history(history_, player, rng));
+    } else {
+      return clone();  // nothing is hidden: the only state consistent with it is itself
+    }
+  }
+
+  // For the batch loops: apply without checks, keeping the history.
+  void apply_unchecked(Action action) {
+    state_.apply(action);
+    history_.push_back(action);
+  }
+
+ private:
+  void check_player(Player player) const {
+    if (player < 0 || player >= rules().num_players())
+      throw std::invalid_argument(std::string(G::kName) + ": player " + std::to_string(player) +
+                                  " is not a seat (0.." +
+                                  std::to_string(rules().num_players() - 1) + ")");
+  }
+
+  std::string illegal_message(Action action) const {
+    const std::string who = state_.is_chance_node()
+                                ? std::string("the chance player")
+                                : "player " + std::to_string(state_.current_player());
+    if (state_.is_terminal())
+      return std::string(G::kName) + ": action " + std::to_string(action) +
+             " cannot be applied: the game is over";
+    std::string text;
+    try {
+      text = " (" + rules().action_to_string(state_, action) + ")";
+    } catch (const std::exception&) {
+      text = " (not an action of this game)";
+    }
+    return std::string(G::kName) + ": action " + std::to_string(action) + text +
+           " is not legal for " + who;
+  }
+
+  std::shared_ptr<const GameAdapter<G>> game_;
+  State state_;
+  std::vector<Action> history_;
+};
+
+template <Game G>
+class GameAdapter final : public AnyGame {
+ public:
+  explicit GameAdapter(const Json& given)
+      : rules_(resolve_params(G::kName, G::param_specs(), given)),
+        name_(G::kName),
+        params_(rules_.params()),
+        observation_shape_(rules_.observation_shape()) {}
+
+  const G& rules() const { return rules_; }
+
+  const std::string& name() const override { return name_; }
+  const Json& params() const override { return params_; }
+  int num_players() const override { return rules_.num_players(); }
+  int num_distinct_actions() const override { return rules_.num_distinct_actions(); }
+  int max_chance_outcomes() const override { return rules_.max_chance_outcomes(); }
+  int max_game_length() const override { return rules_.max_game_length(); }
+  const std::vector<int>& observation_shape() const override { return observation_shape_; }
+
+  std::unique_ptr<AnyState> new_initial_state() const override {
+    return std::make_unique<StateAdapter<G>>(self());
+  }
+
+  MatchResults random_playouts(std::uint64_t seed, int num_games, int threads) const override {
+    MatchResults results = empty_results(num_games);
+    const int players = num_players();
+    parallel_blocks(num_games, threads, [&](int, int begin, int end) {
+      const auto initial = rules_.initial_state();
+      for (int i = begin; i < end; ++i) {
+        auto state = initial;
+        Rng rng(chance_seed(seed, i));
+        results.lengths[static_cast<std::size_t>(i)] = play_randomly<G>(state, rng);
+        state.returns(&results.returns[static_cast<std::size_t>(i) * players]);
+      }
+    });
+    for (int i = 0; i < num_games; ++i)
+      for (int s = 0; s < players; ++s) results.seating[static_cast<std::size_t>(i) * players + s] = s;
+    return results;
+  }
+
+  std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const override;
+
+  MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed, int first_game,
+                          int num_games, int threads, bool keep_histories) const override {
+    const int players = num_players();
+    if (static_cast<int>(specs.size()) != players)
+      throw std::invalid_argument(name_ + ": a match needs one bot per seat (" +
+                                  std::to_string(players) + "), got " +
+                                  std::to_string(specs.size()));
+    for (const auto& spec : specs) make_bot_of<G>(rules_, spec, 0);  // reject bad specs up front
+    MatchResults results = empty_results(num_games);
+    if (keep_histories) results.histories.resize(static_cast<std::size_t>(num_games));
+    parallel_blocks(num_games, threads, [&](int, int begin, int end) {
+      std::vector<BotOf<G>> bots;
+      for (const auto& spec : specs) bots.push_back(make_bot_of<G>(rules_, spec, 0));
+      const auto initial = rules_.initial_state();
+      for (int i = begin; i < end; ++i) {
+        const std::int64_t game_index = static_cast<std::int64_t>(first_game) + i;
+        const auto row = static_cast<std::size_t>(i) * players;
+        for (int b = 0; b < players; ++b) bot_reseed<G>(bots[b], bot_seed(seed, game_index, b));
+        for (int s = 0; s < players; ++s)
+          results.seating[row + s] = static_cast<std::int32_t>((s + game_index) % players);
+        auto state = initial;
+        Rng rng(chance_seed(seed, game_index));
+        std::vector<Action>* history =
+            keep_histories ? &results.histories[static_cast<std::size_t>(i)] : nullptr;
+        int length = 0;
+        while (!state.is_terminal()) {
+          const Action action =
+              state.is_chance_node()
+                  ? state.sample_chance(rng)
+                  : bot_step<G>(bots[results.seating[row + state.current_player()]], state);
+          state.apply(action);
+          if (history) history->push_back(action);
+          ++length;
+        }
+        results.lengths[static_cast<std::size_t>(i)] = length;
+        state.returns(&results.returns[row]);
+      }
+    });
+    return results;
+  }
+
+ private:
+  std::shared_ptr<const GameAdapter> self() const {
+    return std::static_pointer_cast<const GameAdapter>(shared_from_this());
+  }
+
+  MatchResults empty_results(int num_games) const {
+    if (num_games < 0) throw std::invalid_argument("number of games must be >= 0");
+    MatchResults results;
+    results.num_games = num_games;
+    results.num_players = num_players();
+    const auto cells = static_cast<std::size_t>(num_games) * num_players();
+    results.returns.assign(cells, 0.0);
+    results.seating.assign(cells, 0);
+    results.lengths.assign(static_cast<std::size_t>(num_games), 0);
+    return results;
+  }
+
+  G rules_;
+  std::string name_;
+  Json params_;
+  std::vector<int> observation_shape_;
+};
+
+template <Game G>
+class BotAdapter final : public AnyBot {
+ public:
+  BotAdapter(std::shared_ptr<const GameAdapter<G>> game, BotOf<G> bot, std::string name)
+      : game_(std::move(game)), bot_(std::move(bot)), name_(std::move(name)) {}
+
+  const std::string& name() const override { return name_; }
+
+  Action step(const AnyState& state) override {
+    const auto* concrete = dynamic_cast<const StateAdapter<G>*>(&state);
+    if (concrete == nullptr)
+      throw std::invalid_argument("bot '" + name_ + "' plays " + G::kName + ", not " +
+                                  state.game().name());
+    if (state.is_terminal() || state.is_chance_node())
+      throw std::invalid_argument("bot '" + name_ + "': no player is to move in this state");
+    return bot_step<G>(bot_, concrete->state());
+  }
+
+ private:
+  std::shared_ptr<const GameAdapter<G>> game_;
+  BotOf<G> bot_;
+  std::string name_;
+};
+
+template <Game G>
+std::unique_ptr<AnyBot> GameAdapter<G>::make_bot(const BotSpec& spec, std::uint64_t seed) const {
+  return std::make_unique<BotAdapter<G>>(self(), make_bot_of<G>(rules_, spec, seed), spec.name);
+}
+
+}  // namespace rivals

@@ -1,0 +1,112 @@
+// The type-erased face of a game, for Python and for C++ users who pick a game by name.
+//
+// Calls through these interfaces are per call from the outside world (one Python call, one batch
+// of playouts), never per move inside a loop: the loops themselves are templates on the concrete
+// game (playout.h, the bots), instantiated once per game behind `AnyGame`.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rivals/core/json.h"
+#include "rivals/core/types.h"
+
+namespace rivals {
+
+class AnyGame;
+
+class AnyState {
+ public:
+  virtual ~AnyState() = default;
+
+  virtual const AnyGame& game() const = 0;
+  virtual std::unique_ptr<AnyState> clone() const = 0;
+
+  virtual Player current_player() const = 0;
+  virtual bool is_chance_node() const = 0;
+  virtual bool is_terminal() const = 0;
+  virtual std::vector<Action> legal_actions() const = 0;
+  virtual std::vector<ChanceOutcome> chance_outcomes() const = 0;
+  virtual bool is_legal(Action action) const = 0;
+
+  // Throws std::invalid_argument naming the action and the player when the action is not legal;
+  // the state is then unchanged.
+  virtual void apply_action(Action action) = 0;
+  // Takes back the last action. Throws std::out_of_range when there is none.
+  virtual void undo() = 0;
+
+  virtual std::vector<double> returns() const = 0;
+  virtual std::vector<double> scores() const = 0;
+  virtual const std::vector<Action>& history() const = 0;
+  virtual std::uint64_t hash() const = 0;
+
+  virtual std::string action_to_string(Action action) const = 0;
+  virtual Action string_to_action(const std::string& text) const = 0;
+
+  virtual Json to_json() const = 0;
+  virtual std::string to_string() const = 0;
+  virtual std::string observation_string(Player player) const = 0;
+  virtual std::string information_state_string(Player player) const = 0;
+  // Writes game().observation_size() floats.
+  virtual void observation_tensor(Player player, float* out) const = 0;
+  virtual std::unique_ptr<AnyState> resample_from_infostate(Player player,
+                                                            std::uint64_t seed) const = 0;
+};
+
+class AnyBot {
+ public:
+  virtual ~AnyBot() = default;
+  virtual const std::string& name() const = 0;
+  // An action legal in `state` for the player to move. Throws std::invalid_argument when the
+  // state belongs to another game or is not a decision node.
+  virtual Action step(const AnyState& state) = 0;
+};
+
+struct BotSpec {
+  std::string name;
+  Json params;  // an object; may be empty
+};
+
+// Results of a batch of games, one row per game; columns are seats (returns) or bots (bot_returns).
+struct MatchResults {
+  int num_games = 0;
+  int num_players = 0;
+  std::vector<double> returns;       // num_games x num_players, by seat
+  std::vector<std::int32_t> lengths; // actions per game, chance included
+  std::vector<std::int32_t> seating; // num_games x num_players: which bot sat in each seat
+  std::vector<std::vector<Action>> histories;  // filled only when asked for
+};
+
+class AnyGame : public std::enable_shared_from_this<AnyGame> {
+ public:
+  virtual ~AnyGame() = default;
+
+  virtual const std::string& name() const = 0;
+  virtual const Json& params() const = 0;
+  virtual int num_players() const = 0;
+  virtual int num_distinct_actions() const = 0;
+  virtual int max_chance_outcomes() const = 0;
+  virtual int max_game_length() const = 0;
+  virtual const std::vector<int>& observation_shape() const = 0;
+  int observation_size() const;
+
+  virtual std::unique_ptr<AnyState> new_initial_state() const = 0;
+  // Replays `actions` with full checks; throws std::invalid_argument naming the first bad index.
+  std::unique_ptr<AnyState> state_from_history(const std::vector<Action>& actions) const;
+
+  // Uniformly random games, chance sampled; game i is seeded from (seed, i) alone, so results do
+  // not depend on `threads`.
+  virtual MatchResults random_playouts(std::uint64_t seed, int num_games, int threads) const = 0;
+
+  virtual std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const = 0;
+
+  // Bots play each other entirely in C++. Game i seats bot (seat + i) mod bots.size() in each
+  // seat, so every bot plays every seat equally often; bots.size() must equal num_players().
+  virtual MatchResults play_match(const std::vector<BotSpec>& bots, std::uint64_t seed,
+                                  int first_game, int num_games, int threads,
+                                  bool keep_histories) const = 0;
+};
+
+}  // namespace rivals

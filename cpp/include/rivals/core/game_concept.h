@@ -1,0 +1,81 @@
+// What a game must provide to plug into the engine. Every game folder follows this shape, so the
+// fifth game reads like the first:
+//
+//   struct MyGame {
+//     static constexpr const char* kName = "mygame";
+//     static std::vector<ParamSpec> param_specs();
+//     explicit MyGame(const Json& resolved_params);       // throws std::invalid_argument
+//     class State;                                         // a plain value, no heap
+//     State initial_state() const;
+//     ... sizes, presentation (strings, snapshot, observation) ...
+//   };
+//
+// The State is a value type that owns the hot path: legal actions into a caller's fixed buffer,
+// apply without checks, chance sampling, incremental hash. Copying it is the clone. Everything a
+// person reads (strings, snapshots, observations) lives on the game, away from the hot path.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rivals/core/json.h"
+#include "rivals/core/params.h"
+#include "rivals/core/rng.h"
+#include "rivals/core/types.h"
+
+namespace rivals {
+
+template <class S>
+concept GameState = std::copyable<S> && requires(const S& cs, S& s, Action a, Action* buffer,
+                                                  ChanceOutcome* outcomes, Rng& rng, double* out) {
+  { S::kMaxLegalActions } -> std::convertible_to<int>;
+  { S::kMaxChanceOutcomes } -> std::convertible_to<int>;
+  { cs.current_player() } -> std::same_as<Player>;
+  { cs.is_chance_node() } -> std::same_as<bool>;
+  { cs.is_terminal() } -> std::same_as<bool>;
+  // Ascending legal actions of the player to move, or chance outcomes at a chance node.
+  { cs.legal_actions(buffer) } -> std::same_as<int>;
+  { cs.chance_outcomes(outcomes) } -> std::same_as<int>;
+  { cs.sample_chance(rng) } -> std::same_as<Action>;
+  { s.apply(a) } -> std::same_as<void>;  // unchecked: the caller guarantees legality
+  { cs.returns(out) } -> std::same_as<void>;
+  { cs.hash() } -> std::same_as<std::uint64_t>;
+};
+
+template <class G>
+concept Game = GameState<typename G::State> &&
+    requires(const G& g, const typename G::State& s, Action a, Player p, std::string_view text,
+             float* tensor, double* out) {
+  { G::kName } -> std::convertible_to<const char*>;
+  { G::param_specs() } -> std::same_as<std::vector<ParamSpec>>;
+  { g.params() } -> std::convertible_to<Json>;
+  { g.num_players() } -> std::same_as<int>;
+  { g.num_distinct_actions() } -> std::same_as<int>;
+  { g.max_chance_outcomes() } -> std::same_as<int>;
+  { g.max_game_length() } -> std::same_as<int>;
+  { g.observation_shape() } -> std::same_as<std::vector<int>>;
+  { g.initial_state() } -> std::same_as<typename G::State>;
+  { g.action_to_string(s, a) } -> std::same_as<std::string>;
+  { g.string_to_action(s, text) } -> std::same_as<Action>;  // throws std::invalid_argument
+  { g.scores(s, out) } -> std::same_as<void>;
+  { g.to_json(s) } -> std::same_as<Json>;
+  { g.to_string(s) } -> std::same_as<std::string>;
+  { g.observation_string(s, p) } -> std::same_as<std::string>;
+  { g.observation_tensor(s, p, tensor) } -> std::same_as<void>;
+};
+
+// Optional for games with hidden information: a history that `player` cannot tell apart from
+// `history` (hidden chance outcomes and hidden choices of others resampled), and the string of
+// what `player` knows.
+template <class G>
+concept HiddenInformationGame =
+    Game<G> && requires(const G& g, const typename G::State& s, const std::vector<Action>& history,
+                        Player p, Rng& rng) {
+      { g.resample_history(history, p, rng) } -> std::same_as<std::vector<Action>>;
+      { g.information_state_string(s, history, p) } -> std::same_as<std::string>;
+    };
+
+}  // namespace rivals

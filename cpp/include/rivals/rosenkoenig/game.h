@@ -1,0 +1,44 @@
+// Rosenkönig (The Rose King) for 2 players, or 4 in two teams. Rules: docs/rules/rosenkoenig.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rivals/core/json.h"
+#include "rivals/core/params.h"
+#include "rivals/rosenkoenig/state.h"
+
+namespace rivals::rosenkoenig {
+
+class Rosenkoenig {
+ public:
+  static constexpr const char* kName = "rosenkoenig";
+  using State = rosenkoenig::State;
+
+  static std::vector<ParamSpec> param_specs();
+  explicit Rosenkoenig(const Json& params);
+
+  Json params() const;
+  int num_players() const { return setup_.players; }
+  int num_distinct_actions() const { return kNumActions; }
+  int max_chance_outcomes() const { return kCards; }
+  int max_game_length() const;
+  std::vector<int> observation_shape() const;
+  State initial_state() const { return State(setup_); }
+
+  std::string action_to_string(const State& state, Action action) const;
+  Action string_to_action(const State& state, std::string_view text) const;
+  void scores(const State& state, double* out) const;
+  Json to_json(const State& state) const;
+  std::string to_string(const State& state) const;
+  std::string observation_string(const State& state, Player player) const;
+  void observation_tensor(const State& state, Player player, float* out) const;
+
+ private:
+  Setup setup_;
+};
+
+std::string card_name(int card);
+
+}  // namespace rivals::rosenkoenig

@@ -1,0 +1,137 @@
+"""Replays: a finished or unfinished game as JSON, re-checked move by move on load.
+
+Format (version 1)::
+
+    {"format": "rivals-replay", "version": 1, "game": "rosenkoenig", "params": {...},
+     "actions": [{"player": 0, "action": 12, "text": "NE1"}, ...],
+     "result": {"returns": [...], "scores": [...], "terminal": true}}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rivals._core import State, make_game
+
+FORMAT = "rivals-replay"
+VERSION = 1
+
+__all__ = ["FORMAT", "VERSION", "dumps", "from_dict", "loads", "to_dict"]
+
+
+def to_dict(state: State) -> dict[str, Any]:
+    """The replay of ``state`` as a JSON-serialisable dict."""
+    game = state.game
+    walker = game.new_initial_state()
+    actions = []
+    for action in state.history():
+        actions.append(
+            {
+                "player": walker.current_player(),
+                "action": action,
+                "text": walker.action_to_string(action),
+            }
+        )
+        walker.apply_action(action)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game.name,
+        "params": game.params,
+        "actions": actions,
+        "result": {
+            "terminal": state.is_terminal(),
+            "returns": state.returns(),
+            "scores": state.scores(),
+        },
+    }
+
+
+def dumps(state: State, indent: int | None = None) -> str:
+    """The replay of ``state`` as JSON text."""
+    return json.dumps(to_dict(state), indent=indent, ensure_ascii=False)
+
+
+def _fail(message: str) -> ValueError:
+    return ValueError(f"bad replay: {message}")
+
+
+def from_dict(data: Any) -> State:
+    """Rebuilds the state of a replay dict, checking every entry against the rules."""
+    if not isinstance(data, dict):
+        raise _fail(f"expected a JSON object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise _fail(f"'format' must be {FORMAT!r}, got {data.get('format')!r}")
+    version = data.get("version")
+    if version != VERSION:
+        raise _fail(f"unsupported version {version!r}; this build reads version {VERSION}")
+    name = data.get("game")
+    if not isinstance(name, str):
+        raise _fail(f"'game' must be a game name, got {name!r}")
+    params = data.get("params", {})
+    if not isinstance(params, dict):
+        raise _fail(f"'params' must be an object, got {type(params).__name__}")
+    try:
+        game = make_game(name, params)
+    except ValueError as error:
+        raise _fail(str(error)) from None
+    entries = data.get("actions")
+    if not isinstance(entries, list):
+        raise _fail("'actions' must be a list")
+    state = game.new_initial_state()
+    for index, entry in enumerate(entries):
+        _apply_entry(state, index, entry)
+    _check_result(state, data.get("result"))
+    return state
+
+
+def _apply_entry(state: State, index: int, entry: Any) -> None:
+    where = f"actions[{index}]"
+    if not isinstance(entry, dict):
+        raise _fail(f"{where} must be an object, got {type(entry).__name__}")
+    action = entry.get("action")
+    if not isinstance(action, int) or isinstance(action, bool):
+        raise _fail(f"{where}.action must be an int, got {action!r}")
+    player = entry.get("player")
+    if player is not None and player != state.current_player():
+        raise _fail(
+            f"{where}: recorded player {player!r}, but player {state.current_player()} is to move"
+        )
+    text = entry.get("text")
+    if state.is_terminal():
+        raise _fail(f"{where}: the game is already over")
+    if text is not None:
+        try:
+            expected = state.action_to_string(action)
+        except ValueError as error:
+            raise _fail(f"{where}: {error}") from None
+        if text != expected:
+            raise _fail(f"{where}: action {action} is {expected!r}, but the replay says {text!r}")
+    try:
+        state.apply_action(action)
+    except ValueError as error:
+        raise _fail(f"{where}: {error}") from None
+
+
+def _check_result(state: State, result: Any) -> None:
+    if result is None:
+        return
+    if not isinstance(result, dict):
+        raise _fail("'result' must be an object")
+    for key, actual in (
+        ("terminal", state.is_terminal()),
+        ("returns", state.returns()),
+        ("scores", state.scores()),
+    ):
+        if key in result and result[key] != actual:
+            raise _fail(f"result.{key} is {result[key]!r}, but replaying gives {actual!r}")
+
+
+def loads(text: str | bytes) -> State:
+    """The state of a replay in JSON text; raises ``ValueError`` naming the bad entry."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise _fail(f"not JSON ({error})") from None
+    return from_dict(data)

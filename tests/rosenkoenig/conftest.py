@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+import pytest
+
+IMPLS = ["reference", "engine"]
+
+
+@pytest.fixture(params=IMPLS)
+def make(request):
+    if request.param == "reference":
+        from rivals import reference
+
+        return reference.make
+    import rivals
+
+    return rivals.make
