@@ -118,20 +118,26 @@ NB_MODULE(_core, m) {
 
   nb::class_<PyGame>(m, "Game", "A game: its rules and parameters. Make one with rivals.make().")
       .def_prop_ro("name", [](const PyGame& g) { return g.impl->name(); })
-      .def_prop_ro("params", [](const PyGame& g) { return nb::cast<nb::dict>(to_python(g.impl->params())); },
-                   "Every parameter, defaults filled in.")
+      .def_prop_ro(
+          "params", [](const PyGame& g) { return nb::cast<nb::dict>(to_python(g.impl->params())); },
+          "Every parameter, defaults filled in.")
       .def_prop_ro("num_players", [](const PyGame& g) { return g.impl->num_players(); })
-      .def_prop_ro("num_distinct_actions", [](const PyGame& g) { return g.impl->num_distinct_actions(); })
-      .def_prop_ro("max_chance_outcomes", [](const PyGame& g) { return g.impl->max_chance_outcomes(); })
-      .def_prop_ro("max_game_length", [](const PyGame& g) { return g.impl->max_game_length(); },
-                   "An upper bound on the number of actions in a game, chance included.")
-      .def_prop_ro("observation_shape", [](const PyGame& g) {
-        const auto& shape = g.impl->observation_shape();
-        nb::list dims;
-        for (int d : shape) dims.append(d);
-        return nb::tuple(dims);
-      })
-      .def("new_initial_state", [](const PyGame& g) { return PyState{g.impl->new_initial_state()}; })
+      .def_prop_ro("num_distinct_actions",
+                   [](const PyGame& g) { return g.impl->num_distinct_actions(); })
+      .def_prop_ro("max_chance_outcomes",
+                   [](const PyGame& g) { return g.impl->max_chance_outcomes(); })
+      .def_prop_ro(
+          "max_game_length", [](const PyGame& g) { return g.impl->max_game_length(); },
+          "An upper bound on the number of actions in a game, chance included.")
+      .def_prop_ro("observation_shape",
+                   [](const PyGame& g) {
+                     const auto& shape = g.impl->observation_shape();
+                     nb::list dims;
+                     for (int d : shape) dims.append(d);
+                     return nb::tuple(dims);
+                   })
+      .def("new_initial_state",
+           [](const PyGame& g) { return PyState{g.impl->new_initial_state()}; })
       .def(
           "state_from_history",
           [](const PyGame& g, nb::handle actions) {
@@ -168,6 +174,15 @@ NB_MODULE(_core, m) {
           "keep_histories"_a = false,
           "Bots (names or (name, params) pairs, one per seat) play each other in C++. Game i seats "
           "bot (seat + i) % players in each seat; 'seating' records it.")
+      .def_prop_ro("state_size", [](const PyGame& g) { return g.impl->state_size(); },
+                   "Bytes of the engine's concrete state (a benchmark figure).")
+      .def(
+          "copy_ns",
+          [](const PyGame& g, int copies) {
+            nb::gil_scoped_release release;
+            return g.impl->copy_ns(copies);
+          },
+          "copies"_a = 1000000, "Mean nanoseconds to copy a mid-game state (a benchmark figure).")
       .def(
           "make_bot",
           [](const PyGame& g, const std::string& name, nb::handle params, std::uint64_t seed) {
@@ -180,55 +195,77 @@ NB_MODULE(_core, m) {
              if (!nb::try_cast<PyGame*>(other, b) || b == nullptr) return false;
              return a.impl->name() == b->impl->name() && a.impl->params() == b->impl->params();
            })
-      .def("__hash__", [](const PyGame& g) {
-        return nb::hash(nb::str((g.impl->name() + g.impl->params().dump()).c_str()));
-      })
-      .def("__repr__", [](const PyGame& g) {
-        return "rivals.make(\"" + g.impl->name() + "\", **" + g.impl->params().dump() + ")";
-      })
-      .def("__getstate__", [](const PyGame& g) {
-        return nb::make_tuple(g.impl->name(), to_python(g.impl->params()));
-      })
+      .def("__hash__",
+           [](const PyGame& g) {
+             return nb::hash(nb::str((g.impl->name() + g.impl->params().dump()).c_str()));
+           })
+      .def("__repr__",
+           [](const PyGame& g) {
+             return "rivals.make(\"" + g.impl->name() + "\", **" + g.impl->params().dump() + ")";
+           })
+      .def("__getstate__",
+           [](const PyGame& g) {
+             return nb::make_tuple(g.impl->name(), to_python(g.impl->params()));
+           })
       .def("__setstate__", [](PyGame& g, const std::tuple<std::string, nb::dict>& t) {
         new (&g) PyGame{make_game(std::get<0>(t), from_python(std::get<1>(t), "params"))};
       });
 
   nb::class_<PyState>(m, "State", "A position of a game, with its history.")
       .def_prop_ro("game", [](const PyState& s) { return game_of(*s.impl); })
-      .def("current_player", [](const PyState& s) { return s.impl->current_player(); },
-           "A seat, CHANCE (-1) or TERMINAL (-4).")
+      .def(
+          "current_player", [](const PyState& s) { return s.impl->current_player(); },
+          "A seat, CHANCE (-1) or TERMINAL (-4).")
       .def("is_chance_node", [](const PyState& s) { return s.impl->is_chance_node(); })
       .def("is_terminal", [](const PyState& s) { return s.impl->is_terminal(); })
-      .def("legal_actions", [](const PyState& s) { return s.impl->legal_actions(); },
-           "Ascending legal actions of the player to move, or the chance outcomes.")
-      .def("chance_outcomes", [](const PyState& s) {
-        std::vector<std::pair<Action, double>> out;
-        for (const auto& o : s.impl->chance_outcomes()) out.emplace_back(o.action, o.probability);
-        return out;
-      })
-      .def("is_legal", [](const PyState& s, nb::handle a) {
-        Action action = 0;
-        try {
-          action = to_action(a);
-        } catch (const std::invalid_argument&) {
-          return false;
-        }
-        return s.impl->is_legal(action);
-      })
-      .def("apply_action", [](PyState& s, nb::handle a) { s.impl->apply_action(to_action(a)); },
-           "action"_a, "Raises ValueError for an illegal or malformed action; the state is then unchanged.")
-      .def("undo", [](PyState& s) { s.impl->undo(); }, "Takes back the last action (IndexError if none).")
+      .def(
+          "legal_actions", [](const PyState& s) { return s.impl->legal_actions(); },
+          "Ascending legal actions of the player to move, or the chance outcomes.")
+      .def("chance_outcomes",
+           [](const PyState& s) {
+             std::vector<std::pair<Action, double>> out;
+             for (const auto& o : s.impl->chance_outcomes())
+               out.emplace_back(o.action, o.probability);
+             return out;
+           })
+      .def("is_legal",
+           [](const PyState& s, nb::handle a) {
+             Action action = 0;
+             try {
+               action = to_action(a);
+             } catch (const std::invalid_argument&) {
+               return false;
+             }
+             return s.impl->is_legal(action);
+           })
+      .def(
+          "apply_action", [](PyState& s, nb::handle a) { s.impl->apply_action(to_action(a)); },
+          "action"_a,
+          "Raises ValueError for an illegal or malformed action; the state is then unchanged.")
+      .def(
+          "undo", [](PyState& s) { s.impl->undo(); },
+          "Takes back the last action (IndexError if none).")
       .def("returns", [](const PyState& s) { return s.impl->returns(); })
       .def("scores", [](const PyState& s) { return s.impl->scores(); })
       .def("history", [](const PyState& s) { return s.impl->history(); })
-      .def("hash", [](const PyState& s) { return s.impl->hash(); }, "64-bit; equal states hash equal.")
-      .def("action_to_string", [](const PyState& s, nb::handle a) { return s.impl->action_to_string(to_action(a)); })
-      .def("string_to_action", [](const PyState& s, const std::string& text) { return s.impl->string_to_action(text); })
-      .def("to_dict", [](const PyState& s) { return to_python(s.impl->to_json()); },
-           "A JSON-serialisable snapshot of the whole state; schema in docs/rules/<game>.md.")
+      .def(
+          "hash", [](const PyState& s) { return s.impl->hash(); },
+          "64-bit; equal states hash equal.")
+      .def("action_to_string",
+           [](const PyState& s, nb::handle a) { return s.impl->action_to_string(to_action(a)); })
+      .def("string_to_action",
+           [](const PyState& s, const std::string& text) { return s.impl->string_to_action(text); })
+      .def(
+          "to_dict", [](const PyState& s) { return to_python(s.impl->to_json()); },
+          "A JSON-serialisable snapshot of the whole state; schema in docs/rules/<game>.md.")
       .def("to_json", [](const PyState& s) { return s.impl->to_json().dump(); })
-      .def("observation_string", [](const PyState& s, Player p) { return s.impl->observation_string(p); }, "player"_a)
-      .def("information_state_string", [](const PyState& s, Player p) { return s.impl->information_state_string(p); }, "player"_a)
+      .def(
+          "observation_string",
+          [](const PyState& s, Player p) { return s.impl->observation_string(p); }, "player"_a)
+      .def(
+          "information_state_string",
+          [](const PyState& s, Player p) { return s.impl->information_state_string(p); },
+          "player"_a)
       .def(
           "observation_tensor",
           [](const PyState& s, Player p) {
@@ -247,18 +284,20 @@ NB_MODULE(_core, m) {
           "A state that `player` cannot tell apart from this one, hidden cards resampled.")
       .def("clone", [](const PyState& s) { return PyState{s.impl->clone()}; })
       .def("__copy__", [](const PyState& s) { return PyState{s.impl->clone()}; })
-      .def("__deepcopy__", [](const PyState& s, nb::handle) { return PyState{s.impl->clone()}; }, "memo"_a)
+      .def(
+          "__deepcopy__", [](const PyState& s, nb::handle) { return PyState{s.impl->clone()}; },
+          "memo"_a)
       .def("__str__", [](const PyState& s) { return s.impl->to_string(); })
-      .def("__repr__", [](const PyState& s) {
-        return "<rivals " + s.impl->game().name() + " state after " +
-               std::to_string(s.impl->history().size()) + " actions>";
-      })
+      .def("__repr__",
+           [](const PyState& s) {
+             return "<rivals " + s.impl->game().name() + " state after " +
+                    std::to_string(s.impl->history().size()) + " actions>";
+           })
       .def("__getstate__", &state_getstate)
-      .def("__setstate__",
-           [](PyState& s, const std::tuple<std::string, nb::dict, nb::list>& t) {
-             auto game = make_game(std::get<0>(t), from_python(std::get<1>(t), "params"));
-             new (&s) PyState{game->state_from_history(to_actions(std::get<2>(t)))};
-           });
+      .def("__setstate__", [](PyState& s, const std::tuple<std::string, nb::dict, nb::list>& t) {
+        auto game = make_game(std::get<0>(t), from_python(std::get<1>(t), "params"));
+        new (&s) PyState{game->state_from_history(to_actions(std::get<2>(t)))};
+      });
 
   nb::class_<PyBot>(m, "Bot", "A bot built into the engine. Make one with rivals.bots.make().")
       .def_prop_ro("name", [](const PyBot& b) { return b.impl->name(); })

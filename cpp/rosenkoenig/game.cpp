@@ -32,7 +32,8 @@ char cell(const State& state, int sq) {
 
 std::string hand_text(std::uint32_t cards) {
   std::string out;
-  for (; cards; cards &= cards - 1) out += (out.empty() ? "" : " ") + card_name(std::countr_zero(cards));
+  for (; cards; cards &= cards - 1)
+    out += (out.empty() ? "" : " ") + card_name(std::countr_zero(cards));
   return out.empty() ? "-" : out;
 }
 
@@ -151,8 +152,10 @@ std::string Rosenkoenig::to_string(const State& state) const {
     for (int c = 0; c < kSize; ++c) {
       const int sq = square(r, c);
       const char mark = cell(state, sq);
-      if (sq == state.crown()) out += std::string("[") + (mark == '.' ? '+' : mark) + "]";
-      else out += std::string(" ") + mark + " ";
+      if (sq == state.crown())
+        out += std::string("[") + (mark == '.' ? '+' : mark) + "]";
+      else
+        out += std::string(" ") + mark + " ";
     }
     out += "\n";
   }
@@ -161,8 +164,8 @@ std::string Rosenkoenig::to_string(const State& state) const {
   for (Player seat = 0; seat < setup_.players; ++seat) {
     out += "seat " + std::to_string(seat) + (State::colour_of(seat) == kRed ? " Red  " : " White") +
            " heroes " + std::to_string(state.heroes(seat)) + "  score " +
-           std::to_string(static_cast<int>(points[seat])) + "  hand " + hand_text(state.hand(seat)) +
-           "\n";
+           std::to_string(static_cast<int>(points[seat])) + "  hand " +
+           hand_text(state.hand(seat)) + "\n";
   }
   out += "stones left " + std::to_string(state.stones_left()) + ", draw pile " +
          std::to_string(popcount(static_cast<std::uint64_t>(state.draw_pile()))) + ", discard " +
@@ -197,18 +200,22 @@ void Rosenkoenig::observation_tensor(const State& state, Player player, float* o
       const int sq = square(r, c);
       const int at = r * kSize + c;
       const char mark = cell(state, sq);
-      if (mark == '.') out[2 * plane + at] = 1;
-      else out[((mark == 'R') == (mine == kRed) ? 0 : 1) * plane + at] = 1;
+      if (mark == '.')
+        out[2 * plane + at] = 1;
+      else
+        out[((mark == 'R') == (mine == kRed) ? 0 : 1) * plane + at] = 1;
       if (sq == state.crown()) out[3 * plane + at] = 1;
     }
   }
   for (int r = 0; r < n; ++r) {
     const Player seat = (player + r) % n;
-    for (std::uint32_t h = state.hand(seat); h; h &= h - 1) fill_plane(4 + 24 * r + std::countr_zero(h), 1);
+    for (std::uint32_t h = state.hand(seat); h; h &= h - 1)
+      fill_plane(4 + 24 * r + std::countr_zero(h), 1);
     fill_plane(28 + 24 * n + r, static_cast<float>(state.heroes(seat)) / setup_.heroes);
     if (state.current_player() == seat) fill_plane(29 + 25 * n + r, 1);
   }
-  for (std::uint32_t d = state.discard(); d; d &= d - 1) fill_plane(4 + 24 * n + std::countr_zero(d), 1);
+  for (std::uint32_t d = state.discard(); d; d &= d - 1)
+    fill_plane(4 + 24 * n + std::countr_zero(d), 1);
   fill_plane(28 + 25 * n, static_cast<float>(state.stones_left()) / kTotalStones);
 }
 

@@ -29,9 +29,12 @@ State::State(const Setup& setup) : setup_(setup) {
 
 std::uint64_t State::hash() const {
   int turn;
-  if (is_terminal()) turn = 15;
-  else if (is_chance_node()) turn = 4 + receiving_ + (dealing_ ? 4 : 0);
-  else turn = to_move_;
+  if (is_terminal())
+    turn = 15;
+  else if (is_chance_node())
+    turn = 4 + receiving_ + (dealing_ ? 4 : 0);
+  else
+    turn = to_move_;
   return hash_ ^ keys::kTurn[turn];
 }
 
@@ -104,7 +107,8 @@ void State::receive(Action card) {
 // The cheap test first: most of the time a seat can draw.
 bool State::can_act(Player seat) const {
   const std::uint32_t hand = hands_[seat];
-  if (draw_pile_ != 0 && popcount(static_cast<std::uint64_t>(hand)) < setup_.hand_limit) return true;
+  if (draw_pile_ != 0 && popcount(static_cast<std::uint64_t>(hand)) < setup_.hand_limit)
+    return true;
   const u128 blocked = stones_[kRed] | stones_[kWhite] | kOffBoardBit;
   const u128 enemy = heroes_[seat] > 0 ? stones_[colour_of(seat) ^ 1] : 0;
   const auto& landing = kLanding[crown_];
@@ -138,8 +142,10 @@ void State::finish() {
 
 void State::returns(double* out) const {
   for (Player seat = 0; seat < setup_.players; ++seat) {
-    if (!is_terminal() || winner_ == 2) out[seat] = 0.0;
-    else out[seat] = colour_of(seat) == winner_ ? 1.0 : -1.0;
+    if (!is_terminal() || winner_ == 2)
+      out[seat] = 0.0;
+    else
+      out[seat] = colour_of(seat) == winner_ ? 1.0 : -1.0;
   }
 }
 

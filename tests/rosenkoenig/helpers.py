@@ -96,3 +96,38 @@ def random_game(state: Any, rng: Any, stop: Any = None) -> Any:
     while not state.is_terminal() and not (stop and stop(state)):
         state.apply_action(rng.choice(state.legal_actions()))
     return state
+
+
+def colour_stats(board: list[str], colour: str) -> tuple[int, int, int]:
+    """(sum of squared group sizes, largest group, stones) of ``colour``; groups join orthogonally.
+
+    Written independently of any implementation under test (a plain flood fill).
+    """
+    seen: set[tuple[int, int]] = set()
+    sizes = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if board[r][c] != colour or (r, c) in seen:
+                continue
+            stack = [(r, c)]
+            seen.add((r, c))
+            size = 0
+            while stack:
+                y, x = stack.pop()
+                size += 1
+                for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
+                    inside = 0 <= ny < SIZE and 0 <= nx < SIZE
+                    if inside and board[ny][nx] == colour and (ny, nx) not in seen:
+                        seen.add((ny, nx))
+                        stack.append((ny, nx))
+            sizes.append(size)
+    return sum(s * s for s in sizes), max(sizes, default=0), sum(sizes)
+
+
+def expected_returns(board: list[str], players: int) -> list[float]:
+    """Returns at the end by the rules: score, then largest group, then stones, else a draw."""
+    red, white = colour_stats(board, "R"), colour_stats(board, "W")
+    if red == white:
+        return [0.0] * players
+    red_wins = red > white
+    return [1.0 if (seat % 2 == 0) == red_wins else -1.0 for seat in range(players)]

@@ -23,7 +23,8 @@ using BotOf = std::variant<RandomBot<G>, MctsBot<G>>;
 
 namespace detail {
 template <Game G, class Bot>
-bool try_make(const G& game, const BotSpec& spec, std::uint64_t seed, std::optional<BotOf<G>>& out) {
+bool try_make(const G& game, const BotSpec& spec, std::uint64_t seed,
+              std::optional<BotOf<G>>& out) {
   if (spec.name != Bot::kName) return false;
   const Json params = resolve_params(Bot::kName, Bot::param_specs(), spec.params);
   out.emplace(std::in_place_type<Bot>, game, params, seed);

@@ -52,8 +52,8 @@ class MctsBot {
     nodes_.clear();
     nodes_.push_back(Node{});
     using Clock = std::chrono::steady_clock;
-    const auto deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(time_s_));
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(time_s_));
     for (std::int64_t i = 0;; ++i) {
       if (time_s_ > 0) {
         if ((i & 63) == 0 && Clock::now() >= deadline) break;
@@ -195,8 +195,7 @@ class MctsBot {
     double best_value = 0;
     for (std::int32_t c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
       const Node& child = nodes_[c];
-      if (child.visits > best_visits ||
-          (child.visits == best_visits && child.value > best_value)) {
+      if (child.visits > best_visits || (child.visits == best_visits && child.value > best_value)) {
         best = child.action;
         best_visits = child.visits;
         best_value = child.value;

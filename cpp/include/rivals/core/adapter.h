@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -61,9 +62,7 @@ class StateAdapter final : public AnyState {
   const G& rules() const { return game_->rules(); }
   const State& state() const { return state_; }
 
-  std::unique_ptr<AnyState> clone() const override {
-    return std::make_unique<StateAdapter>(*this);
-  }
+  std::unique_ptr<AnyState> clone() const override { return std::make_unique<StateAdapter>(*this); }
 
   Player current_player() const override { return state_.current_player(); }
   bool is_chance_node() const override { return state_.is_chance_node(); }
@@ -233,8 +232,32 @@ class GameAdapter final : public AnyGame {
       }
     });
     for (int i = 0; i < num_games; ++i)
-      for (int s = 0; s < players; ++s) results.seating[static_cast<std::size_t>(i) * players + s] = s;
+      for (int s = 0; s < players; ++s)
+        results.seating[static_cast<std::size_t>(i) * players + s] = s;
     return results;
+  }
+
+  int state_size() const override { return static_cast<int>(sizeof(typename G::State)); }
+
+  double copy_ns(int copies) const override {
+    auto state = rules_.initial_state();
+    Rng rng(1);
+    Action buffer[G::State::kMaxLegalActions];
+    for (int ply = 0; ply < 60 && !state.is_terminal(); ++ply) {
+      if (state.is_chance_node()) {
+        state.apply(state.sample_chance(rng));
+      } else {
+        const int count = state.legal_actions(buffer);
+        state.apply(buffer[rng.below(static_cast<std::uint32_t>(count))]);
+      }
+    }
+    // Copies go through a volatile-indexed array so the compiler cannot drop them.
+    std::vector<typename G::State> sink(2, state);
+    volatile int slot = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < copies; ++i) sink[static_cast<std::size_t>(slot ^ (i & 1))] = sink[slot];
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    return std::chrono::duration<double, std::nano>(elapsed).count() / std::max(1, copies);
   }
 
   std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const override;

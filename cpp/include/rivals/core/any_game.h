@@ -73,9 +73,9 @@ struct BotSpec {
 struct MatchResults {
   int num_games = 0;
   int num_players = 0;
-  std::vector<double> returns;       // num_games x num_players, by seat
-  std::vector<std::int32_t> lengths; // actions per game, chance included
-  std::vector<std::int32_t> seating; // num_games x num_players: which bot sat in each seat
+  std::vector<double> returns;        // num_games x num_players, by seat
+  std::vector<std::int32_t> lengths;  // actions per game, chance included
+  std::vector<std::int32_t> seating;  // num_games x num_players: which bot sat in each seat
   std::vector<std::vector<Action>> histories;  // filled only when asked for
 };
 
@@ -99,6 +99,11 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   // Uniformly random games, chance sampled; game i is seeded from (seed, i) alone, so results do
   // not depend on `threads`.
   virtual MatchResults random_playouts(std::uint64_t seed, int num_games, int threads) const = 0;
+
+  // For benchmarks: the size of the concrete state in bytes, and the mean cost in nanoseconds of
+  // copying (cloning) a mid-game state, measured over `copies` copies.
+  virtual int state_size() const = 0;
+  virtual double copy_ns(int copies) const = 0;
 
   virtual std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const = 0;
 

@@ -30,7 +30,7 @@ namespace rivals {
 
 template <class S>
 concept GameState = std::copyable<S> && requires(const S& cs, S& s, Action a, Action* buffer,
-                                                  ChanceOutcome* outcomes, Rng& rng, double* out) {
+                                                 ChanceOutcome* outcomes, Rng& rng, double* out) {
   { S::kMaxLegalActions } -> std::convertible_to<int>;
   { S::kMaxChanceOutcomes } -> std::convertible_to<int>;
   { cs.current_player() } -> std::same_as<Player>;
@@ -47,25 +47,27 @@ concept GameState = std::copyable<S> && requires(const S& cs, S& s, Action a, Ac
 
 template <class G>
 concept Game = GameState<typename G::State> &&
-    requires(const G& g, const typename G::State& s, Action a, Player p, std::string_view text,
-             float* tensor, double* out) {
-  { G::kName } -> std::convertible_to<const char*>;
-  { G::param_specs() } -> std::same_as<std::vector<ParamSpec>>;
-  { g.params() } -> std::convertible_to<Json>;
-  { g.num_players() } -> std::same_as<int>;
-  { g.num_distinct_actions() } -> std::same_as<int>;
-  { g.max_chance_outcomes() } -> std::same_as<int>;
-  { g.max_game_length() } -> std::same_as<int>;
-  { g.observation_shape() } -> std::same_as<std::vector<int>>;
-  { g.initial_state() } -> std::same_as<typename G::State>;
-  { g.action_to_string(s, a) } -> std::same_as<std::string>;
-  { g.string_to_action(s, text) } -> std::same_as<Action>;  // throws std::invalid_argument
-  { g.scores(s, out) } -> std::same_as<void>;
-  { g.to_json(s) } -> std::same_as<Json>;
-  { g.to_string(s) } -> std::same_as<std::string>;
-  { g.observation_string(s, p) } -> std::same_as<std::string>;
-  { g.observation_tensor(s, p, tensor) } -> std::same_as<void>;
-};
+               requires(const G& g, const typename G::State& s, Action a, Player p,
+                        std::string_view text, float* tensor, double* out) {
+                 { G::kName } -> std::convertible_to<const char*>;
+                 { G::param_specs() } -> std::same_as<std::vector<ParamSpec>>;
+                 { g.params() } -> std::convertible_to<Json>;
+                 { g.num_players() } -> std::same_as<int>;
+                 { g.num_distinct_actions() } -> std::same_as<int>;
+                 { g.max_chance_outcomes() } -> std::same_as<int>;
+                 { g.max_game_length() } -> std::same_as<int>;
+                 { g.observation_shape() } -> std::same_as<std::vector<int>>;
+                 { g.initial_state() } -> std::same_as<typename G::State>;
+                 { g.action_to_string(s, a) } -> std::same_as<std::string>;
+                 {
+                   g.string_to_action(s, text)
+                 } -> std::same_as<Action>;  // throws std::invalid_argument
+                 { g.scores(s, out) } -> std::same_as<void>;
+                 { g.to_json(s) } -> std::same_as<Json>;
+                 { g.to_string(s) } -> std::same_as<std::string>;
+                 { g.observation_string(s, p) } -> std::same_as<std::string>;
+                 { g.observation_tensor(s, p, tensor) } -> std::same_as<void>;
+               };
 
 // Optional for games with hidden information: a history that `player` cannot tell apart from
 // `history` (hidden chance outcomes and hidden choices of others resampled), and the string of

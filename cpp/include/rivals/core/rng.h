@@ -29,8 +29,7 @@ class Rng {
 
   constexpr std::uint64_t next() {
     state_ += 0xa0761d6478bd642fULL;
-    const __uint128_t product =
-        static_cast<__uint128_t>(state_) * (state_ ^ 0xe7037ed1a0b428dbULL);
+    const __uint128_t product = static_cast<__uint128_t>(state_) * (state_ ^ 0xe7037ed1a0b428dbULL);
     return static_cast<std::uint64_t>(product >> 64) ^ static_cast<std::uint64_t>(product);
   }
 

@@ -39,8 +39,8 @@ constexpr u128 orthogonal_neighbours(u128 stones) {
 // Directions in card order; a card id is direction * 3 + (distance - 1).
 inline constexpr int kDirections = 8;
 inline constexpr int kCards = 24;
-inline constexpr std::array<const char*, kDirections> kDirectionNames = {"N",  "NE", "E", "SE",
-                                                                         "S",  "SW", "W", "NW"};
+inline constexpr std::array<const char*, kDirections> kDirectionNames = {"N", "NE", "E", "SE",
+                                                                         "S", "SW", "W", "NW"};
 inline constexpr std::array<int, kDirections> kRowStep = {-1, -1, 0, 1, 1, 1, 0, -1};
 inline constexpr std::array<int, kDirections> kColStep = {0, 1, 1, 1, 0, -1, -1, -1};
 
@@ -63,8 +63,8 @@ inline constexpr auto kLanding = [] {
 }();
 
 struct GroupScore {
-  int points = 0;        // sum of group sizes squared
-  int largest = 0;       // size of the largest group
+  int points = 0;   // sum of group sizes squared
+  int largest = 0;  // size of the largest group
   int stones = 0;
 };
 

@@ -43,7 +43,8 @@ class State {
   int legal_actions(Action* out) const {
     if (is_chance_node()) {
       int n = 0;
-      for (std::uint32_t pile = draw_pile_; pile; pile &= pile - 1) out[n++] = std::countr_zero(pile);
+      for (std::uint32_t pile = draw_pile_; pile; pile &= pile - 1)
+        out[n++] = std::countr_zero(pile);
       return n;
     }
     const int n = decisions(to_move_, out);
@@ -54,7 +55,8 @@ class State {
   int chance_outcomes(ChanceOutcome* out) const {
     const double p = 1.0 / popcount(static_cast<std::uint64_t>(draw_pile_));
     int n = 0;
-    for (std::uint32_t pile = draw_pile_; pile; pile &= pile - 1) out[n++] = {std::countr_zero(pile), p};
+    for (std::uint32_t pile = draw_pile_; pile; pile &= pile - 1)
+      out[n++] = {std::countr_zero(pile), p};
     return n;
   }
 
@@ -98,7 +100,8 @@ class State {
         n += static_cast<bool>((enemy >> landing[card]) & 1);
       }
     }
-    if (draw_pile_ != 0 && popcount(static_cast<std::uint64_t>(hand)) < setup_.hand_limit) out[n++] = kDraw;
+    if (draw_pile_ != 0 && popcount(static_cast<std::uint64_t>(hand)) < setup_.hand_limit)
+      out[n++] = kDraw;
     return n;
   }
 
@@ -112,7 +115,8 @@ class State {
   std::array<std::uint32_t, kMaxSeats> hands_{};
   std::uint32_t draw_pile_ = kAllCards;
   std::uint32_t discard_ = 0;
-  std::uint64_t hash_ = 0;  // stones, crown, hands, discard and heroes; the turn is mixed in by hash()
+  std::uint64_t hash_ =
+      0;  // stones, crown, hands, discard and heroes; the turn is mixed in by hash()
   std::array<std::int8_t, kMaxSeats> heroes_{};
   Setup setup_;
   std::int8_t to_move_ = kChancePlayer;

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Sets up (scripts/setup.sh), then runs every check: lint, format, types and the test suite.
+# Extra arguments go to pytest (for example -k rosenkoenig).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/setup.sh
+bin="${RIVALS_VENV:-$root/.venv}/bin"
+
+echo "== ruff"
+"$bin/ruff" check python tests bench
+"$bin/ruff" format --check python tests bench
+echo "== mypy"
+"$bin/mypy"
+echo "== clang-format"
+git ls-files 'cpp/*.h' 'cpp/*.cpp' 'bindings/*.h' 'bindings/*.cpp' | xargs "$bin/clang-format" --dry-run -Werror
+echo "== pytest"
+"$bin/python" -m pytest -q -m "not slow" "$@"
