@@ -174,8 +174,9 @@ NB_MODULE(_core, m) {
           "keep_histories"_a = false,
           "Bots (names or (name, params) pairs, one per seat) play each other in C++. Game i seats "
           "bot (seat + i) % players in each seat; 'seating' records it.")
-      .def_prop_ro("state_size", [](const PyGame& g) { return g.impl->state_size(); },
-                   "Bytes of the engine's concrete state (a benchmark figure).")
+      .def_prop_ro(
+          "state_size", [](const PyGame& g) { return g.impl->state_size(); },
+          "Bytes of the engine's concrete state (a benchmark figure).")
       .def(
           "copy_ns",
           [](const PyGame& g, int copies) {
@@ -228,19 +229,21 @@ NB_MODULE(_core, m) {
                out.emplace_back(o.action, o.probability);
              return out;
            })
-      .def("is_legal",
-           [](const PyState& s, nb::handle a) {
-             Action action = 0;
-             try {
-               action = to_action(a);
-             } catch (const std::invalid_argument&) {
-               return false;
-             }
-             return s.impl->is_legal(action);
-           })
+      .def(
+          "is_legal",
+          [](const PyState& s, nb::handle a) {
+            Action action = 0;
+            try {
+              action = to_action(a);
+            } catch (const std::invalid_argument&) {
+              return false;
+            }
+            return s.impl->is_legal(action);
+          },
+          "action"_a.none(), nb::sig("def is_legal(self, action: int) -> bool"))
       .def(
           "apply_action", [](PyState& s, nb::handle a) { s.impl->apply_action(to_action(a)); },
-          "action"_a,
+          "action"_a.none(), nb::sig("def apply_action(self, action: int) -> None"),
           "Raises ValueError for an illegal or malformed action; the state is then unchanged.")
       .def(
           "undo", [](PyState& s) { s.impl->undo(); },
@@ -251,8 +254,10 @@ NB_MODULE(_core, m) {
       .def(
           "hash", [](const PyState& s) { return s.impl->hash(); },
           "64-bit; equal states hash equal.")
-      .def("action_to_string",
-           [](const PyState& s, nb::handle a) { return s.impl->action_to_string(to_action(a)); })
+      .def(
+          "action_to_string",
+          [](const PyState& s, nb::handle a) { return s.impl->action_to_string(to_action(a)); },
+          "action"_a.none(), nb::sig("def action_to_string(self, action: int) -> str"))
       .def("string_to_action",
            [](const PyState& s, const std::string& text) { return s.impl->string_to_action(text); })
       .def(

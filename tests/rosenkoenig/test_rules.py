@@ -619,6 +619,11 @@ def test_illegal_action_raises_and_leaves_state_unchanged(make):
 
 def test_action_strings(make):
     state = new_state(make)
+    # At a chance node the outcomes are cards, named by the card.
+    for a in range(24):
+        assert state.action_to_string(a) == CARDS[a]
+        assert state.string_to_action(CARDS[a]) == a
+    deal(state, BASIC_DEAL)
     assert state.string_to_action("N1") == 0
     assert state.string_to_action("N3") == 2
     assert state.string_to_action("NE1") == 3

@@ -110,7 +110,7 @@ def action_name(action: int) -> str:
 def parse_action(text: str) -> int:
     """Inverse of :func:`action_name`."""
     if not isinstance(text, str):
-        raise TypeError(f"action string expected, got {text!r}")
+        raise ValueError(f"action string expected, got {text!r}")
     words = text.split()
     if words == ["draw"]:
         return DRAW

@@ -1,0 +1,50 @@
+"""The random-move loop over an OpenSpiel game, the baseline for rivals' Python-level loop.
+
+Run by ``rivals bench`` with bench/.venv-openspiel's interpreter (pyspiel is not a dependency of
+rivals). The loop is the same as ``python_loop`` in python/rivals/bench/_loops.py: legal
+actions, a choice by ``random.Random``, apply; chance nodes go through legal_actions() too.
+Prints one JSON line: {"plies_per_s": ..., "plies": ..., "games": ..., "cpu_s": ...}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+import pyspiel  # type: ignore[import-not-found]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", default="connect_four")
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    game = pyspiel.load_game(args.game)
+    rng = random.Random(args.seed)
+    choice = rng.choice
+    plies = 0
+    games = 0
+    # The clock is read once per game, so it costs nothing per ply.
+    start = time.process_time()
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+            plies += 1
+        games += 1
+        elapsed = time.process_time() - start
+        if elapsed >= args.seconds:
+            break
+    print(
+        json.dumps(
+            {"plies_per_s": plies / elapsed, "plies": plies, "games": games, "cpu_s": elapsed}
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

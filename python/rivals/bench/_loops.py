@@ -1,0 +1,88 @@
+"""Game-agnostic timed loops shared by the per-game benchmarks."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from rivals._core import Game, State
+
+from ._common import positive
+
+
+def python_loop(game: Game, seconds: float, seed: int) -> float:
+    """Plies/s of random games driven from Python through the bindings (CPU time).
+
+    The same loop as bench/pyspiel_loop.py, so the two compare the Python-facing layers: chance
+    nodes go through legal_actions() like decisions, and the clock is read once per game.
+    """
+    rng = random.Random(seed)
+    choice = rng.choice
+    plies = 0
+    start = time.process_time()
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+            plies += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return plies / positive(elapsed)
+
+
+def replay_like_playouts(reference_game: Any, histories: Sequence[Sequence[int]]) -> int:
+    """Replays ``histories`` in a reference implementation, doing per ply what a random playout
+    does (legal actions, the chance outcomes at chance nodes, apply); returns the plies played.
+
+    The recorded action stands in for the random choice, so the reference plays exactly the
+    engine's games. A disagreement between the two raises, naming the game and ply.
+    """
+    plies = 0
+    for number, history in enumerate(histories):
+        state = reference_game.new_initial_state()
+        actions = iter(history)
+        ply = 0
+        while not state.is_terminal():
+            state.legal_actions()
+            if state.is_chance_node():
+                state.chance_outcomes()
+            action = next(actions, None)
+            if action is None:
+                raise RuntimeError(f"reference game {number} goes on after the engine's ended")
+            try:
+                state.apply_action(action)
+            except ValueError as error:
+                raise RuntimeError(
+                    f"reference rejects the engine's action {action} in game {number}, "
+                    f"ply {ply}: {error}"
+                ) from error
+            ply += 1
+        if ply != len(history):
+            raise RuntimeError(f"reference game {number} ended at ply {ply} of {len(history)}")
+        plies += ply
+    return plies
+
+
+def decisions_per_game(game: Game, histories: Sequence[Sequence[int]]) -> float:
+    """Mean number of non-chance actions per game (untimed; walks the histories in the engine)."""
+    decisions = 0
+    for history in histories:
+        state = game.new_initial_state()
+        for action in history:
+            if not state.is_chance_node():
+                decisions += 1
+            state.apply_action(action)
+    return decisions / max(1, len(histories))
+
+
+def python_clone_ns(state: State, clones: int) -> float:
+    """Mean ns of ``state.clone()`` called from Python (the call overhead included: that is what
+    a Python user pays), CPU time."""
+    clone = state.clone
+    loop = range(clones)
+    start = time.process_time()
+    for _ in loop:
+        clone()
+    return positive(time.process_time() - start) * 1e9 / clones

@@ -1,0 +1,24 @@
+"""The parameter sets every generic suite runs each game under, and how hard to push each one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# name -> list of (params, differential games in CI, invariant games in CI)
+CONFIGS: dict[str, list[tuple[dict[str, Any], int, int]]] = {
+    "rosenkoenig": [({"players": 2}, 300, 20), ({"players": 4}, 200, 10)],
+}
+
+
+def configs(kind: str) -> list[tuple[str, dict[str, Any], int]]:
+    """(game, params, games) for each configured game; kind is 'differential' or 'invariants'."""
+    column = {"differential": 1, "invariants": 2}[kind]
+    out = []
+    for name, rows in CONFIGS.items():
+        for row in rows:
+            out.append((name, row[0], int(row[column])))
+    return out
+
+
+def config_id(name: str, params: dict[str, Any]) -> str:
+    return name + "".join(f"-{key}={value}" for key, value in sorted(params.items()))

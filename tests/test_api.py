@@ -1,0 +1,82 @@
+"""The package surface of CONTRACT.md: names, errors, parameters."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import rivals
+
+
+def test_games_lists_every_registered_game_sorted() -> None:
+    names = rivals.games()
+    assert names == sorted(names)
+    assert "rosenkoenig" in names
+
+
+def test_unknown_game_lists_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="unknown game 'chess'.*rosenkoenig"):
+        rivals.make("chess")
+
+
+def test_unknown_parameter_lists_the_accepted_ones() -> None:
+    with pytest.raises(ValueError, match="unknown parameter 'colour'.*players"):
+        rivals.make("rosenkoenig", colour="red")
+
+
+@pytest.mark.parametrize("value", [3, "2", 2.5, [2], None])
+def test_bad_parameter_values_are_rejected(value: object) -> None:
+    if value is None:
+        assert rivals.make("rosenkoenig", players=value).params == {"players": 2}
+        return
+    with pytest.raises(ValueError, match="players must be 2 or 4"):
+        rivals.make("rosenkoenig", players=value)
+
+
+def test_parameters_are_filled_in_and_games_compare_by_parameters() -> None:
+    game = rivals.make("rosenkoenig")
+    assert game.params == {"players": 2}
+    assert game == rivals.make("rosenkoenig", players=2)
+    assert game != rivals.make("rosenkoenig", players=4)
+    assert hash(game) == hash(rivals.make("rosenkoenig", players=2))
+    assert pickle.loads(pickle.dumps(game)) == game
+
+
+def test_bots_are_listed_and_validated() -> None:
+    assert {"random", "mcts"} <= set(rivals.bots.names())
+    game = rivals.make("rosenkoenig")
+    with pytest.raises(ValueError, match="unknown bot 'genius'.*mcts"):
+        rivals.bots.make("genius", game)
+    with pytest.raises(ValueError, match="unknown parameter 'depth'.*iterations"):
+        rivals.bots.make("mcts", game, depth=3)
+    with pytest.raises(ValueError, match="iterations must be"):
+        rivals.bots.make("mcts", game, iterations=0)
+
+
+def test_a_bot_refuses_a_state_without_a_player_to_move() -> None:
+    game = rivals.make("rosenkoenig")
+    bot = rivals.bots.make("random", game)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    with pytest.raises(ValueError, match="no player is to move"):
+        bot.step(state)
+
+
+def test_match_needs_one_bot_per_seat() -> None:
+    game = rivals.make("rosenkoenig", players=4)
+    with pytest.raises(ValueError, match="one bot per seat"):
+        game.play_match(["random", "random"], 1)
+
+
+def test_state_from_history_names_the_bad_action() -> None:
+    game = rivals.make("rosenkoenig")
+    with pytest.raises(ValueError, match=r"action #1: .*not legal"):
+        game.state_from_history([0, 0])
+
+
+def test_mcts_beats_random() -> None:
+    game = rivals.make("rosenkoenig")
+    results = game.play_match([("mcts", {"iterations": 200}), "random"], 20, seed=1, threads=2)
+    mcts_returns = results["returns"][results["seating"] == 0]
+    assert mcts_returns.mean() > 0.5
