@@ -16,12 +16,12 @@ def test_games_lists_every_registered_game_sorted() -> None:
 
 
 def test_unknown_game_lists_the_known_ones() -> None:
-    with pytest.raises(ValueError, match="unknown game 'chess'.*rosenkoenig"):
+    with pytest.raises(ValueError, match=r"unknown game 'chess'.*rosenkoenig"):
         rivals.make("chess")
 
 
 def test_unknown_parameter_lists_the_accepted_ones() -> None:
-    with pytest.raises(ValueError, match="unknown parameter 'colour'.*players"):
+    with pytest.raises(ValueError, match=r"unknown parameter 'colour'.*players"):
         rivals.make("rosenkoenig", colour="red")
 
 
@@ -46,9 +46,9 @@ def test_parameters_are_filled_in_and_games_compare_by_parameters() -> None:
 def test_bots_are_listed_and_validated() -> None:
     assert {"random", "mcts"} <= set(rivals.bots.names())
     game = rivals.make("rosenkoenig")
-    with pytest.raises(ValueError, match="unknown bot 'genius'.*mcts"):
+    with pytest.raises(ValueError, match=r"unknown bot 'genius'.*mcts"):
         rivals.bots.make("genius", game)
-    with pytest.raises(ValueError, match="unknown parameter 'depth'.*iterations"):
+    with pytest.raises(ValueError, match=r"unknown parameter 'depth'.*iterations"):
         rivals.bots.make("mcts", game, depth=3)
     with pytest.raises(ValueError, match="iterations must be"):
         rivals.bots.make("mcts", game, iterations=0)

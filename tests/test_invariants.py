@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.games import config_id, configs
 
 import rivals
-from tests.games import config_id, configs
 
 CASES = configs("invariants")
 
@@ -68,7 +68,12 @@ def check_illegal_actions_change_nothing(
 ) -> None:
     before = snapshot(state)
     illegal = [a for a in range(game.num_distinct_actions) if a not in legal]
-    candidates = [-1, game.num_distinct_actions, 2**31 - 1, *rng.sample(illegal, min(3, len(illegal)))]
+    candidates = [
+        -1,
+        game.num_distinct_actions,
+        2**31 - 1,
+        *rng.sample(illegal, min(3, len(illegal))),
+    ]
     for action in candidates:
         with pytest.raises(ValueError, match=str(action)):
             state.apply_action(action)
@@ -81,7 +86,12 @@ def check_illegal_actions_change_nothing(
 
 def check_copies(state: rivals.State, rng: random.Random) -> None:
     before = snapshot(state)
-    for twin in (state.clone(), copy.copy(state), copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+    for twin in (
+        state.clone(),
+        copy.copy(state),
+        copy.deepcopy(state),
+        pickle.loads(pickle.dumps(state)),
+    ):
         assert snapshot(twin) == before
         if not twin.is_terminal():
             twin.apply_action(random_action(twin, rng))
@@ -93,14 +103,16 @@ def check_copies(state: rivals.State, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize(("name", "params", "num_games"), CASES, ids=case_ids())
-def test_random_games_keep_every_invariant(name: str, params: dict[str, Any], num_games: int) -> None:
+def test_random_games_keep_every_invariant(
+    name: str, params: dict[str, Any], num_games: int
+) -> None:
     game = rivals.make(name, **params)
     assert game.name == name
     assert set(params.items()) <= set(game.params.items())
     rng = random.Random(f"{name}-{params}")
     for _ in range(num_games):
         state = game.new_initial_state()
-        # Copies, pickles and replays are checked at a few random plies per game: each is O(history).
+        # Copies, pickles and replays cost O(history) each: check them at a few random plies.
         copy_plies = set(rng.sample(range(40), 4))
         ply = 0
         while True:
@@ -160,7 +172,10 @@ def test_batches_are_reproducible_whatever_the_thread_count(
 
     bots = ["random"] * game.num_players
     whole = game.play_match(bots, 40, seed=5, threads=2, keep_histories=True)
-    parts = [game.play_match(bots, 20, seed=5, first_game=k, threads=1, keep_histories=True) for k in (0, 20)]
+    parts = [
+        game.play_match(bots, 20, seed=5, first_game=k, threads=1, keep_histories=True)
+        for k in (0, 20)
+    ]
     for key in ("returns", "lengths", "seating"):
         np.testing.assert_array_equal(whole[key], np.concatenate([p[key] for p in parts]))
     assert whole["histories"] == parts[0]["histories"] + parts[1]["histories"]
@@ -172,7 +187,10 @@ def test_batches_are_reproducible_whatever_the_thread_count(
 def test_bots_play_legal_moves(name: str, params: dict[str, Any], num_games: int) -> None:
     game = rivals.make(name, **params)
     rng = random.Random(3)
-    bots = [rivals.bots.make("mcts", game, seed=1, iterations=30), rivals.bots.make("random", game, seed=2)]
+    bots = [
+        rivals.bots.make("mcts", game, seed=1, iterations=30),
+        rivals.bots.make("random", game, seed=2),
+    ]
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
