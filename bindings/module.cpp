@@ -23,6 +23,9 @@ using namespace nb::literals;
 namespace rivals::bindings {
 namespace {
 
+using AnyDict = nb::typed<nb::dict, nb::str, nb::any>;
+using Shape = nb::typed<nb::tuple, int, nb::ellipsis>;
+
 struct PyGame {
   std::shared_ptr<AnyGame> impl;
 };
@@ -65,7 +68,7 @@ nb::ndarray<nb::numpy, T> to_numpy(std::vector<T>&& data, std::vector<std::size_
   return nb::ndarray<nb::numpy, T>(owned->data(), shape.size(), shape.data(), owner);
 }
 
-nb::dict results_to_python(MatchResults&& results) {
+AnyDict results_to_python(MatchResults&& results) {
   const auto games = static_cast<std::size_t>(results.num_games);
   const auto players = static_cast<std::size_t>(results.num_players);
   nb::dict out;
@@ -77,7 +80,7 @@ nb::dict results_to_python(MatchResults&& results) {
     for (auto& history : results.histories) histories.append(nb::cast(history));
     out["histories"] = histories;
   }
-  return out;
+  return AnyDict(out);
 }
 
 std::vector<BotSpec> to_bot_specs(nb::handle bots) {
@@ -94,9 +97,11 @@ std::vector<BotSpec> to_bot_specs(nb::handle bots) {
   return specs;
 }
 
-nb::tuple state_getstate(const PyState& state) {
+nb::typed<nb::tuple, nb::str, AnyDict, nb::typed<nb::list, int>> state_getstate(
+    const PyState& state) {
   const AnyGame& game = state.impl->game();
-  return nb::make_tuple(game.name(), to_python(game.params()), nb::cast(state.impl->history()));
+  return nb::typed<nb::tuple, nb::str, AnyDict, nb::typed<nb::list, int>>(
+      nb::make_tuple(game.name(), to_python(game.params()), nb::cast(state.impl->history())));
 }
 
 }  // namespace
@@ -119,7 +124,7 @@ NB_MODULE(_core, m) {
   nb::class_<PyGame>(m, "Game", "A game: its rules and parameters. Make one with rivals.make().")
       .def_prop_ro("name", [](const PyGame& g) { return g.impl->name(); })
       .def_prop_ro(
-          "params", [](const PyGame& g) { return nb::cast<nb::dict>(to_python(g.impl->params())); },
+          "params", [](const PyGame& g) { return nb::cast<AnyDict>(to_python(g.impl->params())); },
           "Every parameter, defaults filled in.")
       .def_prop_ro("num_players", [](const PyGame& g) { return g.impl->num_players(); })
       .def_prop_ro("num_distinct_actions",
@@ -134,7 +139,7 @@ NB_MODULE(_core, m) {
                      const auto& shape = g.impl->observation_shape();
                      nb::list dims;
                      for (int d : shape) dims.append(d);
-                     return nb::tuple(dims);
+                     return Shape(nb::tuple(dims));
                    })
       .def("new_initial_state",
            [](const PyGame& g) { return PyState{g.impl->new_initial_state()}; })
@@ -206,9 +211,10 @@ NB_MODULE(_core, m) {
            })
       .def("__getstate__",
            [](const PyGame& g) {
-             return nb::make_tuple(g.impl->name(), to_python(g.impl->params()));
+             return nb::typed<nb::tuple, nb::str, AnyDict>(
+                 nb::make_tuple(g.impl->name(), to_python(g.impl->params())));
            })
-      .def("__setstate__", [](PyGame& g, const std::tuple<std::string, nb::dict>& t) {
+      .def("__setstate__", [](PyGame& g, const std::tuple<std::string, AnyDict>& t) {
         new (&g) PyGame{make_game(std::get<0>(t), from_python(std::get<1>(t), "params"))};
       });
 
@@ -299,10 +305,11 @@ NB_MODULE(_core, m) {
                     std::to_string(s.impl->history().size()) + " actions>";
            })
       .def("__getstate__", &state_getstate)
-      .def("__setstate__", [](PyState& s, const std::tuple<std::string, nb::dict, nb::list>& t) {
-        auto game = make_game(std::get<0>(t), from_python(std::get<1>(t), "params"));
-        new (&s) PyState{game->state_from_history(to_actions(std::get<2>(t)))};
-      });
+      .def("__setstate__",
+           [](PyState& s, const std::tuple<std::string, AnyDict, nb::typed<nb::list, int>>& t) {
+             auto game = make_game(std::get<0>(t), from_python(std::get<1>(t), "params"));
+             new (&s) PyState{game->state_from_history(to_actions(std::get<2>(t)))};
+           });
 
   nb::class_<PyBot>(m, "Bot", "A bot built into the engine. Make one with rivals.bots.make().")
       .def_prop_ro("name", [](const PyBot& b) { return b.impl->name(); })

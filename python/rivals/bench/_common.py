@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import platform
-import re
 import statistics
 import sys
 import time
@@ -56,14 +56,14 @@ def env_flag(name: str) -> bool | None:
 
 
 def choose_sizes(quick: bool, tiny: bool | None, pyspiel: bool | None) -> Sizes:
-    """The sizes for a run; ``None`` arguments fall back to RIVALS_BENCH_TINY/RIVALS_BENCH_PYSPIEL."""
+    """The sizes for a run; ``None`` falls back to RIVALS_BENCH_TINY / RIVALS_BENCH_PYSPIEL."""
     if tiny is None:
         tiny = bool(env_flag("RIVALS_BENCH_TINY"))
     sizes = TINY if tiny else QUICK if quick else FULL
     if pyspiel is None:
         pyspiel = env_flag("RIVALS_BENCH_PYSPIEL")
     if pyspiel is not None and pyspiel != sizes.pyspiel:
-        sizes = Sizes(**{**sizes.__dict__, "pyspiel": pyspiel})
+        sizes = dataclasses.replace(sizes, pyspiel=pyspiel)
     return sizes
 
 
@@ -158,6 +158,8 @@ def fmt_number(x: float | None) -> str:
     if not math.isfinite(x):
         return str(x)
     magnitude = abs(x)
+    if x.is_integer() and magnitude < 1e15:
+        return f"{int(x):,}"
     if magnitude >= 1000:
         return f"{x:,.0f}"
     if magnitude >= 100:
@@ -204,7 +206,3 @@ def render(console: Console, title: str, rows: Sequence[Row], notes: Sequence[st
     console.print(table)
     for note in notes:
         console.print(note, highlight=False, soft_wrap=True)
-
-
-# What a table cell holding a figure looks like: 1,234,567 / 12.5 / 3.00x.
-NUMBER = re.compile(r"^-?[0-9][0-9,]*(\.[0-9]+)?x?$")

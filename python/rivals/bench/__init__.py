@@ -1,0 +1,68 @@
+"""Benchmarks, printed by ``rivals bench GAME``: one module per game, each returning table rows.
+
+Every compared figure is measured side by side in the same run, alternating A and B over several
+rounds, and reported as medians and a ratio. bench/README.md explains each row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from types import ModuleType
+
+from rich.console import Console
+
+from . import rosenkoenig
+from ._common import Row, Sizes, choose_sizes, machine_line, render
+
+__all__ = ["games", "main"]
+
+# Game name -> module with ``TITLE`` and ``run(sizes, log) -> (rows, notes)``.
+_GAMES: dict[str, ModuleType] = {
+    "rosenkoenig": rosenkoenig,
+}
+
+
+def games() -> list[str]:
+    """Sorted names of the games that have benchmarks."""
+    return sorted(_GAMES)
+
+
+def main(
+    games: Sequence[str],
+    quick: bool = False,
+    *,
+    tiny: bool | None = None,
+    pyspiel: bool | None = None,
+) -> int:
+    """Runs the benchmarks of ``games`` (every game if empty) and prints a table per game.
+
+    ``quick`` does less work per measurement. ``tiny`` (default: RIVALS_BENCH_TINY=1) shrinks
+    everything to a couple of seconds for tests and turns the pyspiel row off; ``pyspiel``
+    (default: RIVALS_BENCH_PYSPIEL) turns it on or off explicitly. Returns an exit status.
+    """
+    out = Console()
+    err = Console(stderr=True)
+    selected = list(games) or sorted(_GAMES)
+    unknown = [name for name in selected if name not in _GAMES]
+    if unknown:
+        err.print(
+            f"no benchmarks for {', '.join(unknown)}; available: {', '.join(sorted(_GAMES))}",
+            highlight=False,
+        )
+        return 2
+    sizes = choose_sizes(quick, tiny, pyspiel)
+
+    def log(message: str) -> None:
+        err.print(f"[dim]{message}[/dim]", highlight=False)
+
+    for name in selected:
+        module = _GAMES[name]
+        runner: Callable[[Sizes, Callable[[str], None]], tuple[list[Row], list[str]]] = module.run
+        rows, notes = runner(sizes, log)
+        render(
+            out,
+            f"{module.TITLE} benchmarks ({sizes.mode} mode)",
+            rows,
+            [*notes, f"Machine: {machine_line()}."],
+        )
+    return 0
