@@ -39,7 +39,7 @@ class Sizes:
     pyspiel: bool
 
 
-FULL = Sizes("full", 1.0, 200, 1.0, 200_000, 1_000_000, 5, 20_000, True)
+FULL = Sizes("full", 1.0, 500, 1.0, 200_000, 1_000_000, 5, 20_000, True)
 QUICK = Sizes("quick", 0.25, 50, 0.3, 50_000, 1_000_000, 3, 5_000, True)
 # For tests: the whole Rosenkönig run takes about two seconds.
 TINY = Sizes("tiny", 0.01, 3, 0.01, 2_000, 10_000, 2, 200, False)
@@ -139,7 +139,8 @@ def games_for(rate: float, seconds: float, minimum: int = 20) -> int:
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the table. ``ratio`` is always oriented so that above 1 favours ``rivals``."""
+    """One line of the table. ``ratio`` is always oriented so that above 1 favours ``rivals``;
+    ``met`` (whether the ratio meets its target, ``None`` if it has none) colours it."""
 
     section: str
     label: str
@@ -150,6 +151,10 @@ class Row:
     target: str = ""
     met: bool | None = None
     note: str = ""
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "missed"
 
 
 def fmt_number(x: float | None) -> str:
@@ -192,7 +197,6 @@ def render(console: Console, title: str, rows: Sequence[Row], notes: Sequence[st
     table.add_column("target")
     for row in rows:
         style = "" if row.met is None else "green" if row.met else "red"
-        target = row.target + ("" if row.met is None else " ok" if row.met else " missed")
         baseline = row.note if row.baseline is None and row.note else fmt_number(row.baseline)
         table.add_row(
             row.section,
@@ -201,7 +205,7 @@ def render(console: Console, title: str, rows: Sequence[Row], notes: Sequence[st
             baseline,
             Text(fmt_ratio(row.ratio), style=style),
             row.clock,
-            Text(target, style=style),
+            row.target,
         )
     console.print(table)
     for note in notes:

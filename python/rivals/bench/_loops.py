@@ -33,8 +33,9 @@ def python_loop(game: Game, seconds: float, seed: int) -> float:
 
 
 def replay_like_playouts(reference_game: Any, histories: Sequence[Sequence[int]]) -> int:
-    """Replays ``histories`` in a reference implementation, doing per ply what a random playout
-    does (legal actions, the chance outcomes at chance nodes, apply); returns the plies played.
+    """Replays ``histories`` in a reference implementation, doing what a random playout does
+    (per ply: legal actions, the chance outcomes at chance nodes, apply; at the end: the
+    returns, since the engine's playouts score every game); returns the plies played.
 
     The recorded action stands in for the random choice, so the reference plays exactly the
     engine's games. A disagreement between the two raises, naming the game and ply.
@@ -59,6 +60,7 @@ def replay_like_playouts(reference_game: Any, histories: Sequence[Sequence[int]]
                     f"ply {ply}: {error}"
                 ) from error
             ply += 1
+        state.returns()
         if ply != len(history):
             raise RuntimeError(f"reference game {number} ended at ply {ply} of {len(history)}")
         plies += ply

@@ -1,0 +1,839 @@
+"""The ``rivals`` command line: ``arena``, ``play``, ``replay``, ``bench`` and ``games``.
+
+Every sub-command is a function ``(args, console) -> exit status``; ``main`` turns the user's
+mistakes (a bad game parameter, a missing file, a corrupt replay) into one line on stderr and exit
+status 2, the same status argparse uses for a bad command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, cast
+
+import numpy as np
+import numpy.typing as npt
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+import rivals
+from rivals import replay as replays
+from rivals._core import Bot, Game, State
+from rivals.render import player_label, render, result_text, seat_label
+
+__all__ = ["CliError", "main"]
+
+DESCRIPTIONS = {
+    "battlecards": "World War II card battles on the Western European front",
+    "rheinlaender": "knights, bastions and bishops carve domains out of the Rhine valley",
+    "rosenkoenig": "the Wars of the Roses: lay rose stones with the crown; big armies score",
+    "sekigahara": "1600: win the daimyō over with influence before the battle begins",
+    "verraeter": "the houses of the eagle and the rose fight over twelve landscapes; switch sides",
+}
+# A wall-clock target per arena chunk: long enough that thread start-up and the GIL round trip
+# are noise, short enough that the progress bar moves and an interrupt loses little.
+CHUNK_SECONDS = 0.5
+WILSON_Z = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
+
+
+class CliError(Exception):
+    """A mistake by the user: reported as one line on stderr, exit status 2."""
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing helpers
+
+
+def parse_value(text: str) -> Any:
+    """``500`` -> 500, ``0.5`` -> 0.5, ``true`` -> True, ``[1, 2]`` -> list; anything else stays
+    a string, so ``--param mcts.policy=uct`` needs no quotes."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return text
+
+
+def parse_assignments(items: Iterable[str], option: str) -> dict[str, Any]:
+    """``["players=4", ...]`` -> ``{"players": 4, ...}``."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise CliError(f"{option} {item!r}: expected KEY=VALUE")
+        out[key.strip()] = parse_value(value.strip())
+    return out
+
+
+def make_game(name: str, params: dict[str, Any]) -> Game:
+    try:
+        return rivals.make(name, **params)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+
+
+@dataclass
+class BotEntry:
+    """One distinct bot of an arena: ``label`` tells apart two bots of the same ``name``."""
+
+    label: str
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_bots(text: str, param_items: Sequence[str]) -> list[BotEntry]:
+    """``"mcts,random"`` plus ``["mcts.iterations=500"]`` -> the distinct bots with their params.
+
+    A second bot of the same name is labelled ``mcts#2``; ``mcts.KEY=V`` sets KEY for every bot
+    named mcts and ``mcts#2.KEY=V`` for that one only (and wins over the former).
+    """
+    names = [name.strip() for name in text.split(",")]
+    if not names or any(not name for name in names):
+        raise CliError(f"--bots {text!r}: expected names separated by commas, e.g. mcts,random")
+    entries: list[BotEntry] = []
+    for name in names:
+        count = sum(entry.name == name for entry in entries) + 1
+        entries.append(BotEntry(name if count == 1 else f"{name}#{count}", name))
+    by_name: dict[str, dict[str, Any]] = {}
+    by_label: dict[str, dict[str, Any]] = {}
+    for key, value in parse_assignments(param_items, "--param").items():
+        target, dot, param = key.partition(".")
+        if not dot or not param:
+            raise CliError(f"--param {key}=...: expected BOT.KEY=VALUE, e.g. mcts.iterations=500")
+        if any(entry.name == target for entry in entries):
+            by_name.setdefault(target, {})[param] = value
+        elif any(entry.label == target for entry in entries):
+            by_label.setdefault(target, {})[param] = value
+        else:
+            known = ", ".join(dict.fromkeys([e.name for e in entries] + [e.label for e in entries]))
+            raise CliError(f"--param {key}=...: no bot {target!r} in --bots (have: {known})")
+    for entry in entries:
+        entry.params = {**by_name.get(entry.name, {}), **by_label.get(entry.label, {})}
+    return entries
+
+
+def check_bot(game: Game, name: str, params: dict[str, Any], label: str) -> None:
+    """Fails early, with the engine's message, on an unknown bot or parameter."""
+    try:
+        rivals.bots.make(name, game, 0, **params)
+    except ValueError as error:
+        raise CliError(f"bot {label}: {error}") from None
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text}")
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# arena
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    return_sum: float = 0.0
+    both_sides: int = 0  # games in which this bot sat on the winning and the losing side
+
+
+def wilson(successes: int, trials: int, z: float = WILSON_Z) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (sound at 0 and at 100%)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def tally(
+    returns: npt.NDArray[np.float64],
+    seating: npt.NDArray[np.int32],
+    seat_entry: Sequence[int],
+    num_entries: int,
+) -> list[Tally]:
+    """Wins, draws and losses per distinct bot; a bot in several seats of one game counts once,
+    and wins that game if any of its seats has a positive return."""
+    tallies = [Tally() for _ in range(num_entries)]
+    if len(returns) == 0:
+        return tallies
+    entry_at = np.asarray(seat_entry, dtype=np.int64)[seating]
+    for index, result in enumerate(tallies):
+        mask = entry_at == index
+        present = mask.any(axis=1)
+        best = np.where(mask, returns, -np.inf).max(axis=1)
+        worst = np.where(mask, returns, np.inf).min(axis=1)
+        won = present & (best > 0)
+        lost = present & ~won & (worst < 0)
+        seats = mask.sum(axis=1)
+        own = np.where(mask, returns, 0.0).sum(axis=1)
+        result.games = int(present.sum())
+        result.wins = int(won.sum())
+        result.losses = int(lost.sum())
+        result.draws = result.games - result.wins - result.losses
+        result.return_sum = float((own[present] / seats[present]).sum())
+        result.both_sides = int((present & (best > 0) & (worst < 0)).sum())
+    return tallies
+
+
+def _next_chunk(size: int, seconds: float, threads: int, remaining: int) -> int:
+    """The next chunk size, aiming at CHUNK_SECONDS of work, growing at most 4x at a time."""
+    if seconds <= 0:
+        wanted = size * 4
+    else:
+        wanted = int(size * CHUNK_SECONDS / seconds)
+    wanted = max(threads, min(wanted, size * 4))
+    return max(1, min(wanted, remaining))
+
+
+def _write_chunk(
+    handle: IO[str],
+    game: Game,
+    histories: Sequence[Sequence[int]],
+    seating: npt.NDArray[np.int32],
+    first_game: int,
+    seed: int,
+    seat_labels: Sequence[str],
+) -> None:
+    lines = []
+    for offset, history in enumerate(histories):
+        state = game.state_from_history(list(history))
+        data = replays.to_dict(state)
+        data["arena"] = {
+            "index": first_game + offset,
+            "seed": seed,
+            "bots": [seat_labels[int(j)] for j in seating[offset]],
+        }
+        lines.append(json.dumps(data, ensure_ascii=False) + "\n")
+    # One write per chunk then fsync: a crash or Ctrl-C between chunks leaves only whole lines.
+    handle.write("".join(lines))
+    handle.flush()
+    os.fsync(handle.fileno())
+
+
+def cmd_arena(args: argparse.Namespace, console: Console) -> int:
+    game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
+    entries = parse_bots(args.bots, args.param)
+    players = game.num_players
+    if len(entries) > players:
+        raise CliError(f"{len(entries)} bots for {players} seats of {game.name}; list at most {players}")
+    for entry in entries:
+        check_bot(game, entry.name, entry.params, entry.label)
+    # Round-robin in seat order, so "a,b" at four seats is a,b,a,b: one team each.
+    seat_entry = [seat % len(entries) for seat in range(players)]
+    specs = [(entries[k].name, entries[k].params) for k in seat_entry]
+    seat_labels = [entries[k].label for k in seat_entry]
+    threads = args.threads or os.cpu_count() or 1
+    total = args.games
+
+    returns_parts: list[npt.NDArray[np.float64]] = []
+    lengths_parts: list[npt.NDArray[np.int32]] = []
+    seating_parts: list[npt.NDArray[np.int32]] = []
+    done = 0
+    interrupted = False
+    out: IO[str] | None = None
+    started = time.perf_counter()
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    try:
+        if args.out is not None:
+            try:
+                out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 (closed in finally)
+            except OSError as error:
+                raise CliError(f"--out {args.out}: {error.strerror}") from None
+        with progress:
+            task = progress.add_task(f"{game.name}: {' vs '.join(seat_labels)}", total=total)
+            chunk = min(threads, total)
+            while done < total:
+                begun = time.perf_counter()
+                result = game.play_match(
+                    specs,
+                    chunk,
+                    seed=args.seed,
+                    first_game=done,
+                    threads=threads,
+                    keep_histories=out is not None,
+                )
+                if out is not None:
+                    _write_chunk(
+                        out,
+                        game,
+                        result["histories"],
+                        result["seating"],
+                        done,
+                        args.seed,
+                        seat_labels,
+                    )
+                returns_parts.append(result["returns"])
+                lengths_parts.append(result["lengths"])
+                seating_parts.append(result["seating"])
+                done += chunk
+                progress.advance(task, chunk)
+                if done < total:
+                    chunk = _next_chunk(chunk, time.perf_counter() - begun, threads, total - done)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if out is not None:
+            out.close()
+    elapsed = time.perf_counter() - started
+
+    players_shape = (0, players)
+    returns = np.concatenate(returns_parts) if returns_parts else np.zeros(players_shape)
+    seating = (
+        np.concatenate(seating_parts) if seating_parts else np.zeros(players_shape, np.int32)
+    )
+    lengths = np.concatenate(lengths_parts) if lengths_parts else np.zeros(0, np.int32)
+    tallies = tally(returns, seating, seat_entry, len(entries))
+    _print_arena(console, game, entries, tallies, args, done, elapsed, lengths, threads)
+    if interrupted:
+        console.print(Text(f"interrupted after {done} of {total} games", style="bold yellow"))
+        return 130
+    return 0
+
+
+def _print_arena(
+    console: Console,
+    game: Game,
+    entries: Sequence[BotEntry],
+    tallies: Sequence[Tally],
+    args: argparse.Namespace,
+    games: int,
+    elapsed: float,
+    lengths: npt.NDArray[np.int32],
+    threads: int,
+) -> None:
+    params = " ".join(f"{key}={value}" for key, value in game.params.items())
+    table = Table(
+        title=f"{game.name} {params}".strip() + f", {games} games, seed {args.seed}",
+        box=box.SIMPLE_HEAD,
+    )
+    table.add_column("bot", style="bold")
+    for heading in ("games", "wins", "draws", "losses", "win rate", "95% CI", "mean return"):
+        table.add_column(heading, justify="right")
+    for entry, result in zip(entries, tallies):
+        low, high = wilson(result.wins, result.games)
+        rate = result.wins / result.games if result.games else 0.0
+        mean = result.return_sum / result.games if result.games else 0.0
+        table.add_row(
+            Text(entry.label),
+            str(result.games),
+            str(result.wins),
+            str(result.draws),
+            str(result.losses),
+            f"{100 * rate:.1f}%",
+            f"{100 * low:.1f}-{100 * high:.1f}%",
+            f"{mean:+.3f}",
+        )
+    console.print(table)
+    rate = games / elapsed if elapsed > 0 else 0.0
+    mean_length = float(lengths.mean()) if len(lengths) else 0.0
+    console.print(
+        Text(
+            f"{rate:,.1f} games/s, mean length {mean_length:.1f} actions, "
+            f"{elapsed:.2f} s on {threads} thread{'s' if threads != 1 else ''}"
+        )
+    )
+    for entry in entries:
+        if entry.params:
+            settings = ", ".join(f"{key}={value!r}" for key, value in entry.params.items())
+            console.print(Text(f"{entry.label}: {entry.name} with {settings}", style="dim"))
+    for entry, result in zip(entries, tallies):
+        if result.both_sides:
+            console.print(
+                Text(
+                    f"note: {entry.label} sat on both sides in {result.both_sides} games "
+                    "(counted as wins); list as many bots as there are teams",
+                    style="yellow",
+                )
+            )
+    if args.out is not None:
+        console.print(Text(f"replays: {args.out}", style="dim"))
+
+
+# --------------------------------------------------------------------------------------------
+# play
+
+PLAY_HELP = (
+    "type a move (its text or its number), or: undo (back to your previous move), "
+    "hint (ask mcts), save FILE (write a replay), board, help, quit"
+)
+
+
+class PlaySession:
+    """A human at the terminal against bots; chance is resolved with a seeded RNG."""
+
+    def __init__(
+        self,
+        console: Console,
+        game: Game,
+        human: int,
+        opponents: dict[int, Bot],
+        names: list[str],
+        hint_bot: Callable[[], Bot],
+        seed: int,
+        stdin: IO[str],
+    ) -> None:
+        self.console = console
+        self.game = game
+        self.human = human
+        self.opponents = opponents
+        self.names = names
+        self.hint_bot = hint_bot
+        self.rng = random.Random(seed)
+        self.stdin = stdin
+        self.state = game.new_initial_state()
+        # History lengths at the human's earlier decisions: what `undo` returns to.
+        self.decisions: list[int] = []
+        self.pending_chance: list[str] = []
+
+    def run(self) -> int:
+        while True:
+            self._advance()
+            self._show()
+            if not self._command_loop():
+                return 0
+
+    def _advance(self) -> None:
+        """Plays chance and the bots until the human is to move or the game is over."""
+        state = self.state
+        while not state.is_terminal() and state.current_player() != self.human:
+            player = state.current_player()
+            if state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes())
+                action = self.rng.choices(actions, weights=weights)[0]
+                self.pending_chance.append(state.action_to_string(action))
+            else:
+                self._flush_chance()
+                bot = self.opponents[player]
+                with self.console.status(f"{player_label(state, player)} is thinking..."):
+                    action = bot.step(state)
+                line = Text("  ")
+                line.append(f"{player_label(state, player)} {self.names[player]}", "bold")
+                line.append(f": {state.action_to_string(action)}")
+                self.console.print(line)
+            state.apply_action(action)
+        self._flush_chance()
+
+    def _flush_chance(self) -> None:
+        if self.pending_chance:
+            self.console.print(Text(f"  chance: {', '.join(self.pending_chance)}", style="dim"))
+            self.pending_chance = []
+
+    def _show(self) -> None:
+        self.console.print()
+        self.console.print(render(self.state, self.names))
+        if self.state.is_terminal():
+            self.console.print(Text(f"game over: {result_text(self.state)}", style="bold"))
+            self.console.print(Text("undo, save FILE or quit", style="dim"))
+            return
+        moves = Text("moves: ")
+        for number, action in enumerate(self.state.legal_actions(), start=1):
+            moves.append(f"{number}", "bold cyan")
+            moves.append(f" {self.state.action_to_string(action)}   ")
+        self.console.print(moves)
+
+    def _read(self) -> str | None:
+        prompt = "game over> " if self.state.is_terminal() else "your move> "
+        self.console.print(Text(prompt, style="bold"), end="")
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            return None
+        if not self.stdin.isatty():
+            # Piped input is not echoed by the terminal; echo it so a transcript reads naturally.
+            self.console.print(Text(line.rstrip("\n")))
+        return " ".join(line.split())
+
+    def _command_loop(self) -> bool:
+        """Reads commands until the position changes (True) or the user quits (False)."""
+        while True:
+            text = self._read()
+            if text is None:
+                return False
+            if not text:
+                continue
+            action = self._parse_move(text)
+            if action is not None:
+                self.decisions.append(len(self.state.history()))
+                self.state.apply_action(action)
+                return True
+            word, _, rest = text.partition(" ")
+            word = word.lower()
+            if word in ("quit", "exit", "q"):
+                return False
+            if word == "undo":
+                if self._undo():
+                    return True
+            elif word == "hint":
+                self._hint()
+            elif word == "save":
+                self._save(rest)
+            elif word == "board":
+                self._show()
+            elif word in ("help", "?"):
+                self.console.print(Text(PLAY_HELP))
+            else:
+                self._reject(text)
+
+    def _parse_move(self, text: str) -> int | None:
+        if self.state.is_terminal():
+            return None
+        legal = self.state.legal_actions()
+        strings = {self.state.action_to_string(action): action for action in legal}
+        if text in strings:
+            return strings[text]
+        folded = {key.casefold(): action for key, action in strings.items()}
+        if text.casefold() in folded:
+            return folded[text.casefold()]
+        if text.isdigit() and 1 <= int(text) <= len(legal):
+            return legal[int(text) - 1]
+        return None
+
+    def _reject(self, text: str) -> None:
+        if self.state.is_terminal():
+            message = f"the game is over; {text!r} is not a command (undo, save FILE or quit)"
+        else:
+            try:
+                known = self.state.string_to_action(text)
+            except (ValueError, TypeError):
+                known = None
+            if known is not None:
+                message = f"{text!r} is not legal here; choose one of the moves listed"
+            else:
+                message = f"{text!r} is not a move or a command; type help"
+        self.console.print(Text(message, style="bold red"))
+
+    def _undo(self) -> bool:
+        if not self.decisions:
+            self.console.print(Text("nothing to undo: you have not moved yet", style="yellow"))
+            return False
+        keep = self.decisions.pop()
+        self.state = self.game.state_from_history(self.state.history()[:keep])
+        self.console.print(Text("taken back to your previous move", style="yellow"))
+        return True
+
+    def _hint(self) -> None:
+        if self.state.is_terminal():
+            self.console.print(Text("the game is over", style="yellow"))
+            return
+        with self.console.status("mcts is thinking..."):
+            action = self.hint_bot().step(self.state)
+        number = self.state.legal_actions().index(action) + 1
+        text = self.state.action_to_string(action)
+        self.console.print(Text(f"hint: mcts would play {text} ({number})", style="cyan"))
+
+    def _save(self, path: str) -> None:
+        if not path:
+            self.console.print(Text("usage: save FILE", style="yellow"))
+            return
+        try:
+            Path(path).write_text(replays.dumps(self.state, indent=1) + "\n", encoding="utf-8")
+        except OSError as error:
+            self.console.print(Text(f"cannot save {path}: {error.strerror}", style="bold red"))
+            return
+        self.console.print(Text(f"saved {path}", style="green"))
+
+
+def _bot_params(items: Sequence[str], bot: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``--param`` for play: ``KEY=V`` or ``BOT.KEY=V`` for the opponents, ``mcts.KEY=V`` also
+    for hints. Returns (opponent params, hint params)."""
+    opponent: dict[str, Any] = {}
+    hint: dict[str, Any] = {}
+    for key, value in parse_assignments(items, "--param").items():
+        target, dot, param = key.rpartition(".")
+        if not dot:
+            opponent[param] = value
+            continue
+        if target not in (bot, "mcts"):
+            raise CliError(f"--param {key}=...: no bot {target!r} here (have: {bot}, mcts)")
+        if target == bot:
+            opponent[param] = value
+        if target == "mcts":
+            hint[param] = value
+    if bot == "mcts":
+        # Hints then come from a bot as strong as the opponents.
+        hint = {**opponent, **hint}
+    return opponent, hint
+
+
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
+    players = game.num_players
+    if not 0 <= args.seat < players:
+        raise CliError(f"--seat {args.seat}: {game.name} has seats 0 to {players - 1}")
+    opponent_params, hint_params = _bot_params(args.param, args.bot)
+    check_bot(game, args.bot, opponent_params, args.bot)
+    check_bot(game, "mcts", hint_params, "mcts (hints)")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    opponents = {
+        seat: rivals.bots.make(args.bot, game, seed + seat, **opponent_params)
+        for seat in range(players)
+        if seat != args.seat
+    }
+    names = ["you" if seat == args.seat else args.bot for seat in range(players)]
+
+    def hint_bot() -> Bot:
+        return rivals.bots.make("mcts", game, seed + players, **hint_params)
+
+    you = seat_label(game.name, players, args.seat)
+    console.print(
+        Text(f"{game.name}: you are {you} (seat {args.seat}) against {args.bot}; seed {seed}")
+    )
+    console.print(Text(PLAY_HELP, style="dim"))
+    session = PlaySession(console, game, args.seat, opponents, names, hint_bot, seed, sys.stdin)
+    return session.run()
+
+
+# --------------------------------------------------------------------------------------------
+# replay
+
+
+def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:
+    """The replay dict picked from a .json or .jsonl file, and a name for it in messages."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a directory") from None
+    except OSError as error:
+        raise CliError(f"{path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path}: bad replay: not UTF-8 text") from None
+
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    as_lines = path.suffix == ".jsonl"
+    if not as_lines:
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as error:
+            # An arena file under another name: several lines, each a JSON object.
+            if len(lines) > 1 and lines[0][1].lstrip().startswith("{"):
+                as_lines = True
+            else:
+                raise CliError(f"{path}: bad replay: not JSON ({error})") from None
+        else:
+            if index not in (None, 0):
+                raise CliError(f"{path} holds one replay; --index {index} is out of range")
+            return data, str(path)
+    chosen = 0 if index is None else index
+    if not 0 <= chosen < len(lines):
+        raise CliError(
+            f"{path} holds {len(lines)} replays; --index {chosen} is out of range"
+            if lines
+            else f"{path}: no replays in the file"
+        )
+    number, line = lines[chosen]
+    where = f"{path} line {number}"
+    try:
+        return json.loads(line), where
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise CliError(f"{where}: bad replay: not JSON ({error})") from None
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    data, where = _load_replay_data(Path(args.file), args.index)
+    try:
+        final = replays.from_dict(data)
+    except ValueError as error:
+        raise CliError(f"{where}: {error}") from None
+    game = final.game
+    params = " ".join(f"{key}={value}" for key, value in game.params.items())
+    console.print(Text(f"{game.name} {params}".strip(), style="bold"))
+    arena = data.get("arena") if isinstance(data, dict) else None
+    bots = arena.get("bots") if isinstance(arena, dict) else None
+    if isinstance(bots, list) and len(bots) == game.num_players:
+        seats = ", ".join(
+            f"{player_label(final, seat)}: {name}" for seat, name in enumerate(bots)
+        )
+        console.print(Text(seats))
+    walker = game.new_initial_state()
+    for number, action in enumerate(final.history(), start=1):
+        player = walker.current_player()
+        line = Text(f"{number:>4}  ")
+        line.append(f"{player_label(walker, player):<12}", "dim" if player < 0 else "bold")
+        line.append(f" {walker.action_to_string(action)}")
+        console.print(line)
+        walker.apply_action(action)
+        if args.boards:
+            console.print(render(walker))
+    console.print()
+    console.print(Text("final position", style="bold"))
+    console.print(render(final))
+    console.print(Text(result_text(final), style="bold"))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# bench, games
+
+
+def cmd_bench(args: argparse.Namespace, console: Console) -> int:
+    known = rivals.games()
+    unknown = [name for name in args.games if name not in known]
+    if unknown:
+        raise CliError(f"unknown game {unknown[0]!r}; games: {', '.join(known)}")
+    try:
+        # Imported here: the benchmarks pull in more than the other sub-commands need.
+        bench = importlib.import_module("rivals.bench")
+    except ModuleNotFoundError as error:
+        if error.name not in ("rivals.bench",):
+            raise
+        raise CliError("the benchmarks (rivals.bench) are not part of this build") from None
+    status = bench.main(list(args.games) or known, args.quick)
+    return status if isinstance(status, int) else 0
+
+
+def _seat_counts(name: str) -> str:
+    """The player counts a game accepts, found by asking the engine (e.g. ``"2, 4"``)."""
+    default = rivals.make(name).num_players
+    counts = []
+    for players in range(1, 9):
+        try:
+            rivals.make(name, players=players)
+        except ValueError:
+            continue
+        counts.append(players)
+    return ", ".join(str(n) for n in counts) if counts else str(default)
+
+
+def cmd_games(args: argparse.Namespace, console: Console) -> int:
+    del args
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("game", style="bold")
+    table.add_column("players", justify="right")
+    table.add_column("description")
+    for name in rivals.games():
+        table.add_row(name, _seat_counts(name), DESCRIPTIONS.get(name, ""))
+    console.print(table)
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rivals", description="Fast engines for historical strategy games."
+    )
+    parser.add_argument("--version", action="version", version=f"rivals {rivals.__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def game_params(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--game-param",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a game parameter, e.g. players=4 (repeatable)",
+        )
+
+    arena = commands.add_parser("arena", help="bots play each other; prints win rates")
+    arena.add_argument("game")
+    arena.add_argument("--bots", default="mcts,random", help="distinct bots, e.g. mcts,random")
+    arena.add_argument("--games", type=_positive, default=100)
+    arena.add_argument("--seed", type=_non_negative, default=0)
+    arena.add_argument("--threads", type=_positive, default=None, help="default: all cores")
+    arena.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
+    arena.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="BOT.KEY=VALUE",
+        help="a bot parameter, e.g. mcts.iterations=500 (repeatable)",
+    )
+    game_params(arena)
+    arena.set_defaults(handler=cmd_arena)
+
+    play = commands.add_parser("play", help="play against bots at the terminal")
+    play.add_argument("game")
+    play.add_argument("--bot", default="mcts", help="the bot in every other seat")
+    play.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
+    play.add_argument("--seed", type=_non_negative, default=None, help="default: random")
+    play.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="[BOT.]KEY=VALUE",
+        help="a parameter of the opponents' bot; mcts.KEY also sets up hints (repeatable)",
+    )
+    game_params(play)
+    play.set_defaults(handler=cmd_play)
+
+    replay = commands.add_parser("replay", help="print a saved game move by move")
+    replay.add_argument("file", help="a replay .json or an arena .jsonl")
+    replay.add_argument("--index", type=_non_negative, default=None, help="game in a .jsonl")
+    replay.add_argument("--boards", action="store_true", help="show the board after each move")
+    replay.set_defaults(handler=cmd_replay)
+
+    bench = commands.add_parser("bench", help="engine benchmarks")
+    bench.add_argument("games", nargs="*", metavar="GAME", help="default: every game")
+    bench.add_argument("--quick", action="store_true", help="a short run")
+    bench.set_defaults(handler=cmd_bench)
+
+    games = commands.add_parser("games", help="list the games")
+    games.set_defaults(handler=cmd_games)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    handler = cast("Callable[[argparse.Namespace, Console], int]", args.handler)
+    try:
+        return handler(args, Console(highlight=False))
+    except CliError as error:
+        # One line, unwrapped and uncoloured, so scripts can grep it.
+        message = " ".join(str(error).split())
+        print(f"rivals {args.command}: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

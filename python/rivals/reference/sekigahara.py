@@ -1,0 +1,710 @@
+"""Pure-Python reference implementation of Sekigahara.
+
+This module is the oracle that the fast engine is checked against, so it is written for clarity:
+lists and dicts, explicit loops, a phase string. It implements exactly
+``docs/rules/sekigahara.md``; the comments cite that page.
+
+Conventions (from the rules page):
+
+* Cards have ids 1-9; a central card is named by its id, so ``place 7`` means "a token on
+  central card 7". Camps are lists of ids left to right; ``blank`` is the set of blank ids.
+* Actions: 0 ``end``, 1-9 ``place c``, 10-81 ``move a->b``, 82-90 ``order c``, 91-99 ``blank c``,
+  100-108 ``swap c``, 109-117 ``reveal c`` (chance outcomes).
+* Seat 0 (blue) moves first; seat 1 (red) holds the Tokugawa token.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+# ---------------------------------------------------------------------------------------------
+# Constants
+# ---------------------------------------------------------------------------------------------
+
+NAME = "sekigahara"
+
+CHANCE = -1
+TERMINAL = -4
+
+CARD_IDS = tuple(range(1, 10))
+TOKENS = 5  # influence tokens per player
+CENTRAL_CARDS = 3  # central cards at the start (and while the game runs)
+
+END = 0
+PLACE_OFFSET = 0  # place c = c
+MOVE_OFFSET = 10
+ORDER_OFFSET = 81  # order c = 81 + c
+BLANK_OFFSET = 90
+SWAP_OFFSET = 99
+REVEAL_OFFSET = 108
+NUM_DISTINCT_ACTIONS = 118
+
+# The card ids that have a rule of their own.
+SANADA, ANKOKUJI, OTANI, II, HOSOKAWA, KIKKAWA, KOBAYAKAWA, FUKUSHIMA, UKITA = CARD_IDS
+
+REPETITION_RULES = ("turn_start", "symmetric", "off")
+MAX_TURNS_LIMIT = 100000
+DEFAULT_PARAMS: dict[str, Any] = {"repetition_rule": "turn_start", "max_turns": 500, "cards": None}
+PARAM_HELP = (
+    "repetition_rule ('turn_start' (default), 'symmetric' or 'off'), "
+    f"max_turns (int 1..{MAX_TURNS_LIMIT}, default 500), "
+    "cards (null for the shipped card file, or a path)"
+)
+
+CARDS_FORMAT = "rivals-sekigahara-cards"
+CARD_KEYS = {"id", "name", "name_zh", "strength", "requirement", "ability"}
+
+PHASES = ("action", "order", "blank", "swap", "reveal", "terminal")  # observation order
+SEAT_NAMES = ("Ishida (blue)", "Tokugawa (red)")
+
+OBSERVATION_SIZE = 251
+
+
+# ---------------------------------------------------------------------------------------------
+# Actions
+# ---------------------------------------------------------------------------------------------
+
+
+def move_id(a: int, b: int) -> int:
+    """Action id of ``move a->b`` (``a != b``, both 1..9)."""
+    return MOVE_OFFSET + 8 * (a - 1) + (b - 1 if b < a else b - 2)
+
+
+def move_cards(action: int) -> tuple[int, int]:
+    """Inverse of :func:`move_id`: the (from, to) cards of a move id 10..81."""
+    a, k = divmod(action - MOVE_OFFSET, 8)
+    a += 1
+    b = k + 1 if k + 1 < a else k + 2
+    return a, b
+
+
+def action_name(action: int) -> str:
+    """String of an action id 0..117, e.g. ``move 3->5`` or ``reveal 7``."""
+    if action == END:
+        return "end"
+    if 1 <= action <= 9:
+        return f"place {action}"
+    if MOVE_OFFSET <= action < ORDER_OFFSET + 1:
+        a, b = move_cards(action)
+        return f"move {a}->{b}"
+    for word, offset in (
+        ("order", ORDER_OFFSET),
+        ("blank", BLANK_OFFSET),
+        ("swap", SWAP_OFFSET),
+        ("reveal", REVEAL_OFFSET),
+    ):
+        if offset < action <= offset + 9:
+            return f"{word} {action - offset}"
+    raise ValueError(f"action {action} is out of range 0..{NUM_DISTINCT_ACTIONS - 1}")
+
+
+# Every action string, so that parsing is the exact inverse of action_name.
+_ACTION_BY_NAME = {action_name(a): a for a in range(NUM_DISTINCT_ACTIONS)}
+
+
+def parse_action(text: str) -> int:
+    """Inverse of :func:`action_name`; accepts exactly the strings it produces."""
+    if not isinstance(text, str):
+        raise ValueError(f"action string expected, got {text!r}")
+    action = _ACTION_BY_NAME.get(text)
+    if action is None:
+        raise ValueError(
+            f"unknown Sekigahara action {text!r}; accepted: 'end', 'place 7', 'move 3->5', "
+            "'order 5', 'blank 2', 'swap 4', 'reveal 7' (cards 1-9)"
+        )
+    return action
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards
+# ---------------------------------------------------------------------------------------------
+
+
+def _card_error(source: str, problem: str) -> ValueError:
+    return ValueError(f"bad Sekigahara card file {source}: {problem}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_cards(data: Any, source: str) -> dict[int, dict[str, Any]]:
+    """Validate a ``rivals-sekigahara-cards`` document; return ``{id: card}`` for ids 1-9."""
+    if not isinstance(data, dict):
+        raise _card_error(source, "a JSON object is expected")
+    if set(data) != {"format", "version", "cards"}:
+        raise _card_error(source, "the keys must be exactly format, version, cards")
+    if data["format"] != CARDS_FORMAT:
+        raise _card_error(source, f"format must be {CARDS_FORMAT!r}, not {data['format']!r}")
+    if not _is_int(data["version"]) or data["version"] != 1:
+        raise _card_error(source, f"version must be 1, not {data['version']!r}")
+    cards = data["cards"]
+    if not isinstance(cards, list) or len(cards) != len(CARD_IDS):
+        raise _card_error(source, "cards must be a list of nine cards")
+    by_id: dict[int, dict[str, Any]] = {}
+    for card in cards:
+        if not isinstance(card, dict) or set(card) != CARD_KEYS:
+            raise _card_error(source, f"each card needs exactly the keys {sorted(CARD_KEYS)}")
+        cid = card["id"]
+        if not _is_int(cid) or cid not in CARD_IDS or cid in by_id:
+            raise _card_error(source, f"card ids must be 1-9, each once; got {cid!r}")
+        for key in ("name", "name_zh", "ability"):
+            if not isinstance(card[key], str):
+                raise _card_error(source, f"card {cid}: {key} must be a string")
+        if not _is_int(card["strength"]) or not 0 <= card["strength"] <= 99:
+            raise _card_error(source, f"card {cid}: strength must be an int 0-99")
+        if not _is_int(card["requirement"]) or not 0 <= card["requirement"] <= TOKENS:
+            raise _card_error(source, f"card {cid}: requirement must be an int 0-{TOKENS}")
+        by_id[cid] = dict(card)
+    return by_id
+
+
+def load_cards(path: str | None) -> dict[int, dict[str, Any]]:
+    """The cards of the file at ``path``, or of the shipped file for ``None``."""
+    if path is None:
+        source = "sekigahara.json (shipped)"
+        text = resources.files("rivals.data").joinpath("sekigahara.json").read_text("utf-8")
+    else:
+        source = repr(path)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as error:
+            raise _card_error(source, f"cannot read it ({error.strerror})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _card_error(source, f"not valid JSON ({error})") from None
+    return parse_cards(data, source)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring (module level so that tests can score crafted camps)
+# ---------------------------------------------------------------------------------------------
+
+
+def camp_strengths(
+    camps: list[list[int]], blank: set[int], strength: dict[int, int]
+) -> list[list[int]]:
+    """Final strength of every card, per seat and camp position (Scoring, steps 1-3)."""
+    base = [[strength[c] for c in camp] for camp in camps]
+    # Step 2: card 1 sets the opponent's highest base card (leftmost on a tie) to base 2.
+    for seat in (0, 1):
+        if SANADA in camps[seat] and SANADA not in blank:
+            other = 1 - seat
+            if camps[other]:
+                top = max(strength[c] for c in camps[other])
+                target = [strength[c] for c in camps[other]].index(top)
+                base[other][target] = 2
+    # Step 3: position abilities on top of the (possibly changed) base.
+    result: list[list[int]] = []
+    for seat in (0, 1):
+        n = len(camps[seat])
+        row = []
+        for i, card in enumerate(camps[seat]):
+            value = base[seat][i]
+            if card not in blank:
+                if card == II:
+                    value += i
+                elif card == KIKKAWA:
+                    value = max(0, value - (n - 1 - i))
+                elif card == UKITA and 0 < i < n - 1:
+                    value = 4
+            row.append(value)
+        result.append(row)
+    return result
+
+
+def totals(camps: list[list[int]], blank: set[int], strength: dict[int, int]) -> list[int]:
+    """Total per seat: the camp's final strengths, plus 1 for seat 1 (the Tokugawa token)."""
+    per_card = camp_strengths(camps, blank, strength)
+    return [sum(per_card[0]), sum(per_card[1]) + 1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Game
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_params(params: dict[str, Any]) -> dict[str, Any]:
+    for key in params:
+        if key not in DEFAULT_PARAMS:
+            raise ValueError(
+                f"unknown parameter {key!r} for {NAME}; accepted parameters: {PARAM_HELP}"
+            )
+    full = dict(DEFAULT_PARAMS)
+    full.update(params)
+    rule = full["repetition_rule"]
+    if not isinstance(rule, str) or rule not in REPETITION_RULES:
+        raise ValueError(
+            f"bad value repetition_rule={rule!r} for {NAME}; accepted: "
+            + ", ".join(repr(r) for r in REPETITION_RULES)
+        )
+    turns = full["max_turns"]
+    if not _is_int(turns) or not 1 <= turns <= MAX_TURNS_LIMIT:
+        raise ValueError(
+            f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
+        )
+    cards = full["cards"]
+    if cards is not None and not isinstance(cards, str):
+        raise ValueError(
+            f"bad value cards={cards!r} for {NAME}; accepted: null (shipped cards) or a path"
+        )
+    return full
+
+
+class Game:
+    """Sekigahara; parameters ``repetition_rule``, ``max_turns``, ``cards``."""
+
+    def __init__(self, **params: Any) -> None:
+        self.params: dict[str, Any] = _check_params(params)
+        self.name: str = NAME
+        self.num_players: int = 2
+        self.repetition_rule: str = self.params["repetition_rule"]
+        self.max_turns: int = self.params["max_turns"]
+        self.cards: dict[int, dict[str, Any]] = load_cards(self.params["cards"])
+        self.strength: dict[int, int] = {c: self.cards[c]["strength"] for c in CARD_IDS}
+        self.requirement: dict[int, int] = {c: self.cards[c]["requirement"] for c in CARD_IDS}
+        self.num_distinct_actions: int = NUM_DISTINCT_ACTIONS
+        # At most 3 action-phase decisions per turn, plus 9 reveals, 2 ability decisions and
+        # 7 order decisions over the whole game.
+        self.max_game_length: int = 3 * self.max_turns + 18
+        self.observation_shape: tuple[int, ...] = (OBSERVATION_SIZE,)
+
+    def new_initial_state(self) -> State:
+        return State(self)
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r}, {self.params})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.params == self.params
+
+    def __hash__(self) -> int:
+        return hash((self.name, json.dumps(self.params, sort_keys=True)))
+
+
+def make(**params: Any) -> Game:
+    return Game(**params)
+
+
+# ---------------------------------------------------------------------------------------------
+# State
+# ---------------------------------------------------------------------------------------------
+
+
+class State:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.camps: list[list[int]] = [[], []]
+        self.blank: set[int] = set()
+        # Central card id -> [blue tokens, red tokens].
+        self.neutral: dict[int, list[int]] = {}
+        self.supply: list[int] = [TOKENS, TOKENS]
+        self.deck: list[int] = list(CARD_IDS)
+        self.phase: str = "reveal"
+        self.turn: int = 0
+        self.turn_player: int = 0
+        # The seat to decide, CHANCE or TERMINAL.
+        self.player: int = CHANCE
+        self.actions_left: int = 0
+        self.locked: list[int] = []
+        self.reveals_pending: int = CENTRAL_CARDS
+        self.start_influence: dict[int, list[int]] | None = None
+        self.end_reason: str | None = None
+        self._history: list[int] = []
+
+    # -- basic queries --------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return self.player
+
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+    def has_unblanked(self, seat: int, card: int) -> bool:
+        return card in self.camps[seat] and card not in self.blank
+
+    def meets_lock(self, seat: int, card: int) -> bool:
+        """The lock condition of the advantage check for ``seat`` on central card ``card``."""
+        own = self.neutral[card][seat]
+        other = self.neutral[card][1 - seat]
+        # Card 2 turns a tie into an advantage but never relaxes the requirement (Q&A 2).
+        ahead = own >= other if self.has_unblanked(seat, ANKOKUJI) else own > other
+        return ahead and own > self.game.requirement[card]
+
+    # -- legal actions --------------------------------------------------------------------------
+
+    def _influence_after(self, place: int | None, source: int | None, target: int) -> bool:
+        """Whether rule 2.4 allows the place (``source is None``) or move onto ``target``."""
+        rule = self.game.repetition_rule
+        if rule == "off":
+            return True
+        after = {c: list(v) for c, v in self.neutral.items()}
+        seat = self.player
+        if source is not None:
+            after[source][seat] -= 1
+        after[target][seat] += 1
+        if rule == "turn_start":
+            return after != self.start_influence
+        return not all(v[0] == v[1] for v in after.values())  # symmetric
+
+    def _place_move_actions(self) -> list[int]:
+        seat = self.player
+        free = [c for c in sorted(self.neutral) if c not in self.locked]
+        actions = []
+        if self.supply[seat] > 0:
+            actions += [c for c in free if self._influence_after(c, None, c)]
+        for a in free:
+            # Tokens on card 8 never move.
+            if a == FUKUSHIMA or self.neutral[a][seat] == 0:
+                continue
+            for b in free:
+                if b != a and self._influence_after(None, a, b):
+                    actions.append(move_id(a, b))
+        return actions
+
+    def legal_actions(self) -> list[int]:
+        if self.phase == "terminal":
+            return []
+        if self.phase == "reveal":
+            return [REVEAL_OFFSET + c for c in sorted(self.deck)]
+        if self.phase == "action":
+            return sorted([END] + self._place_move_actions())
+        if self.phase == "order":
+            return [ORDER_OFFSET + c for c in self.locked]
+        if self.phase == "blank":
+            return sorted(BLANK_OFFSET + c for c in self.camps[0] + self.camps[1])
+        # swap: the cards of the opponent of the turn player.
+        return sorted(SWAP_OFFSET + c for c in self.camps[1 - self.turn_player])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase != "reveal":
+            return []
+        p = 1.0 / len(self.deck)
+        return [(REVEAL_OFFSET + c, p) for c in sorted(self.deck)]
+
+    # -- applying actions -----------------------------------------------------------------------
+
+    def apply_action(self, action: Any) -> None:
+        a = self._checked_action(action)
+        if self.phase == "reveal":
+            self._reveal(a - REVEAL_OFFSET)
+        elif self.phase == "action":
+            self._act(a)
+        elif self.phase == "order":
+            self._acquire(a - ORDER_OFFSET)
+            self._continue_acquisition()
+        elif self.phase == "blank":
+            self.blank.add(a - BLANK_OFFSET)
+            self._continue_acquisition()
+        else:
+            self._swap(a - SWAP_OFFSET)
+            self._continue_acquisition()
+        self._history.append(a)
+
+    def _checked_action(self, action: Any) -> int:
+        """Validate without changing anything; return the action as a plain int."""
+        who = "chance" if self.player == CHANCE else f"player {self.player}"
+        if isinstance(action, bool) or not hasattr(action, "__index__"):
+            raise ValueError(f"malformed action {action!r} for {who}: an int is expected")
+        a = int(action.__index__())
+        if self.player == TERMINAL:
+            raise ValueError(f"action {a} cannot be applied: the game is over")
+        legal = self.legal_actions()
+        if a not in legal:
+            text = action_name(a) if 0 <= a < NUM_DISTINCT_ACTIONS else "out of range"
+            raise ValueError(f"action {a} ({text}) is illegal for {who}; legal: {legal}")
+        return a
+
+    def _reveal(self, card: int) -> None:
+        self.deck.remove(card)
+        self.neutral[card] = [0, 0]
+        self.reveals_pending -= 1
+        if self.reveals_pending > 0:
+            return
+        if not self._history and len(self.neutral) < CENTRAL_CARDS:
+            return
+        if self.turn == 0 and not self.camps[0] and not self.camps[1] and len(self.deck) == 6:
+            # The third setup reveal: the first turn begins (no advantage check, 2 actions).
+            self._begin_action_phase(2)
+            return
+        self._end_turn()
+
+    def _act(self, action: int) -> None:
+        seat = self.player
+        if action == END:
+            self._end_action_phase()
+            return
+        if action <= 9:
+            self.supply[seat] -= 1
+            self.neutral[action][seat] += 1
+        else:
+            a, b = move_cards(action)
+            self.neutral[a][seat] -= 1
+            self.neutral[b][seat] += 1
+        self.actions_left -= 1
+        if self.actions_left == 0:
+            self._end_action_phase()
+
+    def _begin_turn(self) -> None:
+        """Advantage check, then the action phase (never on the first turn of the game)."""
+        self.locked = [c for c in sorted(self.neutral) if self.meets_lock(self.turn_player, c)]
+        self._begin_action_phase(3)
+
+    def _begin_action_phase(self, actions: int) -> None:
+        self.phase = "action"
+        self.player = self.turn_player
+        self.actions_left = actions
+        if self.game.repetition_rule == "turn_start":
+            self.start_influence = {c: list(v) for c, v in self.neutral.items()}
+
+    def _end_action_phase(self) -> None:
+        self.actions_left = 0
+        self.start_influence = None
+        self.reveals_pending = 0  # counts the cards acquired this turn from here on
+        self._continue_acquisition()
+
+    def _continue_acquisition(self) -> None:
+        """Acquire the locked cards (a decision while two or more remain), then reveal."""
+        self.player = self.turn_player
+        while self.locked:
+            if len(self.locked) >= 2:
+                self.phase = "order"
+                return
+            card = self.locked[0]
+            self._acquire(card)
+            if self.phase in ("blank", "swap"):
+                return
+        # All acquired: one reveal per card acquired, as long as the deck lasts.
+        self.reveals_pending = min(self.reveals_pending, len(self.deck))
+        if self.reveals_pending > 0:
+            self.phase = "reveal"
+            self.player = CHANCE
+            return
+        self._end_turn()
+
+    def _acquire(self, card: int) -> None:
+        """Acquire ``card``; sets the phase to ``blank``/``swap`` for an ability decision."""
+        seat = self.turn_player
+        other = 1 - seat
+        self.locked.remove(card)
+        # The tokens go back to their owners (returning is not moving, so card 8 too).
+        for s in (0, 1):
+            self.supply[s] += self.neutral[card][s]
+        del self.neutral[card]
+        self.camps[seat].append(card)
+        self.reveals_pending += 1
+        self.phase = "acquire"
+        if card == HOSOKAWA:
+            self.phase = "blank"
+        elif card == KOBAYAKAWA and self.camps[other]:
+            # Mandatory swap; the opponent chooses if they hold an unblanked card 3.
+            self.phase = "swap"
+            self.player = other if self.has_unblanked(other, OTANI) else seat
+
+    def _swap(self, target: int) -> None:
+        seat = self.turn_player
+        mine = self.camps[seat]
+        theirs = self.camps[1 - seat]
+        i = mine.index(KOBAYAKAWA)
+        j = theirs.index(target)
+        mine[i], theirs[j] = target, KOBAYAKAWA
+
+    def _end_turn(self) -> None:
+        """End-of-turn steps: count the turn, then the three ways to end, else the next turn."""
+        self.locked = []
+        self.reveals_pending = 0
+        self.turn += 1
+        if not self.deck:
+            self._end("deck")
+        elif self._dead():
+            self._end("dead")
+        elif self.turn >= self.game.max_turns:
+            self._end("max_turns")
+        else:
+            self.turn_player = self.turn % 2
+            self._begin_turn()
+
+    def _dead(self) -> bool:
+        """Neither seat can place, move or lock: nothing can ever change again."""
+        for seat in (0, 1):
+            if self.supply[seat] > 0:
+                return False
+            for card, influence in self.neutral.items():
+                if card != FUKUSHIMA and influence[seat] > 0:
+                    return False
+                if self.meets_lock(seat, card):
+                    return False
+        return True
+
+    def _end(self, reason: str) -> None:
+        self.phase = "terminal"
+        self.player = TERMINAL
+        self.end_reason = reason
+        self.actions_left = 0
+        self.start_influence = None
+
+    # -- strings --------------------------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        if isinstance(action, bool) or not hasattr(action, "__index__"):
+            raise ValueError(f"malformed action {action!r}: an int is expected")
+        return action_name(int(action.__index__()))
+
+    def string_to_action(self, text: str) -> int:
+        return parse_action(text)
+
+    # -- results --------------------------------------------------------------------------------
+
+    def totals(self) -> list[int]:
+        return totals(self.camps, self.blank, self.game.strength)
+
+    def scores(self) -> list[float]:
+        return [float(t) for t in self.totals()]
+
+    def winner(self) -> int | None:
+        """The winning seat, or ``None`` for a draw or an unfinished game."""
+        if self.phase != "terminal" or self.end_reason == "max_turns":
+            return None
+        blue, red = self.totals()
+        if blue == red:
+            return None
+        return 0 if blue > red else 1
+
+    def returns(self) -> list[float]:
+        win = self.winner()
+        if win is None:
+            return [0.0, 0.0]
+        return [1.0 if s == win else -1.0 for s in (0, 1)]
+
+    # -- snapshots ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _influence_list(influence: dict[int, list[int]]) -> list[dict[str, Any]]:
+        return [{"id": c, "influence": list(influence[c])} for c in sorted(influence)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "camps": [[{"id": c, "blank": c in self.blank} for c in camp] for camp in self.camps],
+            "neutral": self._influence_list(self.neutral),
+            "supply": list(self.supply),
+            "deck": sorted(self.deck),
+            "current_player": self.player,
+            "phase": self.phase,
+            "turn": self.turn,
+            "turn_player": self.turn_player,
+            "actions_left": self.actions_left,
+            "locked": list(self.locked),
+            "reveals_pending": self.reveals_pending,
+            "start_influence": (
+                None
+                if self.start_influence is None
+                else self._influence_list(self.start_influence)
+            ),
+            "end_reason": self.end_reason,
+            "scores": self.totals(),
+        }
+
+    def hash(self) -> int:
+        """64-bit hash of the snapshot (equal snapshots give equal hashes)."""
+        text = json.dumps(self.to_dict(), sort_keys=True)
+        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+
+    def _check_seat(self, player: int) -> int:
+        if isinstance(player, bool) or not hasattr(player, "__index__"):
+            raise ValueError(f"bad player {player!r}")
+        p = int(player.__index__())
+        if p not in (0, 1):
+            raise ValueError(f"bad player {p}; seats are 0..1")
+        return p
+
+    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+        p = self._check_seat(player)
+        obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        for seat in (0, 1):
+            r = (seat - p) % 2
+            for i, card in enumerate(self.camps[seat]):
+                obs[81 * r + 9 * i + card - 1] = 1.0
+            for card, influence in self.neutral.items():
+                obs[180 + 9 * r + card - 1] = influence[seat] / TOKENS
+            obs[216 + r] = self.supply[seat] / TOKENS
+            if self.start_influence is not None:
+                for card, influence in self.start_influence.items():
+                    obs[218 + 9 * r + card - 1] = influence[seat] / TOKENS
+        for card in self.blank:
+            obs[162 + card - 1] = 1.0
+        for card in self.neutral:
+            obs[171 + card - 1] = 1.0
+        for card in self.locked:
+            obs[198 + card - 1] = 1.0
+        for card in self.deck:
+            obs[207 + card - 1] = 1.0
+        obs[236 + PHASES.index(self.phase)] = 1.0
+        if self.player >= 0:
+            obs[242 + (self.player - p) % 2] = 1.0
+        if self.phase != "terminal":
+            obs[244 + (self.turn_player - p) % 2] = 1.0
+            obs[247] = 1.0 if self.turn == 0 else 0.0
+        obs[246] = self.actions_left / 3
+        obs[248] = self.reveals_pending / 3
+        obs[249] = self.turn / self.game.max_turns
+        obs[250] = float(p == 1)
+        return obs
+
+    def observation_string(self, player: int) -> str:
+        p = self._check_seat(player)
+        # Everything is public, so the observation is the whole table.
+        return f"view of seat {p} ({SEAT_NAMES[p]})\n{self}"
+
+    def information_state_string(self, player: int) -> str:
+        self._check_seat(player)
+        # Perfect information (open table, uniform reveals): the history identifies the state.
+        return " ".join(str(a) for a in self._history)
+
+    def __str__(self) -> str:
+        per_card = camp_strengths(self.camps, self.blank, self.game.strength)
+        lines = []
+        for seat in (0, 1):
+            cards = " ".join(
+                f"{c}{'(blank)' if c in self.blank else ''}={v}"
+                for c, v in zip(self.camps[seat], per_card[seat])
+            )
+            lines.append(
+                f"seat {seat} {SEAT_NAMES[seat]}: supply {self.supply[seat]}, camp [{cards}]"
+            )
+        centre = ", ".join(
+            f"{c}{'*' if c in self.locked else ''} {v[0]}:{v[1]}"
+            for c, v in sorted(self.neutral.items())
+        )
+        lines.append(f"centre (blue:red, * locked): {centre or '-'}")
+        lines.append(f"deck {len(self.deck)}, turn {self.turn}, totals {self.totals()}")
+        if self.phase == "terminal":
+            win = self.winner()
+            result = "draw" if win is None else f"seat {win} wins"
+            lines.append(f"game over ({self.end_reason}): {result}")
+        elif self.phase == "reveal":
+            lines.append(f"chance: reveal ({self.reveals_pending} to come)")
+        else:
+            extra = f", {self.actions_left} actions left" if self.phase == "action" else ""
+            lines.append(f"{self.phase}: seat {self.player} to decide{extra}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<sekigahara State history={self._history}>"
