@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "py_types.h"
 #include "rivals/bots/bot_names.h"
 #include "rivals/core/registry.h"
 
@@ -25,18 +26,6 @@ namespace {
 
 using AnyDict = nb::typed<nb::dict, nb::str, nb::any>;
 using Shape = nb::typed<nb::tuple, int, nb::ellipsis>;
-
-struct PyGame {
-  std::shared_ptr<AnyGame> impl;
-};
-
-struct PyState {
-  std::unique_ptr<AnyState> impl;
-};
-
-struct PyBot {
-  std::unique_ptr<AnyBot> impl;
-};
 
 PyGame game_of(const AnyState& state) {
   return PyGame{std::const_pointer_cast<AnyGame>(state.game().shared_from_this())};
@@ -320,6 +309,8 @@ NB_MODULE(_core, m) {
             return b.impl->step(*s.impl);
           },
           "state"_a, "An action legal in `state` for the player to move (the GIL is released).");
+
+  bind_vector_env(m);
 }
 
 }  // namespace rivals::bindings

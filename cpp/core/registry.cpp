@@ -9,6 +9,7 @@ namespace rivals {
 // Each game's folder defines its factory (register.cpp), so the heavy template instantiation of
 // one game compiles in a translation unit of its own.
 std::shared_ptr<AnyGame> make_rosenkoenig(const Json& params);
+std::shared_ptr<AnyGame> make_sekigahara(const Json& params);
 
 namespace {
 
@@ -17,6 +18,7 @@ using Factory = std::shared_ptr<AnyGame> (*)(const Json&);
 const std::vector<std::pair<std::string, Factory>>& factories() {
   static const std::vector<std::pair<std::string, Factory>> table = {
       {"rosenkoenig", &make_rosenkoenig},
+      {"sekigahara", &make_sekigahara},
   };
   return table;
 }

@@ -37,7 +37,7 @@ from rich.text import Text
 
 import rivals
 from rivals import replay as replays
-from rivals._core import Bot, Game, State
+from rivals._core import Bot, Game
 from rivals.render import player_label, render, result_text, seat_label
 
 __all__ = ["CliError", "main"]
@@ -81,6 +81,14 @@ def parse_assignments(items: Iterable[str], option: str) -> dict[str, Any]:
             raise CliError(f"{option} {item!r}: expected KEY=VALUE")
         out[key.strip()] = parse_value(value.strip())
     return out
+
+
+def format_params(params: dict[str, Any]) -> str:
+    """``players=4 cards=null``: as typed on the command line (strings bare, the rest as JSON)."""
+    return " ".join(
+        f"{key}={value if isinstance(value, str) else json.dumps(value)}"
+        for key, value in params.items()
+    )
 
 
 def make_game(name: str, params: dict[str, Any]) -> Game:
@@ -209,10 +217,7 @@ def tally(
 
 def _next_chunk(size: int, seconds: float, threads: int, remaining: int) -> int:
     """The next chunk size, aiming at CHUNK_SECONDS of work, growing at most 4x at a time."""
-    if seconds <= 0:
-        wanted = size * 4
-    else:
-        wanted = int(size * CHUNK_SECONDS / seconds)
+    wanted = size * 4 if seconds <= 0 else int(size * CHUNK_SECONDS / seconds)
     wanted = max(threads, min(wanted, size * 4))
     return max(1, min(wanted, remaining))
 
@@ -247,7 +252,9 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     entries = parse_bots(args.bots, args.param)
     players = game.num_players
     if len(entries) > players:
-        raise CliError(f"{len(entries)} bots for {players} seats of {game.name}; list at most {players}")
+        raise CliError(
+            f"{len(entries)} bots for {players} seats of {game.name}; list at most {players}"
+        )
     for entry in entries:
         check_bot(game, entry.name, entry.params, entry.label)
     # Round-robin in seat order, so "a,b" at four seats is a,b,a,b: one team each.
@@ -319,9 +326,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
 
     players_shape = (0, players)
     returns = np.concatenate(returns_parts) if returns_parts else np.zeros(players_shape)
-    seating = (
-        np.concatenate(seating_parts) if seating_parts else np.zeros(players_shape, np.int32)
-    )
+    seating = np.concatenate(seating_parts) if seating_parts else np.zeros(players_shape, np.int32)
     lengths = np.concatenate(lengths_parts) if lengths_parts else np.zeros(0, np.int32)
     tallies = tally(returns, seating, seat_entry, len(entries))
     _print_arena(console, game, entries, tallies, args, done, elapsed, lengths, threads)
@@ -342,14 +347,16 @@ def _print_arena(
     lengths: npt.NDArray[np.int32],
     threads: int,
 ) -> None:
-    params = " ".join(f"{key}={value}" for key, value in game.params.items())
+    params = format_params(game.params)
     table = Table(
         title=f"{game.name} {params}".strip() + f", {games} games, seed {args.seed}",
         box=box.SIMPLE_HEAD,
+        collapse_padding=True,
+        pad_edge=False,
     )
     table.add_column("bot", style="bold")
-    for heading in ("games", "wins", "draws", "losses", "win rate", "95% CI", "mean return"):
-        table.add_column(heading, justify="right")
+    for heading in ("games", "wins", "draws", "losses", "win rate (95% CI)", "mean return"):
+        table.add_column(heading, justify="right", no_wrap=True)
     for entry, result in zip(entries, tallies):
         low, high = wilson(result.wins, result.games)
         rate = result.wins / result.games if result.games else 0.0
@@ -360,8 +367,7 @@ def _print_arena(
             str(result.wins),
             str(result.draws),
             str(result.losses),
-            f"{100 * rate:.1f}%",
-            f"{100 * low:.1f}-{100 * high:.1f}%",
+            f"{100 * rate:.1f}% ({100 * low:.1f}-{100 * high:.1f})",
             f"{mean:+.3f}",
         )
     console.print(table)
@@ -475,7 +481,14 @@ class PlaySession:
     def _read(self) -> str | None:
         prompt = "game over> " if self.state.is_terminal() else "your move> "
         self.console.print(Text(prompt, style="bold"), end="")
-        line = self.stdin.readline()
+        if self.stdin is sys.stdin and self.stdin.isatty():
+            # input() brings line editing and history at a real terminal.
+            try:
+                line = input() + "\n"
+            except EOFError:
+                line = ""
+        else:
+            line = self.stdin.readline()
         if not line:
             self.console.print()
             return None
@@ -494,6 +507,10 @@ class PlaySession:
                 continue
             action = self._parse_move(text)
             if action is not None:
+                line = Text("  ")
+                line.append(f"{player_label(self.state, self.human)} you", "bold")
+                line.append(f": {self.state.action_to_string(action)}")
+                self.console.print(line)
                 self.decisions.append(len(self.state.history()))
                 self.state.apply_action(action)
                 return True
@@ -678,14 +695,12 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     except ValueError as error:
         raise CliError(f"{where}: {error}") from None
     game = final.game
-    params = " ".join(f"{key}={value}" for key, value in game.params.items())
+    params = format_params(game.params)
     console.print(Text(f"{game.name} {params}".strip(), style="bold"))
     arena = data.get("arena") if isinstance(data, dict) else None
     bots = arena.get("bots") if isinstance(arena, dict) else None
     if isinstance(bots, list) and len(bots) == game.num_players:
-        seats = ", ".join(
-            f"{player_label(final, seat)}: {name}" for seat, name in enumerate(bots)
-        )
+        seats = ", ".join(f"{player_label(final, seat)}: {name}" for seat, name in enumerate(bots))
         console.print(Text(seats))
     walker = game.new_initial_state()
     for number, action in enumerate(final.history(), start=1):
@@ -700,7 +715,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     console.print()
     console.print(Text("final position", style="bold"))
     console.print(render(final))
-    console.print(Text(result_text(final), style="bold"))
+    console.print(Text(f"result: {result_text(final)}", style="bold"))
     return 0
 
 
@@ -770,10 +785,10 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     arena = commands.add_parser("arena", help="bots play each other; prints win rates")
-    arena.add_argument("game")
+    arena.add_argument("game", help="a game name (see rivals games)")
     arena.add_argument("--bots", default="mcts,random", help="distinct bots, e.g. mcts,random")
-    arena.add_argument("--games", type=_positive, default=100)
-    arena.add_argument("--seed", type=_non_negative, default=0)
+    arena.add_argument("--games", type=_positive, default=100, help="games to play (100)")
+    arena.add_argument("--seed", type=_non_negative, default=0, help="the match seed (0)")
     arena.add_argument("--threads", type=_positive, default=None, help="default: all cores")
     arena.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
     arena.add_argument(
@@ -787,7 +802,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.set_defaults(handler=cmd_arena)
 
     play = commands.add_parser("play", help="play against bots at the terminal")
-    play.add_argument("game")
+    play.add_argument("game", help="a game name (see rivals games)")
     play.add_argument("--bot", default="mcts", help="the bot in every other seat")
     play.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
     play.add_argument("--seed", type=_non_negative, default=None, help="default: random")

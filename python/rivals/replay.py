@@ -93,14 +93,17 @@ def _apply_entry(state: State, index: int, entry: Any) -> None:
     action = entry.get("action")
     if not isinstance(action, int) or isinstance(action, bool):
         raise _fail(f"{where}.action must be an int, got {action!r}")
+    if state.is_terminal():
+        raise _fail(f"{where}: the game is already over")
     player = entry.get("player")
-    if player is not None and player != state.current_player():
+    # bool and float are rejected explicitly: True == 1 and -1.0 == -1 would otherwise pass.
+    if player is not None and (
+        not isinstance(player, int) or isinstance(player, bool) or player != state.current_player()
+    ):
         raise _fail(
             f"{where}: recorded player {player!r}, but player {state.current_player()} is to move"
         )
     text = entry.get("text")
-    if state.is_terminal():
-        raise _fail(f"{where}: the game is already over")
     if text is not None:
         try:
             expected = state.action_to_string(action)
@@ -134,4 +137,7 @@ def loads(text: str | bytes) -> State:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise _fail(f"not JSON ({error})") from None
+    except RecursionError:
+        # json gives up on deep nesting with RecursionError; to a caller it is just bad input.
+        raise _fail("not JSON (nested too deeply)") from None
     return from_dict(data)

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from . import rosenkoenig
+from . import rosenkoenig, sekigahara
 
 CHANCE = -1
 TERMINAL = -4
@@ -26,6 +26,7 @@ TERMINAL = -4
 # parameters or bad values, naming what is accepted).
 _GAMES: dict[str, ModuleType] = {
     "rosenkoenig": rosenkoenig,
+    "sekigahara": sekigahara,
 }
 
 
@@ -77,4 +78,4 @@ def make(name: str, **params: Any) -> Game:
     return factory(**params)
 
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "State", "games", "make", "rosenkoenig"]
+__all__ = ["CHANCE", "TERMINAL", "Game", "State", "games", "make", "rosenkoenig", "sekigahara"]

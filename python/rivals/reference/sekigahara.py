@@ -38,7 +38,6 @@ TOKENS = 5  # influence tokens per player
 CENTRAL_CARDS = 3  # central cards at the start (and while the game runs)
 
 END = 0
-PLACE_OFFSET = 0  # place c = c
 MOVE_OFFSET = 10
 ORDER_OFFSET = 81  # order c = 81 + c
 BLANK_OFFSET = 90
@@ -351,7 +350,7 @@ class State:
 
     # -- legal actions --------------------------------------------------------------------------
 
-    def _influence_after(self, place: int | None, source: int | None, target: int) -> bool:
+    def _allowed_by_rule_2_4(self, source: int | None, target: int) -> bool:
         """Whether rule 2.4 allows the place (``source is None``) or move onto ``target``."""
         rule = self.game.repetition_rule
         if rule == "off":
@@ -370,13 +369,13 @@ class State:
         free = [c for c in sorted(self.neutral) if c not in self.locked]
         actions = []
         if self.supply[seat] > 0:
-            actions += [c for c in free if self._influence_after(c, None, c)]
+            actions += [c for c in free if self._allowed_by_rule_2_4(None, c)]
         for a in free:
             # Tokens on card 8 never move.
             if a == FUKUSHIMA or self.neutral[a][seat] == 0:
                 continue
             for b in free:
-                if b != a and self._influence_after(None, a, b):
+                if b != a and self._allowed_by_rule_2_4(a, b):
                     actions.append(move_id(a, b))
         return actions
 
@@ -409,8 +408,8 @@ class State:
         elif self.phase == "action":
             self._act(a)
         elif self.phase == "order":
-            self._acquire(a - ORDER_OFFSET)
-            self._continue_acquisition()
+            if not self._acquire(a - ORDER_OFFSET):
+                self._continue_acquisition()
         elif self.phase == "blank":
             self.blank.add(a - BLANK_OFFSET)
             self._continue_acquisition()
@@ -439,10 +438,9 @@ class State:
         self.reveals_pending -= 1
         if self.reveals_pending > 0:
             return
-        if not self._history and len(self.neutral) < CENTRAL_CARDS:
-            return
-        if self.turn == 0 and not self.camps[0] and not self.camps[1] and len(self.deck) == 6:
-            # The third setup reveal: the first turn begins (no advantage check, 2 actions).
+        if self.turn == 0:
+            # The first turn never acquires, so these were the setup reveals: the first turn
+            # begins, without an advantage check and with 2 actions.
             self._begin_action_phase(2)
             return
         self._end_turn()
@@ -478,7 +476,6 @@ class State:
     def _end_action_phase(self) -> None:
         self.actions_left = 0
         self.start_influence = None
-        self.reveals_pending = 0  # counts the cards acquired this turn from here on
         self._continue_acquisition()
 
     def _continue_acquisition(self) -> None:
@@ -488,9 +485,7 @@ class State:
             if len(self.locked) >= 2:
                 self.phase = "order"
                 return
-            card = self.locked[0]
-            self._acquire(card)
-            if self.phase in ("blank", "swap"):
+            if self._acquire(self.locked[0]):
                 return
         # All acquired: one reveal per card acquired, as long as the deck lasts.
         self.reveals_pending = min(self.reveals_pending, len(self.deck))
@@ -500,8 +495,8 @@ class State:
             return
         self._end_turn()
 
-    def _acquire(self, card: int) -> None:
-        """Acquire ``card``; sets the phase to ``blank``/``swap`` for an ability decision."""
+    def _acquire(self, card: int) -> bool:
+        """Acquire ``card``; True if its ability now waits for a ``blank``/``swap`` decision."""
         seat = self.turn_player
         other = 1 - seat
         self.locked.remove(card)
@@ -511,13 +506,16 @@ class State:
         del self.neutral[card]
         self.camps[seat].append(card)
         self.reveals_pending += 1
-        self.phase = "acquire"
         if card == HOSOKAWA:
             self.phase = "blank"
-        elif card == KOBAYAKAWA and self.camps[other]:
+            self.player = seat
+            return True
+        if card == KOBAYAKAWA and self.camps[other]:
             # Mandatory swap; the opponent chooses if they hold an unblanked card 3.
             self.phase = "swap"
             self.player = other if self.has_unblanked(other, OTANI) else seat
+            return True
+        return False
 
     def _swap(self, target: int) -> None:
         seat = self.turn_player

@@ -44,7 +44,7 @@ def _hook(game_name: str, hook: str) -> Callable[..., Any] | None:
 
 
 def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
-    """A rich renderable of ``state``; ``names`` optionally labels the seats (``"you"``, ``"mcts"``)."""
+    """A rich renderable of ``state``; ``names`` optionally labels the seats (``"you"``)."""
     hook = _hook(state.game.name, "render")
     if hook is not None:
         return cast(RenderableType, hook(state, names))

@@ -166,6 +166,4 @@ def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
         _seats(snapshot, num_players, names),
         piles,
     ]
-    if state.is_terminal():
-        parts.append(Text(result_text(state), style="bold"))
     return Group(*parts)

@@ -16,6 +16,7 @@
 #include "rivals/core/any_game.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/parallel.h"
+#include "rivals/core/vector_env.h"
 
 namespace rivals {
 
@@ -261,6 +262,11 @@ class GameAdapter final : public AnyGame {
   }
 
   std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const override;
+
+  std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed,
+                                                int threads) const override {
+    return std::make_unique<VectorEnv<G>>(shared_from_this(), rules_, num_envs, seed, threads);
+  }
 
   MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed, int first_game,
                           int num_games, int threads, bool keep_histories) const override {

@@ -79,6 +79,29 @@ struct MatchResults {
   std::vector<std::vector<Action>> histories;  // filled only when asked for
 };
 
+// Where a vectorised environment writes each step's results; every array has one row per env.
+struct VectorBuffers {
+  float* obs;            // num_envs x observation_size, from the view of the player to move
+  bool* legal_mask;      // num_envs x num_distinct_actions
+  std::int32_t* player;  // num_envs
+  float* rewards;        // num_envs x num_players: the returns on the step that ends a game
+  bool* terminated;      // num_envs
+};
+
+// Many games stepped together, chance resolved inside from per-environment random streams.
+class AnyVectorEnv {
+ public:
+  virtual ~AnyVectorEnv() = default;
+  virtual int num_envs() const = 0;
+  virtual void reset(const VectorBuffers& out) = 0;
+  // One action per environment for its player to move; an environment that terminated on the
+  // previous step restarts instead and ignores its action. Throws std::invalid_argument naming the
+  // first environment whose action is illegal, before any environment changes.
+  virtual void step(const std::int32_t* actions, const VectorBuffers& out) = 0;
+  // The actions of environment e's current game, chance included, to rebuild it as a state.
+  virtual const std::vector<Action>& history(int env) const = 0;
+};
+
 class AnyGame : public std::enable_shared_from_this<AnyGame> {
  public:
   virtual ~AnyGame() = default;
@@ -106,6 +129,10 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   virtual double copy_ns(int copies) const = 0;
 
   virtual std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const = 0;
+
+  // Environment e draws its chance outcomes from the stream derived from (seed, e).
+  virtual std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed,
+                                                        int threads) const = 0;
 
   // Bots play each other entirely in C++. Game i seats bot (seat + i) mod bots.size() in each
   // seat, so every bot plays every seat equally often; bots.size() must equal num_players().

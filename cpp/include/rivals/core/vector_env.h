@@ -1,0 +1,158 @@
+// A vectorised environment over one concrete game: the states live in one array, chance is
+// resolved in C++, and results are written straight into caller-owned buffers (numpy arrays).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rivals/core/any_game.h"
+#include "rivals/core/game_concept.h"
+#include "rivals/core/rng.h"
+#include "rivals/core/worker_pool.h"
+
+namespace rivals {
+
+template <Game G>
+class VectorEnv final : public AnyVectorEnv {
+  using State = typename G::State;
+
+ public:
+  VectorEnv(std::shared_ptr<const AnyGame> owner, const G& rules, int num_envs, std::uint64_t seed,
+            int threads)
+      : owner_(std::move(owner)),
+        rules_(rules),
+        initial_(rules.initial_state()),
+        states_(checked_count(num_envs), initial_),
+        histories_(static_cast<std::size_t>(num_envs)),
+        viewers_(static_cast<std::size_t>(num_envs), 0),
+        restart_(static_cast<std::size_t>(num_envs), 1),
+        pool_(std::max(1, std::min(threads, num_envs))),
+        obs_size_(owner_->observation_size()),
+        num_actions_(rules.num_distinct_actions()),
+        players_(rules.num_players()) {
+    rngs_.reserve(static_cast<std::size_t>(num_envs));
+    for (int e = 0; e < num_envs; ++e)
+      rngs_.emplace_back(derive_seed(seed, static_cast<std::uint64_t>(e)));
+  }
+
+  int num_envs() const override { return static_cast<int>(states_.size()); }
+
+  const std::vector<Action>& history(int env) const override {
+    if (env < 0 || env >= num_envs())
+      throw std::out_of_range("no environment " + std::to_string(env));
+    return histories_[static_cast<std::size_t>(env)];
+  }
+
+  void reset(const VectorBuffers& out) override {
+    pool_.run(num_envs(), [&](int begin, int end) {
+      for (int e = begin; e < end; ++e) {
+        restart(e);
+        write(e, out, false);
+      }
+    });
+  }
+
+  void step(const std::int32_t* actions, const VectorBuffers& out) override {
+    std::atomic<int> first_bad{INT_MAX};
+    pool_.run(num_envs(), [&](int begin, int end) {
+      for (int e = begin; e < end; ++e) {
+        if (restart_[e] || is_legal(states_[e], actions[e])) continue;
+        int seen = first_bad.load();
+        while (e < seen && !first_bad.compare_exchange_weak(seen, e)) {
+        }
+      }
+    });
+    if (first_bad.load() != INT_MAX) {
+      const int e = first_bad.load();
+      throw std::invalid_argument("environment " + std::to_string(e) + ": action " +
+                                  std::to_string(actions[e]) + " is not legal for player " +
+                                  std::to_string(states_[e].current_player()));
+    }
+    pool_.run(num_envs(), [&](int begin, int end) {
+      for (int e = begin; e < end; ++e) {
+        if (restart_[e]) {
+          restart(e);
+          write(e, out, false);
+          continue;
+        }
+        State& state = states_[e];
+        viewers_[e] = state.current_player();
+        state.apply(actions[e]);
+        histories_[e].push_back(actions[e]);
+        settle(e);
+        restart_[e] = state.is_terminal();
+        write(e, out, state.is_terminal());
+      }
+    });
+  }
+
+ private:
+  static std::size_t checked_count(int num_envs) {
+    if (num_envs < 1)
+      throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(num_envs));
+    return static_cast<std::size_t>(num_envs);
+  }
+
+  static bool is_legal(const State& state, Action action) {
+    Action buffer[State::kMaxLegalActions];
+    const int count = state.legal_actions(buffer);
+    return std::find(buffer, buffer + count, action) != buffer + count;
+  }
+
+  // A history keeps its capacity across games, so recording it allocates only in the first ones.
+  void restart(int e) {
+    states_[e] = initial_;
+    histories_[e].clear();
+    settle(e);
+    restart_[e] = states_[e].is_terminal();
+  }
+
+  void settle(int e) {
+    State& state = states_[e];
+    while (state.is_chance_node()) {
+      const Action outcome = state.sample_chance(rngs_[e]);
+      state.apply(outcome);
+      histories_[e].push_back(outcome);
+    }
+    if (!state.is_terminal()) viewers_[e] = state.current_player();
+  }
+
+  void write(int e, const VectorBuffers& out, bool ended) {
+    const State& state = states_[e];
+    const auto row = static_cast<std::size_t>(e);
+    rules_.observation_tensor(state, viewers_[e], out.obs + row * obs_size_);
+    bool* mask = out.legal_mask + row * num_actions_;
+    std::fill(mask, mask + num_actions_, false);
+    if (!state.is_terminal()) {
+      Action buffer[State::kMaxLegalActions];
+      const int count = state.legal_actions(buffer);
+      for (int k = 0; k < count; ++k) mask[buffer[k]] = true;
+    }
+    out.player[row] = state.current_player();
+    double returns[kMaxPlayers] = {};
+    if (ended) state.returns(returns);
+    for (int p = 0; p < players_; ++p)
+      out.rewards[row * players_ + p] = static_cast<float>(returns[p]);
+    out.terminated[row] = ended;
+  }
+
+  std::shared_ptr<const AnyGame> owner_;
+  const G& rules_;
+  State initial_;
+  std::vector<State> states_;
+  std::vector<std::vector<Action>> histories_;
+  std::vector<Rng> rngs_;
+  std::vector<Player> viewers_;  // the player to move, or at the end the one who moved last
+  std::vector<std::uint8_t> restart_;
+  WorkerPool pool_;
+  int obs_size_;
+  int num_actions_;
+  int players_;
+};
+
+}  // namespace rivals

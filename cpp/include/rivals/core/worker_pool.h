@@ -1,0 +1,111 @@
+// A fixed set of worker threads that run one job over index blocks and wait for each other.
+//
+// A vectorised environment steps every few microseconds; starting threads per step would cost more
+// than the step itself, so the workers live as long as the environment and sleep between jobs.
+#pragma once
+
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace rivals {
+
+class WorkerPool {
+ public:
+  // `threads` counts the calling thread, which takes the first block itself.
+  explicit WorkerPool(int threads) {
+    for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
+  }
+
+  ~WorkerPool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& worker : workers_) worker.join();
+  }
+
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  int threads() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // Calls body(begin, end) on disjoint blocks covering [0, count); returns when all are done and
+  // rethrows the first exception any block raised.
+  void run(int count, const std::function<void(int, int)>& body) {
+    const int n = threads();
+    if (n == 1 || count < 2) {
+      body(0, count);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      body_ = &body;
+      count_ = count;
+      pending_ = n - 1;
+      error_ = nullptr;
+      ++generation_;
+    }
+    wake_.notify_all();
+    std::exception_ptr own_error;
+    try {
+      body(0, block_end(0, count));
+    } catch (...) {
+      own_error = std::current_exception();
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    body_ = nullptr;
+    if (own_error) std::rethrow_exception(own_error);
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  int block_end(int t, int count) const {
+    return static_cast<int>(static_cast<long long>(count) * (t + 1) / threads());
+  }
+
+  void work(int t) {
+    unsigned long long seen = 0;
+    while (true) {
+      const std::function<void(int, int)>* body;
+      int count;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+        if (stopping_) return;
+        seen = generation_;
+        body = body_;
+        count = count_;
+      }
+      std::exception_ptr error;
+      try {
+        (*body)(block_end(t - 1, count), block_end(t, count));
+      } catch (...) {
+        error = std::current_exception();
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (error && !error_) error_ = error;
+        if (--pending_ == 0) done_.notify_one();
+      }
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  const std::function<void(int, int)>* body_ = nullptr;
+  int count_ = 0;
+  int pending_ = 0;
+  unsigned long long generation_ = 0;
+  bool stopping_ = false;
+  std::exception_ptr error_;
+};
+
+}  // namespace rivals

@@ -1,0 +1,58 @@
+// Sekigahara for 2 players. Rules: docs/rules/sekigahara.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rivals/core/json.h"
+#include "rivals/core/params.h"
+#include "rivals/core/rng.h"
+#include "rivals/sekigahara/state.h"
+
+namespace rivals::sekigahara {
+
+inline constexpr int kObservationSize = 251;
+
+class Sekigahara {
+ public:
+  static constexpr const char* kName = "sekigahara";
+  using State = sekigahara::State;
+
+  static std::vector<ParamSpec> param_specs();
+  explicit Sekigahara(const Json& params);
+
+  Json params() const;
+  int num_players() const { return 2; }
+  int num_distinct_actions() const { return kNumActions; }
+  int max_chance_outcomes() const { return kNumCards; }
+  // At most 3 action-phase decisions per turn, plus 9 reveals, 2 ability and 7 order decisions.
+  int max_game_length() const { return 3 * setup_.max_turns + 18; }
+  std::vector<int> observation_shape() const { return {kObservationSize}; }
+  State initial_state() const { return State(setup_); }
+  const Setup& setup() const { return setup_; }
+
+  std::string action_to_string(const State& state, Action action) const;
+  Action string_to_action(const State& state, std::string_view text) const;
+  void scores(const State& state, double* out) const;
+  Json to_json(const State& state) const;
+  std::string to_string(const State& state) const;
+  std::string observation_string(const State& state, Player player) const;
+  void observation_tensor(const State& state, Player player, float* out) const;
+
+  // Everything is public and reveals are uniform, so the history is the information state and
+  // the only history consistent with it is itself.
+  std::vector<Action> resample_history(const std::vector<Action>& history, Player player,
+                                       Rng& rng) const;
+  std::string information_state_string(const State& state, const std::vector<Action>& history,
+                                       Player player) const;
+
+ private:
+  Setup setup_;
+  Json cards_param_;
+};
+
+// The string of any action id 0-117; throws std::invalid_argument outside that range.
+std::string action_name(Action action);
+
+}  // namespace rivals::sekigahara

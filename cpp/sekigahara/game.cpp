@@ -1,0 +1,265 @@
+#include "rivals/sekigahara/game.h"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "rivals/core/data.h"
+
+namespace rivals::sekigahara {
+namespace {
+
+constexpr const char* kRuleNames[] = {"turn_start", "symmetric", "off"};
+constexpr const char* kPhaseNames[] = {"action", "order", "blank", "swap", "reveal", "terminal"};
+constexpr const char* kSeatNames[] = {"Ishida (blue)", "Tokugawa (red)"};
+constexpr int kMaxTurnsLimit = 100000;
+
+const std::array<std::string, kNumActions>& action_names() {
+  static const std::array<std::string, kNumActions> names = [] {
+    std::array<std::string, kNumActions> out;
+    out[kEnd] = "end";
+    for (int c = 1; c <= kNumCards; ++c) {
+      const std::string card = std::to_string(c);
+      out[c] = "place " + card;
+      out[kOrderOffset + c] = "order " + card;
+      out[kBlankOffset + c] = "blank " + card;
+      out[kSwapOffset + c] = "swap " + card;
+      out[kRevealOffset + c] = "reveal " + card;
+      for (int to = 1; to <= kNumCards; ++to)
+        if (to != c) out[move_action(c, to)] = "move " + card + "->" + std::to_string(to);
+    }
+    return out;
+  }();
+  return names;
+}
+
+Json influence_json(const Influence& influence, std::uint16_t cards) {
+  Json out = Json::array();
+  for (unsigned c = cards; c; c &= c - 1) {
+    const int card = std::countr_zero(c);
+    out.push_back(Json::object(
+        {{"id", card},
+         {"influence", Json::array_of(std::array{influence[0][card], influence[1][card]},
+                                      [](std::int8_t v) { return Json(static_cast<int>(v)); })}}));
+  }
+  return out;
+}
+
+Json cards_json(std::uint16_t cards) {
+  Json out = Json::array();
+  for (unsigned c = cards; c; c &= c - 1) out.push_back(std::countr_zero(c));
+  return out;
+}
+
+}  // namespace
+
+std::string action_name(Action action) {
+  if (action < 0 || action >= kNumActions)
+    throw std::invalid_argument("sekigahara: " + std::to_string(action) +
+                                " is not an action (0-117)");
+  return action_names()[action];
+}
+
+std::vector<ParamSpec> Sekigahara::param_specs() {
+  return {
+      {"repetition_rule", Json("turn_start"), "\"turn_start\", \"symmetric\" or \"off\""},
+      {"max_turns", Json(500), "an int 1-100000"},
+      {"cards", Json(nullptr), "null (the shipped card file) or a path to a card file"},
+  };
+}
+
+Sekigahara::Sekigahara(const Json& params) {
+  const auto specs = param_specs();
+  const Json& rule = *params.find("repetition_rule");
+  int rule_index = -1;
+  for (int i = 0; i < 3; ++i)
+    if (rule.is_string() && rule.as_string() == kRuleNames[i]) rule_index = i;
+  if (rule_index < 0) bad_param(kName, specs[0], rule);
+  setup_.rule = static_cast<RepetitionRule>(rule_index);
+
+  const Json& max_turns = *params.find("max_turns");
+  if (!max_turns.is_int() || max_turns.as_int() < 1 || max_turns.as_int() > kMaxTurnsLimit)
+    bad_param(kName, specs[1], max_turns);
+  setup_.max_turns = static_cast<std::int32_t>(max_turns.as_int());
+
+  cards_param_ = *params.find("cards");
+  if (!cards_param_.is_null() && !cards_param_.is_string()) bad_param(kName, specs[2], cards_param_);
+  const std::string source = cards_param_.is_null() ? std::string("sekigahara.json (shipped)")
+                                                    : "'" + cards_param_.as_string() + "'";
+  Json data;
+  try {
+    data = load_data(cards_param_, kName);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(std::string("sekigahara: parameter cards: ") + error.what());
+  }
+  setup_.numbers = parse_cards(data, source);
+}
+
+Json Sekigahara::params() const {
+  return Json::object({{"repetition_rule", kRuleNames[static_cast<int>(setup_.rule)]},
+                       {"max_turns", setup_.max_turns},
+                       {"cards", cards_param_}});
+}
+
+std::string Sekigahara::action_to_string(const State& /*state*/, Action action) const {
+  return action_name(action);
+}
+
+Action Sekigahara::string_to_action(const State& /*state*/, std::string_view text) const {
+  const auto& names = action_names();
+  const auto found = std::find(names.begin(), names.end(), text);
+  if (found == names.end())
+    throw std::invalid_argument("sekigahara: cannot read action '" + std::string(text) +
+                                "'; expected 'end', 'place 7', 'move 3->5', 'order 5', "
+                                "'blank 2', 'swap 4' or 'reveal 7' (cards 1-9)");
+  return static_cast<Action>(found - names.begin());
+}
+
+void Sekigahara::scores(const State& state, double* out) const {
+  const auto total = state.totals();
+  out[0] = total[0];
+  out[1] = total[1];
+}
+
+Json Sekigahara::to_json(const State& state) const {
+  Json camps = Json::array();
+  for (Player seat = 0; seat < 2; ++seat) {
+    Json camp = Json::array();
+    const Camp& cards = state.camp(seat);
+    for (int i = 0; i < cards.size; ++i)
+      camp.push_back(Json::object({{"id", static_cast<int>(cards.cards[i])},
+                                   {"blank", (state.blank() & card_bit(cards.cards[i])) != 0}}));
+    camps.push_back(camp);
+  }
+  const auto total = state.totals();
+  Json start = nullptr;
+  if (state.has_start_influence()) {
+    Influence influence{};
+    for (Player seat = 0; seat < 2; ++seat)
+      for (int card = 1; card <= kNumCards; ++card)
+        influence[seat][card] = static_cast<std::int8_t>(state.start_influence(seat, card));
+    start = influence_json(influence, state.central());
+  }
+  static constexpr const char* kEndNames[] = {"", "deck", "dead", "max_turns"};
+  const EndReason reason = state.end_reason();
+  return Json::object({
+      {"camps", camps},
+      {"neutral", influence_json(state.influence(), state.central())},
+      {"supply", Json::array_of(std::array{state.supply(0), state.supply(1)},
+                                [](int v) { return Json(v); })},
+      {"deck", cards_json(state.deck())},
+      {"current_player", state.current_player()},
+      {"phase", kPhaseNames[static_cast<int>(state.phase())]},
+      {"turn", state.turn()},
+      {"turn_player", state.turn_player()},
+      {"actions_left", state.actions_left()},
+      {"locked", cards_json(state.locked())},
+      {"reveals_pending", state.reveals_pending()},
+      {"start_influence", start},
+      {"end_reason", reason == EndReason::kNone ? Json(nullptr)
+                                                : Json(kEndNames[static_cast<int>(reason)])},
+      {"scores", Json::array_of(total, [](int v) { return Json(v); })},
+  });
+}
+
+std::string Sekigahara::to_string(const State& state) const {
+  const Strengths strengths = camp_strengths(state.camps(), state.blank(), setup_.numbers);
+  std::string out;
+  for (Player seat = 0; seat < 2; ++seat) {
+    std::string cards;
+    const Camp& camp = state.camp(seat);
+    for (int i = 0; i < camp.size; ++i) {
+      const int card = camp.cards[i];
+      cards += (i ? " " : "") + std::to_string(card) +
+               ((state.blank() & card_bit(card)) ? "(blank)" : "") + "=" +
+               std::to_string(strengths[seat][i]);
+    }
+    out += "seat " + std::to_string(seat) + " " + kSeatNames[seat] + ": supply " +
+           std::to_string(state.supply(seat)) + ", camp [" + cards + "]\n";
+  }
+  std::string centre;
+  for (unsigned c = state.central(); c; c &= c - 1) {
+    const int card = std::countr_zero(c);
+    centre += (centre.empty() ? "" : ", ") + std::to_string(card) +
+              ((state.locked() & card_bit(card)) ? "*" : "") + " " +
+              std::to_string(state.influence(0, card)) + ":" +
+              std::to_string(state.influence(1, card));
+  }
+  const auto total = state.totals();
+  out += "centre (blue:red, * locked): " + (centre.empty() ? std::string("-") : centre) + "\n";
+  out += "deck " + std::to_string(std::popcount(state.deck())) + ", turn " +
+         std::to_string(state.turn()) + ", totals [" + std::to_string(total[0]) + ", " +
+         std::to_string(total[1]) + "]\n";
+  if (state.is_terminal()) {
+    double result[2];
+    state.returns(result);
+    static constexpr const char* kEndNames[] = {"", "deck", "dead", "max_turns"};
+    out += std::string("game over (") + kEndNames[static_cast<int>(state.end_reason())] + "): " +
+           (result[0] > 0 ? "seat 0 wins" : (result[0] < 0 ? "seat 1 wins" : "draw"));
+  } else if (state.is_chance_node()) {
+    out += "chance: reveal (" + std::to_string(state.reveals_pending()) + " to come)";
+  } else {
+    out += std::string(kPhaseNames[static_cast<int>(state.phase())]) + ": seat " +
+           std::to_string(state.current_player()) + " to decide" +
+           (state.phase() == Phase::kAction
+                ? ", " + std::to_string(state.actions_left()) + " actions left"
+                : std::string());
+  }
+  return out;
+}
+
+// Everything is public, so every player sees the whole table.
+std::string Sekigahara::observation_string(const State& state, Player player) const {
+  return "view of seat " + std::to_string(player) + " (" + kSeatNames[player] + ")\n" +
+         to_string(state);
+}
+
+void Sekigahara::observation_tensor(const State& state, Player player, float* out) const {
+  std::fill(out, out + kObservationSize, 0.0f);
+  // Divided in double and then rounded, as numpy does with Python's float division.
+  auto ratio = [](int a, int b) { return static_cast<float>(static_cast<double>(a) / b); };
+  for (Player seat = 0; seat < 2; ++seat) {
+    const int r = (seat - player + 2) % 2;
+    const Camp& camp = state.camp(seat);
+    for (int i = 0; i < camp.size; ++i) out[81 * r + 9 * i + camp.cards[i] - 1] = 1;
+    for (unsigned c = state.central(); c; c &= c - 1) {
+      const int card = std::countr_zero(c);
+      out[180 + 9 * r + card - 1] = ratio(state.influence(seat, card), kTokens);
+      if (state.has_start_influence())
+        out[218 + 9 * r + card - 1] = ratio(state.start_influence(seat, card), kTokens);
+    }
+    out[216 + r] = ratio(state.supply(seat), kTokens);
+  }
+  auto mark = [&](int offset, unsigned cards) {
+    for (; cards; cards &= cards - 1) out[offset + std::countr_zero(cards) - 1] = 1;
+  };
+  mark(162, state.blank());
+  mark(171, state.central());
+  mark(198, state.locked());
+  mark(207, state.deck());
+  out[236 + static_cast<int>(state.phase())] = 1;
+  if (state.current_player() >= 0) out[242 + (state.current_player() - player + 2) % 2] = 1;
+  if (!state.is_terminal()) {
+    out[244 + (state.turn_player() - player + 2) % 2] = 1;
+    out[247] = state.turn() == 0 ? 1.0f : 0.0f;
+  }
+  out[246] = ratio(state.actions_left(), 3);
+  out[248] = ratio(state.reveals_pending(), 3);
+  out[249] = ratio(state.turn(), setup_.max_turns);
+  out[250] = player == 1 ? 1.0f : 0.0f;
+}
+
+std::vector<Action> Sekigahara::resample_history(const std::vector<Action>& history,
+                                                 Player /*player*/, Rng& /*rng*/) const {
+  return history;
+}
+
+std::string Sekigahara::information_state_string(const State& /*state*/,
+                                                 const std::vector<Action>& history,
+                                                 Player /*player*/) const {
+  std::string out;
+  for (const Action action : history) out += (out.empty() ? "" : " ") + std::to_string(action);
+  return out;
+}
+
+}  // namespace rivals::sekigahara

@@ -1,0 +1,124 @@
+"""The benchmark command's table: every row is there with finite positive figures.
+
+Runs the quick mode shrunk to tiny sizes (a second or two) without the pyspiel comparison, which
+would build a separate environment. Speeds are never asserted: they depend on the machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+
+import pytest
+
+from rivals import bench
+from rivals.bench._common import FULL, QUICK, TINY, choose_sizes
+
+ROSENKOENIG_LABELS = [
+    "2p random playouts: games/s, C++ / reference",
+    "2p random playouts: plies/s, C++ / reference",
+    "2p plies per game (chance included)",
+    "2p decisions per game (no chance)",
+    "4p random playouts: games/s, C++ / reference",
+    "4p random playouts: plies/s, C++ / reference",
+    "4p plies per game (chance included)",
+    "4p decisions per game (no chance)",
+    "Python loop via bindings: plies/s, rivals / pyspiel connect_four",
+    "2p random playouts: games/s, 2 threads / 1 thread",
+    "state size: bytes (C++ state)",
+    "state copy: ns, C++ copy / Python state.clone()",
+    "arena random vs random: games/s, play_match / playouts",
+]
+
+
+def number(cell: str) -> float:
+    return float(cell.removesuffix("x").replace(",", ""))
+
+
+def table_rows(out: str) -> dict[str, list[str]]:
+    """Measurement label -> the other cells (rivals, baseline, ratio, clock, target)."""
+    rows = {}
+    for line in out.splitlines():
+        cells = [cell.strip() for cell in line.split("│")]
+        # A data line: "", "#", label, rivals, baseline, ratio, clock, target, "".
+        if len(cells) == 9 and cells[1].isdigit():
+            rows[cells[2]] = cells[3:8]
+    return rows
+
+
+@pytest.fixture(scope="module")
+def tiny_output() -> str:
+    mp = pytest.MonkeyPatch()
+    # Wide enough that rich neither wraps nor truncates a label.
+    mp.setenv("COLUMNS", "250")
+    # capsys is function-scoped and the run is shared by the tests below, so capture by hand.
+    buffer = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buffer):
+            status = bench.main(["rosenkoenig"], quick=True, tiny=True)
+    finally:
+        mp.undo()
+    assert status == 0
+    return buffer.getvalue()
+
+
+def test_every_row_is_printed(tiny_output: str) -> None:
+    rows = table_rows(tiny_output)
+    for label in ROSENKOENIG_LABELS:
+        assert label in rows, f"missing row {label!r} in:\n{tiny_output}"
+    assert set(rows) == set(ROSENKOENIG_LABELS)
+
+
+def test_figures_are_finite_and_positive(tiny_output: str) -> None:
+    for label, (ours, baseline, ratio, _clock, _target) in table_rows(tiny_output).items():
+        figures = [number(ours)]
+        if baseline not in ("-", "skipped"):
+            figures.append(number(baseline))
+        if ratio != "-":
+            assert ratio.endswith("x"), (label, ratio)
+            figures.append(number(ratio))
+        for value in figures:
+            assert math.isfinite(value) and value > 0, (label, value)
+
+
+def test_compared_rows_have_a_baseline_and_ratio(tiny_output: str) -> None:
+    rows = table_rows(tiny_output)
+    for label in ROSENKOENIG_LABELS:
+        _ours, baseline, ratio, _clock, _target = rows[label]
+        if "per game" in label or "size" in label:
+            continue
+        if "pyspiel" in label:
+            # Tiny mode leaves the OpenSpiel comparison out and says so.
+            assert baseline == "skipped" and ratio == "-"
+            assert "pyspiel row skipped" in tiny_output
+            continue
+        assert baseline != "-" and ratio != "-", label
+
+
+def test_unknown_game_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["no-such-game"], quick=True, tiny=True) == 2
+    assert "rosenkoenig" in capsys.readouterr().err
+
+
+def test_a_game_without_benchmarks_is_noted(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The command line passes every engine game when none is named, benchmarked or not.
+    monkeypatch.setattr(bench, "game_names", lambda: ["rosenkoenig", "later-game"])
+    assert bench.main(["later-game"], quick=True, tiny=True) == 1
+    assert "no benchmarks yet for later-game" in capsys.readouterr().err
+
+
+def test_sizes_follow_arguments_then_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RIVALS_BENCH_TINY", raising=False)
+    monkeypatch.delenv("RIVALS_BENCH_PYSPIEL", raising=False)
+    assert choose_sizes(False, None, None) == FULL
+    assert choose_sizes(True, None, None) == QUICK
+    assert choose_sizes(True, True, None) == TINY
+    assert not TINY.pyspiel and FULL.pyspiel
+    monkeypatch.setenv("RIVALS_BENCH_TINY", "1")
+    monkeypatch.setenv("RIVALS_BENCH_PYSPIEL", "0")
+    sizes = choose_sizes(False, None, None)
+    assert sizes.mode == "tiny" and not sizes.pyspiel
+    assert choose_sizes(False, False, True) == FULL

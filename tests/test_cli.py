@@ -1,0 +1,436 @@
+"""The command line, run in-process: arena, play, replay, bench, games."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rivals
+from rivals import cli, replay
+
+Capture = pytest.CaptureFixture[str]
+
+
+@pytest.fixture(autouse=True)
+def plain_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wide, colourless output, whatever the environment running the tests asks for."""
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+def run(capsys: Capture, *argv: str) -> tuple[int, str, str]:
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def table_rows(out: str, labels: list[str]) -> dict[str, tuple[int, int, int, int]]:
+    """games, wins, draws, losses of each bot, read back from the results table."""
+    rows = {}
+    for label in labels:
+        pattern = rf"^\s*{re.escape(label)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s"
+        match = re.search(pattern, out, flags=re.MULTILINE)
+        assert match, f"no row for {label} in:\n{out}"
+        games, wins, draws, losses = (int(x) for x in match.groups())
+        rows[label] = (games, wins, draws, losses)
+    return rows
+
+
+# --------------------------------------------------------------------------------------------
+# arena
+
+
+def test_arena_random_bots(capsys: Capture) -> None:
+    status, out, _ = run(
+        capsys, "arena", "rosenkoenig", "--bots", "random,random", "--games", "12", "--threads", "1"
+    )
+    assert status == 0
+    rows = table_rows(out, ["random", "random#2"])
+    (games_a, wins_a, draws_a, losses_a), (games_b, wins_b, draws_b, losses_b) = rows.values()
+    assert games_a == games_b == 12
+    assert wins_a + draws_a + losses_a == 12
+    assert (wins_a, draws_a, losses_a) == (losses_b, draws_b, wins_b)
+    assert "games/s" in out and "mean length" in out
+
+
+def test_arena_mcts_writes_replays_that_match_the_table(capsys: Capture, tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    status, out, _ = run(
+        capsys,
+        "arena",
+        "rosenkoenig",
+        "--bots",
+        "mcts,random",
+        "--games",
+        "8",
+        "--param",
+        "mcts.iterations=50",
+        "--threads",
+        "2",
+        "--out",
+        str(path),
+    )
+    assert status == 0
+    rows = table_rows(out, ["mcts", "random"])
+    assert rows["mcts"][0] == rows["random"][0] == 8
+    assert rows["mcts"][1] + rows["random"][1] + rows["mcts"][2] == 8
+    assert "iterations=50" in out
+
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 8
+    wins = {"mcts": 0, "random": 0}
+    for index, line in enumerate(lines):
+        data = json.loads(line)
+        state = replay.loads(line)  # checks every move and the recorded result
+        assert state.is_terminal()
+        assert state.returns() == data["result"]["returns"]
+        assert data["arena"]["index"] == index
+        for seat, bot in enumerate(data["arena"]["bots"]):
+            if state.returns()[seat] > 0:
+                wins[bot] += 1
+    assert wins == {"mcts": rows["mcts"][1], "random": rows["random"][1]}
+
+
+def test_arena_is_independent_of_threads_and_chunks(
+    capsys: Capture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    common = ["arena", "rosenkoenig", "--bots", "mcts,random", "--games", "6", "--seed", "11"]
+    common += ["--param", "mcts.iterations=30"]
+    outputs = []
+    for threads in ("1", "2"):
+        path = tmp_path / f"t{threads}.jsonl"
+        status, out, _ = run(capsys, *common, "--threads", threads, "--out", str(path))
+        assert status == 0
+        outputs.append((table_rows(out, ["mcts", "random"]), path.read_bytes()))
+    # Chunks of one game each (the chunk size follows the time per chunk) change nothing either.
+    monkeypatch.setattr(cli, "CHUNK_SECONDS", 0.0)
+    path = tmp_path / "chunked.jsonl"
+    status, out, _ = run(capsys, *common, "--threads", "1", "--out", str(path))
+    outputs.append((table_rows(out, ["mcts", "random"]), path.read_bytes()))
+    assert outputs[0] == outputs[1] == outputs[2]
+
+    game = rivals.make("rosenkoenig")
+    direct = game.play_match(
+        [("mcts", {"iterations": 30}), "random"], 6, seed=11, keep_histories=True
+    )
+    recorded = [json.loads(line) for line in outputs[0][1].decode().splitlines()]
+    assert [[e["action"] for e in r["actions"]] for r in recorded] == direct["histories"]
+
+
+def test_arena_four_players_in_teams(capsys: Capture) -> None:
+    status, out, _ = run(
+        capsys,
+        "arena",
+        "rosenkoenig",
+        "--game-param",
+        "players=4",
+        "--bots",
+        "mcts,random",
+        "--param",
+        "mcts.iterations=20",
+        "--games",
+        "6",
+    )
+    assert status == 0
+    assert "players=4" in out
+    rows = table_rows(out, ["mcts", "random"])
+    for games, wins, draws, losses in rows.values():
+        assert games == 6 and wins + draws + losses == 6
+    assert rows["mcts"][1] == rows["random"][3]
+    assert "both sides" not in out
+
+
+def test_arena_interrupted_leaves_whole_lines(
+    capsys: Capture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupt(*args: Any) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_next_chunk", interrupt)
+    path = tmp_path / "cut.jsonl"
+    status, out, _ = run(
+        capsys,
+        "arena",
+        "rosenkoenig",
+        "--bots",
+        "random,random",
+        "--games",
+        "50",
+        "--threads",
+        "2",
+        "--out",
+        str(path),
+    )
+    assert status == 130
+    assert "interrupted after 2 of 50 games" in out
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        replay.loads(line)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bots", "nosuchbot"], "nosuchbot"),
+        (["--bots", "mcts,,random"], "--bots"),
+        (["--bots", "random", "--param", "mcts.iterations=5"], "no bot 'mcts'"),
+        (["--bots", "mcts", "--param", "iterations=5"], "BOT.KEY=VALUE"),
+        (["--bots", "mcts", "--param", "mcts.bogus=1"], "bogus"),
+        (["--bots", "random,random,random"], "3 bots for 2 seats"),
+        (["--game-param", "players=3"], "players"),
+        (["--game-param", "players"], "KEY=VALUE"),
+    ],
+)
+def test_arena_errors(capsys: Capture, argv: list[str], message: str) -> None:
+    status, _, err = run(capsys, "arena", "rosenkoenig", "--games", "1", *argv)
+    assert status == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_unknown_game(capsys: Capture) -> None:
+    status, _, err = run(capsys, "arena", "chess", "--games", "1")
+    assert status == 2 and "chess" in err
+
+
+def test_wilson_interval() -> None:
+    assert cli.wilson(0, 0) == (0.0, 1.0)
+    low, high = cli.wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    low, high = cli.wilson(10, 10)
+    assert high == pytest.approx(1.0) and 0.69 < low < 0.73
+
+
+# --------------------------------------------------------------------------------------------
+# play
+
+
+def play(capsys: Capture, monkeypatch: pytest.MonkeyPatch, lines: str, *extra: str) -> str:
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    status = cli.main(["play", "rosenkoenig", "--bot", "random", "--seed", "5", *extra])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    return out
+
+
+def positions(out: str) -> list[str]:
+    """Each position shown to the human: its move list and supply line, in order."""
+    return re.findall(r"^(stones left .*\n(?:moves: .*)?)", out, flags=re.MULTILINE)
+
+
+def test_play_moves_undo_quit(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = play(capsys, monkeypatch, "1\nDRAW\n1\nundo\nundo\nquit\n")
+    shown = positions(out)
+    assert len(shown) == 6  # the start, after three moves, after each undo
+    assert shown[4] == shown[2] and shown[5] == shown[1]
+    assert out.count("taken back") == 2
+    assert "Red (seat 0) you to move" in out
+    assert "White (1) random:" in out
+
+
+def test_play_undo_before_any_move(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = play(capsys, monkeypatch, "undo\nquit\n")
+    assert "nothing to undo" in out
+
+
+def test_play_rejects_bad_input_and_asks_again(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No stone is on the board yet, so a hero move is well formed but never legal.
+    out = play(capsys, monkeypatch, "hero N1\nflibber\n99\n1\n")
+    assert "'hero N1' is not legal here" in out
+    assert "'flibber' is not a move or a command" in out
+    assert "'99' is not a move" in out
+    assert out.count("your move>") == 5  # three rejected, one accepted, then end of input
+    assert len(positions(out)) == 2
+
+
+def test_play_hint_and_save(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    out = play(
+        capsys,
+        monkeypatch,
+        f"hint\n1\nsave {path}\nquit\n",
+        "--param",
+        "mcts.iterations=20",
+    )
+    assert re.search(r"hint: mcts would play \S+", out)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert replay.from_dict(data).history() == [entry["action"] for entry in data["actions"]]
+    assert data["actions"][10]["player"] == 0  # the human's move, after the ten cards dealt
+    assert f"saved {path}" in out
+
+
+def test_play_to_the_end(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = play(capsys, monkeypatch, "1\n" * 200, "--seat", "1")
+    assert "game over:" in out
+    assert re.search(r"game over: (Red|White) wins|game over: draw", out)
+    assert "the game is over" in out
+
+
+def test_play_four_players(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = play(capsys, monkeypatch, "1\nquit\n", "--game-param", "players=4", "--seat", "2")
+    assert "you are Red (seat 2)" in out
+    assert "White (seat 3) random" in out
+
+
+def test_play_bad_seat(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert cli.main(["play", "rosenkoenig", "--seat", "2"]) == 2
+    assert "seats 0 to 1" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------------
+# replay
+
+
+@pytest.fixture
+def saved_game(tmp_path: Path) -> tuple[Path, rivals.State]:
+    game = rivals.make("rosenkoenig")
+    histories = game.play_match(["random", "random"], 1, seed=4, keep_histories=True)["histories"]
+    state = game.state_from_history(histories[0])
+    path = tmp_path / "game.json"
+    path.write_text(replay.dumps(state, indent=1), encoding="utf-8")
+    return path, state
+
+
+def test_replay_prints_every_move(capsys: Capture, saved_game: tuple[Path, rivals.State]) -> None:
+    path, state = saved_game
+    status, out, _ = run(capsys, "replay", str(path))
+    assert status == 0
+    moves = re.findall(r"^\s*(\d+)\s+(chance|Red \(0\)|White \(1\))\s+(\S.*)$", out, re.MULTILINE)
+    assert [int(m[0]) for m in moves] == list(range(1, len(state.history()) + 1))
+    walker = state.game.new_initial_state()
+    for (_, _, text), action in zip(moves, state.history()):
+        assert text.strip() == walker.action_to_string(action)
+        walker.apply_action(action)
+    assert "final position" in out
+    assert re.search(r"result: (Red wins|White wins|draw)", out)
+
+
+def test_replay_boards(capsys: Capture, saved_game: tuple[Path, rivals.State]) -> None:
+    path, state = saved_game
+    status, out, _ = run(capsys, "replay", str(path), "--boards")
+    assert status == 0
+    assert out.count("stones left") == len(state.history()) + 1
+
+
+def test_replay_jsonl_index(capsys: Capture, tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    assert (
+        cli.main(
+            ["arena", "rosenkoenig", "--bots", "random,random", "--games", "3", "--out", str(path)]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    third = replay.loads(path.read_text(encoding="utf-8").splitlines()[2])
+    status, out, _ = run(capsys, "replay", str(path), "--index", "2")
+    assert status == 0
+    assert "White (1): random#2" in out
+    assert f"{len(third.history()):>4}  " in out
+    status, _, err = run(capsys, "replay", str(path), "--index", "3")
+    assert status == 2 and "holds 3 replays" in err
+
+
+def test_replay_corrupt_entry(
+    capsys: Capture, tmp_path: Path, saved_game: tuple[Path, rivals.State]
+) -> None:
+    path, _ = saved_game
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["actions"][14]["action"] = 49
+    data["actions"][14]["text"] = "pass"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    status, out, err = run(capsys, "replay", str(bad))
+    assert status == 2
+    assert out == ""
+    assert "actions[14]" in err and "bad.json" in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "no such file"), ("{not json", "not JSON"), ('{"format": "x"}', "'format'")],
+)
+def test_replay_errors(capsys: Capture, tmp_path: Path, content: str | None, message: str) -> None:
+    path = tmp_path / "replay.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    status, _, err = run(capsys, "replay", str(path))
+    assert status == 2 and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_replay_bad_line_in_jsonl(capsys: Capture, tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    good = replay.dumps(rivals.make("rosenkoenig").new_initial_state())
+    path.write_text(good + "\n" + good[:40] + "\n", encoding="utf-8")
+    status, _, err = run(capsys, "replay", str(path), "--index", "1")
+    assert status == 2 and "line 2" in err and "not JSON" in err
+
+
+# --------------------------------------------------------------------------------------------
+# games, version, bench
+
+
+def test_games(capsys: Capture) -> None:
+    status, out, _ = run(capsys, "games")
+    assert status == 0
+    assert re.search(r"rosenkoenig\s+2, 4\s+\S", out)
+    for name in rivals.games():
+        assert name in out
+
+
+def test_version(capsys: Capture) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"rivals {rivals.__version__}"
+
+
+def test_no_command_prints_help(capsys: Capture) -> None:
+    assert cli.main([]) == 2
+    assert "arena" in capsys.readouterr().out
+
+
+def test_bench_calls_rivals_bench(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = pytest.importorskip("rivals.bench")
+    calls: list[tuple[list[str], bool]] = []
+
+    def fake(games: list[str], quick: bool) -> int:
+        calls.append((games, quick))
+        return 0
+
+    monkeypatch.setattr(bench, "main", fake)
+    assert cli.main(["bench", "rosenkoenig", "--quick"]) == 0
+    assert cli.main(["bench"]) == 0
+    assert calls == [(["rosenkoenig"], True), (rivals.games(), False)]
+    status, _, err = run(capsys, "bench", "chess")
+    assert status == 2 and "chess" in err
+
+
+def test_render_falls_back_to_str(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    from rivals import render
+
+    state = rivals.make("rosenkoenig").new_initial_state()
+    monkeypatch.setitem(render._modules, "rosenkoenig", None)
+    console = Console(width=100, record=True)
+    console.print(render.render(state, ["you", "mcts"]))
+    text = console.export_text()
+    assert str(state).strip().splitlines()[0] in text
+    assert "seat 1: mcts" in text
+    assert render.seat_label("rosenkoenig", 2, 1) == "seat 1"
+    assert render.result_text(state).startswith("in progress")
