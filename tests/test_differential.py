@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tests.games import config_id, configs
 
 import rivals
 from rivals import reference
+from tests.games import config_id, configs
 
 CASES = [case for case in configs("differential") if case[0] in reference.games()]
 

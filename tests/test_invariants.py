@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tests.games import config_id, configs
 
 import rivals
+from tests.games import config_id, configs
 
 CASES = configs("invariants")
 
