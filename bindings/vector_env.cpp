@@ -164,12 +164,15 @@ void bind_vector_env(nb::module_& m) {
                   "= 1) -> None"))
       .def_prop_ro("num_envs", &PyVectorEnv::num_envs)
       .def_prop_ro("game", [](const PyVectorEnv& env) { return PyGame{env.game()}; })
-      .def("_state", &PyVectorEnv::state, "env"_a)
-      .def("_reset", &PyVectorEnv::reset)
-      .def("_step", &PyVectorEnv::step, "actions"_a)
-      .def("_send", &PyVectorEnv::send, "actions"_a)
-      .def("_recv", &PyVectorEnv::recv)
-      .def("_views", [](nb::handle self) { return nb::cast<PyVectorEnv&>(self).views(self); });
+      .def("state", &PyVectorEnv::state, "env"_a)
+      .def("reset", &PyVectorEnv::reset)
+      .def("step", &PyVectorEnv::step, "actions"_a)
+      .def("send", &PyVectorEnv::send, "actions"_a)
+      .def("recv", &PyVectorEnv::recv)
+      .def(
+          "views", [](nb::handle self) { return nb::cast<PyVectorEnv&>(self).views(self); },
+          nb::sig("def views(self) -> dict[str, numpy.typing.NDArray[typing.Any]]"),
+          "The result arrays, views of buffers that every reset/step overwrites.");
 }
 
 }  // namespace rivals::bindings

@@ -349,7 +349,8 @@ def _print_arena(
 ) -> None:
     params = format_params(game.params)
     table = Table(
-        title=f"{game.name} {params}".strip() + f", {games} games, seed {args.seed}",
+        # A Text title: parameter values such as [1, 2] must not be read as rich markup.
+        title=Text(f"{game.name} {params}".strip() + f", {games} games, seed {args.seed}"),
         box=box.SIMPLE_HEAD,
         collapse_padding=True,
         pad_edge=False,

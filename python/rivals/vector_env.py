@@ -31,27 +31,27 @@ class VectorEnv:
         self, game: _core.Game | str, num_envs: int, seed: int = 0, threads: int = 1
     ) -> None:
         self._env = _core.VectorEnv(game, num_envs, seed, threads)
-        self._views: dict[str, npt.NDArray[Any]] = self._env._views()
+        self._views: dict[str, npt.NDArray[Any]] = self._env.views()
         self.game: _core.Game = self._env.game
         self.num_envs: int = num_envs
 
     def reset(self) -> dict[str, npt.NDArray[Any]]:
-        self._env._reset()
+        self._env.reset()
         return dict(self._views)
 
     def step(self, actions: npt.ArrayLike) -> dict[str, npt.NDArray[Any]]:
         """One action per environment; an illegal one raises ValueError and changes nothing."""
-        self._env._step(np.asarray(actions))
+        self._env.step(np.asarray(actions))
         return dict(self._views)
 
     def state(self, env: int) -> _core.State:
         """Environment ``env``'s current game as a full state (rebuilt from its history)."""
-        return self._env._state(env)
+        return self._env.state(env)
 
     def send(self, actions: npt.ArrayLike) -> None:
         """Starts ``step(actions)`` in the background; ``recv()`` returns its results."""
-        self._env._send(np.asarray(actions))
+        self._env.send(np.asarray(actions))
 
     def recv(self) -> dict[str, npt.NDArray[Any]]:
-        self._env._recv()
+        self._env.recv()
         return dict(self._views)

@@ -684,6 +684,13 @@ def test_card_1_blank_does_nothing(make: Make) -> None:
     assert state.scores() == [5 + 9.0, 1 + 1.0]
 
 
+def test_card_1_targets_a_blank_card(make: Make) -> None:
+    # Seat 0 [9 (blank), 5]: the blank card 9 keeps base 9, so card 1 still picks it.
+    state = build(make, [(1, 1), (0, 9), (0, 5, "blank 9")])
+    assert snap(state)["camps"][0] == [{"id": 9, "blank": True}, {"id": 5, "blank": False}]
+    assert state.scores() == [2 + 5.0, 1 + 1.0]
+
+
 def test_card_1_of_seat_0_hits_seat_1(make: Make) -> None:
     state = build(make, [(0, 1), (1, 8), (1, 3)])
     assert state.scores() == [1.0, 2 + 3 + 1.0]
@@ -831,7 +838,7 @@ def test_clone_is_independent(make: Make) -> None:
     copy = state.clone()
     play(copy, "place 1")
     assert influence(state)[1] == [0, 0] and influence(copy)[1] == [1, 0]
-    assert copy.history() == state.history() + [1]
+    assert copy.history() == [*state.history(), 1]
 
 
 def test_observation_tensor(make: Make) -> None:

@@ -385,7 +385,7 @@ class State:
         if self.phase == "reveal":
             return [REVEAL_OFFSET + c for c in sorted(self.deck)]
         if self.phase == "action":
-            return sorted([END] + self._place_move_actions())
+            return sorted([END, *self._place_move_actions()])
         if self.phase == "order":
             return [ORDER_OFFSET + c for c in self.locked]
         if self.phase == "blank":
@@ -612,9 +612,7 @@ class State:
             "locked": list(self.locked),
             "reveals_pending": self.reveals_pending,
             "start_influence": (
-                None
-                if self.start_influence is None
-                else self._influence_list(self.start_influence)
+                None if self.start_influence is None else self._influence_list(self.start_influence)
             ),
             "end_reason": self.end_reason,
             "scores": self.totals(),

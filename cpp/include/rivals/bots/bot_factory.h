@@ -13,13 +13,14 @@
 #include "rivals/bots/bot_names.h"
 #include "rivals/bots/mcts.h"
 #include "rivals/bots/random_bot.h"
+#include "rivals/bots/solver_bot.h"
 #include "rivals/core/any_game.h"
 #include "rivals/core/game_concept.h"
 
 namespace rivals {
 
 template <Game G>
-using BotOf = std::variant<RandomBot<G>, MctsBot<G>>;
+using BotOf = std::variant<RandomBot<G>, MctsBot<G>, SolverBot<G>>;
 
 namespace detail {
 template <Game G, class Bot>
@@ -36,7 +37,8 @@ template <Game G>
 BotOf<G> make_bot_of(const G& game, const BotSpec& spec, std::uint64_t seed) {
   std::optional<BotOf<G>> bot;
   if (detail::try_make<G, RandomBot<G>>(game, spec, seed, bot) ||
-      detail::try_make<G, MctsBot<G>>(game, spec, seed, bot))
+      detail::try_make<G, MctsBot<G>>(game, spec, seed, bot) ||
+      detail::try_make<G, SolverBot<G>>(game, spec, seed, bot))
     return std::move(*bot);
   std::string names;
   for (const auto& name : bot_names()) names += (names.empty() ? "" : ", ") + name;

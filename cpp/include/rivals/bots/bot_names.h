@@ -6,6 +6,6 @@
 
 namespace rivals {
 
-inline std::vector<std::string> bot_names() { return {"mcts", "random"}; }
+inline std::vector<std::string> bot_names() { return {"mcts", "random", "solver"}; }
 
 }  // namespace rivals
