@@ -311,6 +311,7 @@ NB_MODULE(_core, m) {
           "state"_a, "An action legal in `state` for the player to move (the GIL is released).");
 
   bind_vector_env(m);
+  bind_sekigahara(m);
 }
 
 }  // namespace rivals::bindings

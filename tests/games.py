@@ -7,6 +7,11 @@ from typing import Any
 # name -> list of (params, differential games in CI, invariant games in CI)
 CONFIGS: dict[str, list[tuple[dict[str, Any], int, int]]] = {
     "rosenkoenig": [({"players": 2}, 300, 20), ({"players": 4}, 200, 10)],
+    "sekigahara": [
+        ({"repetition_rule": "turn_start"}, 200, 20),
+        ({"repetition_rule": "symmetric"}, 150, 10),
+        ({"repetition_rule": "off"}, 150, 10),
+    ],
 }
 
 

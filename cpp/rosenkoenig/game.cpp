@@ -1,6 +1,7 @@
 #include "rivals/rosenkoenig/game.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace rivals::rosenkoenig {
@@ -217,6 +218,19 @@ void Rosenkoenig::observation_tensor(const State& state, Player player, float* o
   for (std::uint32_t d = state.discard(); d; d &= d - 1)
     fill_plane(4 + 24 * n + std::countr_zero(d), 1);
   fill_plane(28 + 25 * n, static_cast<float>(state.stones_left()) / kTotalStones);
+}
+
+// The score difference is what decides the game; a hero left is worth about one flipped stone in
+// a mid-sized group. tanh keeps the value inside (-0.9, 0.9), below any proven result.
+double Rosenkoenig::evaluate(const State& state, Player player) const {
+  const Colour mine = State::colour_of(player);
+  const int score[2] = {score_stones(state.stones(kRed)).points,
+                        score_stones(state.stones(kWhite)).points};
+  int heroes[2] = {0, 0};
+  for (Player seat = 0; seat < setup_.players; ++seat)
+    heroes[State::colour_of(seat)] += state.heroes(seat);
+  const double lead = (score[mine] - score[mine ^ 1]) + 6.0 * (heroes[mine] - heroes[mine ^ 1]);
+  return 0.9 * std::tanh(lead / 40.0);
 }
 
 }  // namespace rivals::rosenkoenig

@@ -301,6 +301,34 @@ const std::array<std::vector<std::uint16_t>, 8>& entries_by_mask() {
   return table;
 }
 
+// A context is entered from another only right after reveals, so at least one central card is
+// empty for both seats; only those cfg pairs are stored (other turn starts are solved on demand).
+struct Compact {
+  std::array<int, kPairs> index{};
+  int size = 0;
+};
+
+const Compact& compact() {
+  static const Compact table = [] {
+    Compact c;
+    const CfgTables& t = cfgs();
+    for (int pair = 0; pair < kPairs; ++pair) {
+      const auto& a = t.tokens[pair / kCfgs];
+      const auto& b = t.tokens[pair % kCfgs];
+      bool entry = false;
+      for (int p = 0; p < kCentral; ++p) entry = entry || (a[p] == 0 && b[p] == 0);
+      c.index[pair] = entry ? c.size++ : -1;
+    }
+    return c;
+  }();
+  return table;
+}
+
+int stored_index(int node) {
+  const int entry = compact().index[node % kPairs];
+  return entry < 0 ? -1 : node / kPairs * compact().size + entry;
+}
+
 // Seat 0 maximises, seat 1 minimises.
 void keep_best(int chooser, bool first, const std::vector<double>& option,
                std::vector<double>& best) {
@@ -323,6 +351,8 @@ struct Solver::Impl {
   SolverStats stats;
   std::unordered_map<Key, std::vector<float>, KeyHash> tables;
   std::unordered_map<int, Shape> shapes;
+  Key full_key;
+  std::vector<double> full_values;
   Clock::time_point deadline;
   Clock::time_point started;
 
@@ -379,11 +409,28 @@ struct Solver::Impl {
     std::vector<double> values(kNodes);
     solve(key, values, nullptr);
     std::vector<float>& stored = tables[key];
-    stored.assign(values.begin(), values.end());
+    stored.resize(2 * static_cast<std::size_t>(compact().size));
+    for (int node = 0; node < kNodes; ++node) {
+      const int at = stored_index(node);
+      if (at >= 0) stored[at] = static_cast<float>(values[node]);
+    }
     ++stats.contexts;
     stats.nodes += kNodes;
-    stats.bytes += static_cast<std::int64_t>(sizeof(float) * kNodes + sizeof(Key) + 64);
+    stats.bytes += static_cast<std::int64_t>(sizeof(float) * stored.size() + sizeof(Key) + 64);
     return stored;
+  }
+
+  // The value of any turn start: stored, or from a full solve of its context (kept for the next
+  // question, which is usually about the same context).
+  double node_value(const Key& key, int node) {
+    const int at = stored_index(node);
+    if (at >= 0) return table(key)[at];
+    if (!(full_key == key) || full_values.empty()) {
+      full_values.assign(kNodes, 0.0);
+      solve(key, full_values, nullptr);
+      full_key = key;
+    }
+    return full_values[node];
   }
 
   // Acquisition of the cards in `remaining` (the turn player's order, card 5's and card 7's
@@ -477,8 +524,8 @@ struct Solver::Impl {
             return cfg_index(at(0), at(1), at(2));
           };
           for (std::size_t e = 0; e < entries.size(); ++e)
-            out[e] += child[node_of(1 - turn_player, remap(entries[e] / kCfgs),
-                                    remap(entries[e] % kCfgs))];
+            out[e] += child[stored_index(node_of(1 - turn_player, remap(entries[e] / kCfgs),
+                                                 remap(entries[e] % kCfgs)))];
         }
       }
       if (s == 0) break;
@@ -631,7 +678,7 @@ struct Solver::Impl {
       const Key key = key_of(state);
       const int node = node_index(state);
       if (current && key == *current) return {(*values)[node], (*ranks)[node]};
-      return {table(key)[node], 0};
+      return {node_value(key, node), 0};
     }
     Action actions[State::kMaxLegalActions];
     const int n = state.legal_actions(actions);
@@ -655,9 +702,9 @@ struct Solver::Impl {
 
   Action best_action(const State& given) {
     const State state = given.without_turn_limit();
+    if (state.is_chance_node() || state.is_terminal()) return -1;
     Action actions[State::kMaxLegalActions];
     const int n = state.legal_actions(actions);
-    if (state.is_chance_node() || state.is_terminal()) return -1;
     if (n == 1) return actions[0];
     Key key{};
     std::vector<double> values;
@@ -719,6 +766,7 @@ const SolverStats& Solver::stats() const { return impl_->stats; }
 void Solver::clear() {
   impl_->tables.clear();
   impl_->shapes.clear();
+  impl_->full_values.clear();
   impl_->stats = SolverStats{};
 }
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from . import rosenkoenig, sekigahara
+from . import rheinlaender, rosenkoenig, sekigahara, verraeter
 
 CHANCE = -1
 TERMINAL = -4
@@ -25,8 +25,10 @@ TERMINAL = -4
 # Game name -> module. Each module provides ``make(**params) -> Game`` (ValueError for unknown
 # parameters or bad values, naming what is accepted).
 _GAMES: dict[str, ModuleType] = {
+    "rheinlaender": rheinlaender,
     "rosenkoenig": rosenkoenig,
     "sekigahara": sekigahara,
+    "verraeter": verraeter,
 }
 
 
@@ -78,4 +80,15 @@ def make(name: str, **params: Any) -> Game:
     return factory(**params)
 
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "State", "games", "make", "rosenkoenig", "sekigahara"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "State",
+    "games",
+    "make",
+    "rheinlaender",
+    "rosenkoenig",
+    "sekigahara",
+    "verraeter",
+]

@@ -10,7 +10,9 @@
 #include <variant>
 #include <vector>
 
+#include "rivals/bots/alphabeta.h"
 #include "rivals/bots/bot_names.h"
+#include "rivals/bots/ismcts.h"
 #include "rivals/bots/mcts.h"
 #include "rivals/bots/random_bot.h"
 #include "rivals/bots/solver_bot.h"
@@ -20,7 +22,7 @@
 namespace rivals {
 
 template <Game G>
-using BotOf = std::variant<RandomBot<G>, MctsBot<G>, SolverBot<G>>;
+using BotOf = std::variant<RandomBot<G>, MctsBot<G>, IsmctsBot<G>, AlphaBetaBot<G>, SolverBot<G>>;
 
 namespace detail {
 template <Game G, class Bot>
@@ -38,6 +40,8 @@ BotOf<G> make_bot_of(const G& game, const BotSpec& spec, std::uint64_t seed) {
   std::optional<BotOf<G>> bot;
   if (detail::try_make<G, RandomBot<G>>(game, spec, seed, bot) ||
       detail::try_make<G, MctsBot<G>>(game, spec, seed, bot) ||
+      detail::try_make<G, IsmctsBot<G>>(game, spec, seed, bot) ||
+      detail::try_make<G, AlphaBetaBot<G>>(game, spec, seed, bot) ||
       detail::try_make<G, SolverBot<G>>(game, spec, seed, bot))
     return std::move(*bot);
   std::string names;
@@ -45,9 +49,17 @@ BotOf<G> make_bot_of(const G& game, const BotSpec& spec, std::uint64_t seed) {
   throw std::invalid_argument("unknown bot '" + spec.name + "'; available: " + names);
 }
 
+// Bots that reason about hidden information also take the history, which is what they resample.
 template <Game G>
-Action bot_step(BotOf<G>& bot, const typename G::State& state) {
-  return std::visit([&](auto& b) { return b.step(state); }, bot);
+Action bot_step(BotOf<G>& bot, const typename G::State& state, const std::vector<Action>& history) {
+  return std::visit(
+      [&](auto& b) {
+        if constexpr (requires { b.step(state, history); })
+          return b.step(state, history);
+        else
+          return b.step(state);
+      },
+      bot);
 }
 
 template <Game G>

@@ -6,6 +6,8 @@
 
 namespace rivals {
 
-inline std::vector<std::string> bot_names() { return {"mcts", "random", "solver"}; }
+inline std::vector<std::string> bot_names() {
+  return {"alphabeta", "ismcts", "mcts", "random", "solver"};
+}
 
 }  // namespace rivals

@@ -281,6 +281,8 @@ class GameAdapter final : public AnyGame {
     parallel_blocks(num_games, threads, [&](int, int begin, int end) {
       std::vector<BotOf<G>> bots;
       for (const auto& spec : specs) bots.push_back(make_bot_of<G>(rules_, spec, 0));
+      std::vector<Action> history;  // bots that resample hidden information need it
+      history.reserve(static_cast<std::size_t>(rules_.max_game_length()));
       const auto initial = rules_.initial_state();
       for (int i = begin; i < end; ++i) {
         const std::int64_t game_index = static_cast<std::int64_t>(first_game) + i;
@@ -290,18 +292,18 @@ class GameAdapter final : public AnyGame {
           results.seating[row + s] = static_cast<std::int32_t>((s + game_index) % players);
         auto state = initial;
         Rng rng(chance_seed(seed, game_index));
-        std::vector<Action>* history =
-            keep_histories ? &results.histories[static_cast<std::size_t>(i)] : nullptr;
-        int length = 0;
+        history.clear();
         while (!state.is_terminal()) {
           const Action action =
               state.is_chance_node()
                   ? state.sample_chance(rng)
-                  : bot_step<G>(bots[results.seating[row + state.current_player()]], state);
+                  : bot_step<G>(bots[results.seating[row + state.current_player()]], state,
+                                history);
           state.apply(action);
-          if (history) history->push_back(action);
-          ++length;
+          history.push_back(action);
         }
+        const auto length = static_cast<std::int32_t>(history.size());
+        if (keep_histories) results.histories[static_cast<std::size_t>(i)] = history;
         results.lengths[static_cast<std::size_t>(i)] = length;
         state.returns(&results.returns[row]);
       }
@@ -347,7 +349,7 @@ class BotAdapter final : public AnyBot {
                                   state.game().name());
     if (state.is_terminal() || state.is_chance_node())
       throw std::invalid_argument("bot '" + name_ + "': no player is to move in this state");
-    return bot_step<G>(bot_, concrete->state());
+    return bot_step<G>(bot_, concrete->state(), concrete->history());
   }
 
  private:

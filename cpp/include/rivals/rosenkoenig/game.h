@@ -35,6 +35,10 @@ class Rosenkoenig {
   std::string observation_string(const State& state, Player player) const;
   void observation_tensor(const State& state, Player player, float* out) const;
 
+  // For search (bots/alphabeta.h): docs/rules/rosenkoenig.md, "Evaluation".
+  double evaluate(const State& state, Player player) const;
+  bool same_side(Player a, Player b) const { return State::colour_of(a) == State::colour_of(b); }
+
  private:
   Setup setup_;
 };

@@ -1,0 +1,206 @@
+// Depth-limited alpha-beta search with expectimax at chance nodes, iterative deepening and a
+// transposition table on the state's 64-bit hash, for games that provide an evaluation.
+//
+// Values are from the searching player's side: terminal returns in [-1, 1], the game's
+// evaluation of a cut-off position strictly inside that range, so a proven win is always preferred
+// to a promising position. Chance nodes average their outcomes, each searched with the full
+// window, so the value of a chance node is exact for the depth searched.
+#pragma once
+
+#include <chrono>
+#include <concepts>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rivals/core/game_concept.h"
+
+namespace rivals {
+
+// A game that can judge a position it does not search to the end: evaluate(state, p) in (-1, 1)
+// from p's side, and which players share a side (teams).
+template <class G>
+concept EvaluatedGame = Game<G> && requires(const G& g, const typename G::State& s, Player p) {
+  { g.evaluate(s, p) } -> std::convertible_to<double>;
+  { g.same_side(p, p) } -> std::same_as<bool>;
+};
+
+template <Game G>
+class AlphaBetaBot {
+  using State = typename G::State;
+
+ public:
+  static constexpr const char* kName = "alphabeta";
+  static std::vector<ParamSpec> param_specs() {
+    return {
+        {"depth", Json(4), "a positive integer: decision plies searched (chance not counted)"},
+        {"time_s", Json(0.0), "seconds per move; when positive, deepen until it runs out"},
+        {"table_mb", Json(64), "a positive integer: transposition table size in MiB"},
+    };
+  }
+
+  AlphaBetaBot(const G& game, const Json& params, std::uint64_t seed)
+      : game_(&game),
+        depth_(static_cast<int>(params.find("depth")->as_int())),
+        time_s_(params.find("time_s")->as_number()),
+        rng_(seed) {
+    if constexpr (!EvaluatedGame<G>) {
+      throw std::invalid_argument(std::string("alphabeta has no evaluation for ") + G::kName +
+                                  "; it plays rosenkoenig and sekigahara");
+    }
+    const auto specs = param_specs();
+    if (depth_ < 1 || depth_ > 64) bad_param(kName, specs[0], *params.find("depth"));
+    if (time_s_ < 0) bad_param(kName, specs[1], *params.find("time_s"));
+    const std::int64_t table_mb = params.find("table_mb")->as_int();
+    if (table_mb < 1 || table_mb > 65536) bad_param(kName, specs[2], *params.find("table_mb"));
+    std::size_t entries = 1;
+    while (entries * 2 * sizeof(Entry) <= static_cast<std::size_t>(table_mb) << 20) entries *= 2;
+    table_.assign(entries, Entry{});
+  }
+
+  void reseed(std::uint64_t seed) { rng_ = Rng(seed); }
+
+  Action step(const State& root) {
+    if constexpr (EvaluatedGame<G>) {
+      Action legal[State::kMaxLegalActions];
+      const int count = root.legal_actions(legal);
+      if (count == 1) return legal[0];
+      me_ = root.current_player();
+      deadline_ = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(time_s_));
+      out_of_time_ = false;
+      nodes_ = 0;
+      // Shuffled once per move, so equal values are broken at random (seeded) and the order
+      // carries over from one depth to the next through the table's best move.
+      for (int k = count - 1; k > 0; --k)
+        std::swap(legal[k], legal[rng_.below(static_cast<std::uint32_t>(k + 1))]);
+      Action best = legal[0];
+      const int max_depth = time_s_ > 0 ? 64 : depth_;
+      for (int depth = 1; depth <= max_depth; ++depth) {
+        double alpha = -2.0;
+        Action depth_best = best;
+        order_first(legal, count, best);
+        for (int k = 0; k < count; ++k) {
+          State child = root;
+          child.apply(legal[k]);
+          const double value = search(child, depth - 1, alpha, 2.0);
+          if (out_of_time_) break;
+          if (value > alpha) {
+            alpha = value;
+            depth_best = legal[k];
+          }
+        }
+        if (out_of_time_) break;
+        best = depth_best;
+      }
+      return best;
+    } else {
+      throw std::logic_error("alphabeta cannot be constructed for this game");
+    }
+  }
+
+  std::int64_t nodes() const { return nodes_; }
+
+ private:
+  enum Bound : std::uint8_t { kEmpty, kExact, kLower, kUpper };
+  struct Entry {
+    std::uint64_t key = 0;
+    float value = 0;
+    Action best = -1;
+    std::int16_t depth = -1;
+    Bound bound = kEmpty;
+  };
+
+  static void order_first(Action* actions, int count, Action first) {
+    for (int k = 0; k < count; ++k) {
+      if (actions[k] == first) {
+        for (int j = k; j > 0; --j) actions[j] = actions[j - 1];
+        actions[0] = first;
+        return;
+      }
+    }
+  }
+
+  double search(const State& state, int depth, double alpha, double beta) {
+    if ((++nodes_ & 1023) == 0 && time_s_ > 0 && std::chrono::steady_clock::now() >= deadline_)
+      out_of_time_ = true;
+    if (out_of_time_) return 0;
+    if (state.is_terminal()) {
+      double returns[kMaxPlayers];
+      state.returns(returns);
+      return returns[me_];
+    }
+    if (depth == 0) return game_->evaluate(state, me_);
+    if (state.is_chance_node()) {
+      ChanceOutcome outcomes[State::kMaxChanceOutcomes];
+      const int count = state.chance_outcomes(outcomes);
+      double value = 0;
+      for (int k = 0; k < count; ++k) {
+        State child = state;
+        child.apply(outcomes[k].action);
+        value += outcomes[k].probability * search(child, depth, -2.0, 2.0);
+      }
+      return value;
+    }
+
+    // Values are from me_'s side, so a table shared by both seats' searches keys them apart.
+    const std::uint64_t key = state.hash() ^ mix64(static_cast<std::uint64_t>(me_) + 1);
+    Entry& entry = table_[key & (table_.size() - 1)];
+    Action hinted = -1;
+    if (entry.key == key && entry.bound != kEmpty) {
+      hinted = entry.best;
+      if (entry.depth >= depth) {
+        if (entry.bound == kExact) return entry.value;
+        if (entry.bound == kLower && entry.value >= beta) return entry.value;
+        if (entry.bound == kUpper && entry.value <= alpha) return entry.value;
+      }
+    }
+
+    Action legal[State::kMaxLegalActions];
+    const int count = state.legal_actions(legal);
+    if (hinted >= 0) order_first(legal, count, hinted);
+    const bool maximising = game_->same_side(state.current_player(), me_);
+    const double alpha0 = alpha, beta0 = beta;
+    double best_value = maximising ? -2.0 : 2.0;
+    Action best = legal[0];
+    for (int k = 0; k < count; ++k) {
+      State child = state;
+      child.apply(legal[k]);
+      const double value = search(child, depth - 1, alpha, beta);
+      if (out_of_time_) return 0;
+      if (maximising ? value > best_value : value < best_value) {
+        best_value = value;
+        best = legal[k];
+      }
+      if (maximising)
+        alpha = std::max(alpha, value);
+      else
+        beta = std::min(beta, value);
+      if (alpha >= beta) break;
+    }
+
+    if (entry.key != key || entry.depth <= depth) {
+      entry.key = key;
+      entry.value = static_cast<float>(best_value);
+      entry.best = best;
+      entry.depth = static_cast<std::int16_t>(depth);
+      entry.bound = best_value <= alpha0 ? kUpper : (best_value >= beta0 ? kLower : kExact);
+    }
+    return best_value;
+  }
+
+  const G* game_;
+  int depth_;
+  double time_s_;
+  Rng rng_;
+  std::vector<Entry> table_;
+  Player me_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
+  bool out_of_time_ = false;
+  std::int64_t nodes_ = 0;
+};
+
+}  // namespace rivals
