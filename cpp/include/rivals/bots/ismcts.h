@@ -4,7 +4,8 @@
 // seen (the game's resample_history), and walks one shared tree keyed by actions. An action that
 // is legal in some deals and not in others is judged by how often it was available, not by how
 // often its parent was visited. Chance is not part of the tree (open loop): the player cannot
-// steer it, and the hidden part of it must not split the player's information sets.
+// steer it, and the hidden part of it must not split the player's information sets. With
+// threads > 1 the search is root-parallel (root_parallel.h).
 #pragma once
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "rivals/bots/root_parallel.h"
 #include "rivals/core/game_concept.h"
 
 namespace rivals {
@@ -27,7 +29,8 @@ class IsmctsBot {
         {"iterations", Json(1000), "a positive integer: determinised simulations per move"},
         {"time_s", Json(0.0), "seconds per move; when positive it replaces iterations"},
         {"exploration", Json(0.7), "the UCB exploration constant, >= 0"},
-        {"max_nodes", Json(4000000), "a positive integer: tree size limit per move"},
+        {"max_nodes", Json(4000000), "a positive integer: tree size limit per move and thread"},
+        {"threads", Json(1), "a positive integer: trees grown in parallel from the root"},
     };
   }
 
@@ -36,45 +39,29 @@ class IsmctsBot {
         iterations_(params.find("iterations")->as_int()),
         time_s_(params.find("time_s")->as_number()),
         exploration_(params.find("exploration")->as_number()),
-        max_nodes_(params.find("max_nodes")->as_int()),
-        rng_(seed) {
+        max_nodes_(params.find("max_nodes")->as_int()) {
     const auto specs = param_specs();
     if (iterations_ < 1) bad_param(kName, specs[0], *params.find("iterations"));
     if (time_s_ < 0) bad_param(kName, specs[1], *params.find("time_s"));
     if (exploration_ < 0) bad_param(kName, specs[2], *params.find("exploration"));
     if (max_nodes_ < 1) bad_param(kName, specs[3], *params.find("max_nodes"));
+    const std::int64_t threads = params.find("threads")->as_int();
+    if (threads < 1 || threads > 256) bad_param(kName, specs[4], *params.find("threads"));
+    trees_.resize(static_cast<std::size_t>(threads));
+    reseed(seed);
   }
 
-  void reseed(std::uint64_t seed) { rng_ = Rng(seed); }
+  void reseed(std::uint64_t seed) {
+    for (std::size_t t = 0; t < trees_.size(); ++t) trees_[t].rng = Rng(derive_seed(seed, t));
+  }
 
   Action step(const State& root, const std::vector<Action>& history) {
-    Action buffer[State::kMaxLegalActions];
-    const int root_count = root.legal_actions(buffer);
-    if (root_count == 1) return buffer[0];
+    Action legal[State::kMaxLegalActions];
+    const int count = root.legal_actions(legal);
+    if (count == 1) return legal[0];
     const Player me = root.current_player();
-
-    nodes_.clear();
-    nodes_.push_back(Node{});
-    using Clock = std::chrono::steady_clock;
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(time_s_));
-    for (std::int64_t i = 0;; ++i) {
-      if (time_s_ > 0) {
-        if ((i & 15) == 0 && Clock::now() >= deadline) break;
-      } else if (i >= iterations_) {
-        break;
-      }
-      simulate(determinise(root, history, me));
-    }
-    Action best = buffer[0];
-    std::int32_t best_visits = -1;
-    for (std::int32_t c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
-      if (nodes_[c].visits > best_visits) {
-        best = nodes_[c].action;
-        best_visits = nodes_[c].visits;
-      }
-    }
-    return best;
+    grow_trees(trees_, [&](Tree& tree) { grow(tree, root, history, me); });
+    return most_visited(trees_, legal, count);
   }
 
  private:
@@ -88,51 +75,83 @@ class IsmctsBot {
     double value = 0;  // sum of the mover's returns
   };
 
-  State determinise(const State& root, const std::vector<Action>& history, Player me) {
+  struct Tree {
+    std::vector<Node> nodes;
+    std::vector<std::int32_t> path;
+    Rng rng;
+
+    template <class Fn>
+    void root_children(Fn&& fn) const {
+      for (std::int32_t c = nodes[0].first_child; c >= 0; c = nodes[c].next_sibling)
+        fn(nodes[c].action, nodes[c].visits);
+    }
+  };
+
+  void grow(Tree& tree, const State& root, const std::vector<Action>& history, Player me) const {
+    tree.nodes.clear();
+    tree.nodes.push_back(Node{});
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(time_s_));
+    for (std::int64_t i = 0;; ++i) {
+      if (time_s_ > 0) {
+        if ((i & 15) == 0 && Clock::now() >= deadline) break;
+      } else if (i >= iterations_) {
+        break;
+      }
+      simulate(tree, determinise(tree.rng, root, history, me));
+    }
+  }
+
+  State determinise(Rng& rng, const State& root, const std::vector<Action>& history,
+                    Player me) const {
     if constexpr (HiddenInformationGame<G>) {
       State state = game_->initial_state();
-      for (const Action action : game_->resample_history(history, me, rng_)) state.apply(action);
+      for (const Action action : game_->resample_history(history, me, rng)) state.apply(action);
       return state;
     } else {
       return root;
     }
   }
 
-  void simulate(State state) {
-    path_.clear();
-    path_.push_back(0);
+  void simulate(Tree& tree, State state) const {
+    auto& nodes = tree.nodes;
+    auto& path = tree.path;
+    auto& rng = tree.rng;
+    path.clear();
+    path.push_back(0);
     std::int32_t node = 0;
     Action legal[State::kMaxLegalActions];
     std::int32_t children[State::kMaxLegalActions];
     while (!state.is_terminal()) {
       if (state.is_chance_node()) {
-        state.apply(state.sample_chance(rng_));
+        state.apply(state.sample_chance(rng));
         continue;
       }
       const int count = state.legal_actions(legal);
       int untried = 0;
       for (int k = 0; k < count; ++k) {
-        children[k] = child_for(node, legal[k]);
+        children[k] = child_for(tree, node, legal[k]);
         if (children[k] < 0)
           ++untried;
         else
-          ++nodes_[children[k]].available;
+          ++nodes[children[k]].available;
       }
-      if (untried > 0 && static_cast<std::int64_t>(nodes_.size()) < max_nodes_) {
-        int pick = static_cast<int>(rng_.below(static_cast<std::uint32_t>(untried)));
+      if (untried > 0 && static_cast<std::int64_t>(nodes.size()) < max_nodes_) {
+        int pick = static_cast<int>(rng.below(static_cast<std::uint32_t>(untried)));
         int k = 0;
         for (;; ++k)
           if (children[k] < 0 && pick-- == 0) break;
-        node = add_child(node, legal[k], state.current_player());
+        node = add_child(tree, node, legal[k], state.current_player());
         state.apply(legal[k]);
-        path_.push_back(node);
+        path.push_back(node);
         break;
       }
       std::int32_t best = -1;
       double best_score = -1e300;
       for (int k = 0; k < count; ++k) {
         if (children[k] < 0) continue;
-        const Node& child = nodes_[children[k]];
+        const Node& child = nodes[children[k]];
         const double n = child.visits + 1e-9;
         const double score =
             child.value / n + exploration_ * std::sqrt(std::log(child.available + 1.0) / n);
@@ -143,42 +162,44 @@ class IsmctsBot {
       }
       if (best < 0) break;  // tree is full and nothing here was tried: roll out
       node = best;
-      state.apply(nodes_[node].action);
-      path_.push_back(node);
+      state.apply(nodes[node].action);
+      path.push_back(node);
     }
     Action buffer[State::kMaxLegalActions];
     while (!state.is_terminal()) {
       if (state.is_chance_node()) {
-        state.apply(state.sample_chance(rng_));
+        state.apply(state.sample_chance(rng));
       } else {
         const int count = state.legal_actions(buffer);
-        state.apply(buffer[rng_.below(static_cast<std::uint32_t>(count))]);
+        state.apply(buffer[rng.below(static_cast<std::uint32_t>(count))]);
       }
     }
     double returns[kMaxPlayers];
     state.returns(returns);
-    for (const std::int32_t n : path_) {
-      Node& visited = nodes_[n];
+    for (const std::int32_t n : path) {
+      Node& visited = nodes[n];
       ++visited.visits;
       if (visited.mover >= 0) visited.value += returns[visited.mover];
     }
   }
 
-  std::int32_t child_for(std::int32_t node, Action action) const {
-    for (std::int32_t c = nodes_[node].first_child; c >= 0; c = nodes_[c].next_sibling)
-      if (nodes_[c].action == action) return c;
+  static std::int32_t child_for(const Tree& tree, std::int32_t node, Action action) {
+    const auto& nodes = tree.nodes;
+    for (std::int32_t c = nodes[node].first_child; c >= 0; c = nodes[c].next_sibling)
+      if (nodes[c].action == action) return c;
     return -1;
   }
 
-  std::int32_t add_child(std::int32_t node, Action action, Player mover) {
+  static std::int32_t add_child(Tree& tree, std::int32_t node, Action action, Player mover) {
+    auto& nodes = tree.nodes;
     Node child;
     child.action = action;
     child.mover = mover;
     child.available = 1;
-    child.next_sibling = nodes_[node].first_child;
-    const auto index = static_cast<std::int32_t>(nodes_.size());
-    nodes_.push_back(child);
-    nodes_[node].first_child = index;
+    child.next_sibling = nodes[node].first_child;
+    const auto index = static_cast<std::int32_t>(nodes.size());
+    nodes.push_back(child);
+    nodes[node].first_child = index;
     return index;
   }
 
@@ -187,9 +208,7 @@ class IsmctsBot {
   double time_s_;
   double exploration_;
   std::int64_t max_nodes_;
-  Rng rng_;
-  std::vector<Node> nodes_;
-  std::vector<std::int32_t> path_;
+  std::vector<Tree> trees_;
 };
 
 }  // namespace rivals

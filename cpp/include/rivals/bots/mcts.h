@@ -2,7 +2,9 @@
 //
 // Chance nodes are sampled on the way down and their outcomes kept as children, so the tree
 // averages over the chance outcomes it has seen. Each child stores the total return of the player
-// who chose it, which makes the same code right for two or more players and for teams.
+// who chose it, which makes the same code right for two or more players and for teams. With
+// threads > 1 the search is root-parallel (root_parallel.h): every thread runs the full budget on
+// its own tree.
 #pragma once
 
 #include <chrono>
@@ -10,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "rivals/bots/root_parallel.h"
 #include "rivals/core/game_concept.h"
 
 namespace rivals {
@@ -22,10 +25,11 @@ class MctsBot {
   static constexpr const char* kName = "mcts";
   static std::vector<ParamSpec> param_specs() {
     return {
-        {"iterations", Json(1000), "a positive integer: simulations per move"},
+        {"iterations", Json(1000), "a positive integer: simulations per move and thread"},
         {"time_s", Json(0.0), "seconds per move; when positive it replaces iterations"},
         {"exploration", Json(1.4), "the UCT exploration constant, >= 0"},
-        {"max_nodes", Json(4000000), "a positive integer: tree size limit per move"},
+        {"max_nodes", Json(4000000), "a positive integer: tree size limit per move and thread"},
+        {"threads", Json(1), "a positive integer: trees grown in parallel from the root"},
     };
   }
 
@@ -33,36 +37,28 @@ class MctsBot {
       : iterations_(params.find("iterations")->as_int()),
         time_s_(params.find("time_s")->as_number()),
         exploration_(params.find("exploration")->as_number()),
-        max_nodes_(params.find("max_nodes")->as_int()),
-        rng_(seed) {
+        max_nodes_(params.find("max_nodes")->as_int()) {
     const auto specs = param_specs();
-    if (iterations_ < 1) bad_param("mcts", specs[0], *params.find("iterations"));
-    if (time_s_ < 0) bad_param("mcts", specs[1], *params.find("time_s"));
-    if (exploration_ < 0) bad_param("mcts", specs[2], *params.find("exploration"));
-    if (max_nodes_ < 1) bad_param("mcts", specs[3], *params.find("max_nodes"));
+    if (iterations_ < 1) bad_param(kName, specs[0], *params.find("iterations"));
+    if (time_s_ < 0) bad_param(kName, specs[1], *params.find("time_s"));
+    if (exploration_ < 0) bad_param(kName, specs[2], *params.find("exploration"));
+    if (max_nodes_ < 1) bad_param(kName, specs[3], *params.find("max_nodes"));
+    const std::int64_t threads = params.find("threads")->as_int();
+    if (threads < 1 || threads > 256) bad_param(kName, specs[4], *params.find("threads"));
+    trees_.resize(static_cast<std::size_t>(threads));
+    reseed(seed);
   }
 
-  void reseed(std::uint64_t seed) { rng_ = Rng(seed); }
+  void reseed(std::uint64_t seed) {
+    for (std::size_t t = 0; t < trees_.size(); ++t) trees_[t].rng = Rng(derive_seed(seed, t));
+  }
 
   Action step(const State& root) {
-    Action buffer[State::kMaxLegalActions];
-    const int root_count = root.legal_actions(buffer);
-    if (root_count == 1) return buffer[0];
-
-    nodes_.clear();
-    nodes_.push_back(Node{});
-    using Clock = std::chrono::steady_clock;
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(time_s_));
-    for (std::int64_t i = 0;; ++i) {
-      if (time_s_ > 0) {
-        if ((i & 63) == 0 && Clock::now() >= deadline) break;
-      } else if (i >= iterations_) {
-        break;
-      }
-      simulate(root);
-    }
-    return best_child_action();
+    Action legal[State::kMaxLegalActions];
+    const int count = root.legal_actions(legal);
+    if (count == 1) return legal[0];
+    grow_trees(trees_, [&](Tree& tree) { grow(tree, root); });
+    return most_visited(trees_, legal, count);
   }
 
  private:
@@ -76,45 +72,75 @@ class MctsBot {
     double value = 0;  // sum of the mover's returns
   };
 
-  void simulate(const State& root) {
-    State state = root;
-    path_.clear();
-    std::int32_t node = 0;
-    path_.push_back(node);
-    while (!state.is_terminal()) {
-      if (state.is_chance_node()) {
-        const Action outcome = state.sample_chance(rng_);
-        state.apply(outcome);
-        node = chance_child(node, outcome);
-        if (node < 0) break;  // tree is full: roll out from here
-        path_.push_back(node);
-        continue;
-      }
-      if (!nodes_[node].expanded) {
-        if (!expand(node, state)) break;  // tree is full: roll out from here
-        node = unvisited_child(node);
-        state.apply(nodes_[node].action);
-        path_.push_back(node);
+  struct Tree {
+    std::vector<Node> nodes;
+    std::vector<std::int32_t> path;
+    Rng rng;
+
+    template <class Fn>
+    void root_children(Fn&& fn) const {
+      for (std::int32_t c = nodes[0].first_child; c >= 0; c = nodes[c].next_sibling)
+        fn(nodes[c].action, nodes[c].visits);
+    }
+  };
+
+  void grow(Tree& tree, const State& root) const {
+    tree.nodes.clear();
+    tree.nodes.push_back(Node{});
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(time_s_));
+    for (std::int64_t i = 0;; ++i) {
+      if (time_s_ > 0) {
+        if ((i & 63) == 0 && Clock::now() >= deadline) break;
+      } else if (i >= iterations_) {
         break;
       }
-      node = select_child(node);
-      state.apply(nodes_[node].action);
-      path_.push_back(node);
+      simulate(tree, root);
     }
-    rollout(state);
+  }
+
+  void simulate(Tree& tree, const State& root) const {
+    auto& nodes = tree.nodes;
+    State state = root;
+    tree.path.clear();
+    std::int32_t node = 0;
+    tree.path.push_back(node);
+    while (!state.is_terminal()) {
+      if (state.is_chance_node()) {
+        const Action outcome = state.sample_chance(tree.rng);
+        state.apply(outcome);
+        node = chance_child(tree, node, outcome);
+        if (node < 0) break;  // tree is full: roll out from here
+        tree.path.push_back(node);
+        continue;
+      }
+      if (!nodes[node].expanded) {
+        if (!expand(tree, node, state)) break;  // tree is full: roll out from here
+        node = unvisited_child(tree, node);
+        state.apply(nodes[node].action);
+        tree.path.push_back(node);
+        break;
+      }
+      node = select_child(tree, node);
+      state.apply(nodes[node].action);
+      tree.path.push_back(node);
+    }
+    rollout(state, tree.rng);
     double returns[kMaxPlayers];
     state.returns(returns);
-    for (const std::int32_t n : path_) {
-      Node& visited = nodes_[n];
+    for (const std::int32_t n : tree.path) {
+      Node& visited = nodes[n];
       ++visited.visits;
       if (visited.mover >= 0) visited.value += returns[visited.mover];
     }
   }
 
-  bool expand(std::int32_t node, const State& state) {
+  bool expand(Tree& tree, std::int32_t node, const State& state) const {
+    auto& nodes = tree.nodes;
     Action buffer[State::kMaxLegalActions];
     const int count = state.legal_actions(buffer);
-    if (static_cast<std::int64_t>(nodes_.size()) + count > max_nodes_) return false;
+    if (static_cast<std::int64_t>(nodes.size()) + count > max_nodes_) return false;
     const Player mover = state.current_player();
     std::int32_t next = -1;
     for (int k = count - 1; k >= 0; --k) {
@@ -122,36 +148,34 @@ class MctsBot {
       child.action = buffer[k];
       child.mover = mover;
       child.next_sibling = next;
-      next = static_cast<std::int32_t>(nodes_.size());
-      nodes_.push_back(child);
+      next = static_cast<std::int32_t>(nodes.size());
+      nodes.push_back(child);
     }
-    nodes_[node].first_child = next;
-    nodes_[node].expanded = true;
+    nodes[node].first_child = next;
+    nodes[node].expanded = true;
     return true;
   }
 
   // A fresh node is always unvisited in all its children; picking one at random avoids a bias
   // towards low action ids when the budget is smaller than the branching factor.
-  std::int32_t unvisited_child(std::int32_t node) {
+  static std::int32_t unvisited_child(Tree& tree, std::int32_t node) {
+    const auto& nodes = tree.nodes;
     int count = 0;
-    for (std::int32_t c = nodes_[node].first_child; c >= 0; c = nodes_[c].next_sibling)
-      count += nodes_[c].visits == 0;
-    int pick = static_cast<int>(rng_.below(static_cast<std::uint32_t>(count)));
-    for (std::int32_t c = nodes_[node].first_child;; c = nodes_[c].next_sibling)
-      if (nodes_[c].visits == 0 && pick-- == 0) return c;
+    for (std::int32_t c = nodes[node].first_child; c >= 0; c = nodes[c].next_sibling)
+      count += nodes[c].visits == 0;
+    int pick = static_cast<int>(tree.rng.below(static_cast<std::uint32_t>(count)));
+    for (std::int32_t c = nodes[node].first_child;; c = nodes[c].next_sibling)
+      if (nodes[c].visits == 0 && pick-- == 0) return c;
   }
 
-  std::int32_t select_child(std::int32_t node) {
+  std::int32_t select_child(Tree& tree, std::int32_t node) const {
+    const auto& nodes = tree.nodes;
     std::int32_t best = -1;
     double best_score = -1e300;
-    const double log_parent = std::log(static_cast<double>(nodes_[node].visits) + 1.0);
-    bool any_unvisited = false;
-    for (std::int32_t c = nodes_[node].first_child; c >= 0; c = nodes_[c].next_sibling) {
-      if (nodes_[c].visits == 0) {
-        any_unvisited = true;
-        break;
-      }
-      const Node& child = nodes_[c];
+    const double log_parent = std::log(static_cast<double>(nodes[node].visits) + 1.0);
+    for (std::int32_t c = nodes[node].first_child; c >= 0; c = nodes[c].next_sibling) {
+      const Node& child = nodes[c];
+      if (child.visits == 0) return unvisited_child(tree, node);
       const double n = child.visits;
       const double score = child.value / n + exploration_ * std::sqrt(log_parent / n);
       if (score > best_score) {
@@ -159,58 +183,42 @@ class MctsBot {
         best = c;
       }
     }
-    return any_unvisited ? unvisited_child(node) : best;
+    return best;
   }
 
-  std::int32_t chance_child(std::int32_t node, Action outcome) {
+  std::int32_t chance_child(Tree& tree, std::int32_t node, Action outcome) const {
+    auto& nodes = tree.nodes;
     std::int32_t last = -1;
-    for (std::int32_t c = nodes_[node].first_child; c >= 0; c = nodes_[c].next_sibling) {
-      if (nodes_[c].action == outcome) return c;
+    for (std::int32_t c = nodes[node].first_child; c >= 0; c = nodes[c].next_sibling) {
+      if (nodes[c].action == outcome) return c;
       last = c;
     }
-    if (static_cast<std::int64_t>(nodes_.size()) >= max_nodes_) return -1;
+    if (static_cast<std::int64_t>(nodes.size()) >= max_nodes_) return -1;
     Node child;
     child.action = outcome;
-    const auto index = static_cast<std::int32_t>(nodes_.size());
-    nodes_.push_back(child);
-    (last < 0 ? nodes_[node].first_child : nodes_[last].next_sibling) = index;
+    const auto index = static_cast<std::int32_t>(nodes.size());
+    nodes.push_back(child);
+    (last < 0 ? nodes[node].first_child : nodes[last].next_sibling) = index;
     return index;
   }
 
-  void rollout(State& state) {
+  static void rollout(State& state, Rng& rng) {
     Action buffer[State::kMaxLegalActions];
     while (!state.is_terminal()) {
       if (state.is_chance_node()) {
-        state.apply(state.sample_chance(rng_));
+        state.apply(state.sample_chance(rng));
       } else {
         const int count = state.legal_actions(buffer);
-        state.apply(buffer[rng_.below(static_cast<std::uint32_t>(count))]);
+        state.apply(buffer[rng.below(static_cast<std::uint32_t>(count))]);
       }
     }
-  }
-
-  Action best_child_action() const {
-    Action best = -1;
-    std::int32_t best_visits = -1;
-    double best_value = 0;
-    for (std::int32_t c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
-      const Node& child = nodes_[c];
-      if (child.visits > best_visits || (child.visits == best_visits && child.value > best_value)) {
-        best = child.action;
-        best_visits = child.visits;
-        best_value = child.value;
-      }
-    }
-    return best;
   }
 
   std::int64_t iterations_;
   double time_s_;
   double exploration_;
   std::int64_t max_nodes_;
-  Rng rng_;
-  std::vector<Node> nodes_;
-  std::vector<std::int32_t> path_;
+  std::vector<Tree> trees_;
 };
 
 }  // namespace rivals

@@ -1,0 +1,222 @@
+"""Every rivals game as an OpenSpiel game, so OpenSpiel's own algorithms run on it.
+
+>>> import pyspiel, rivals.openspiel
+>>> rivals.openspiel.register()
+['rivals_rosenkoenig', ...]
+>>> game = pyspiel.load_game("rivals_rosenkoenig(players=4)")
+
+The OpenSpiel game is a thin Python game (``pyspiel.register_game``) over the engine: legal
+actions, chance outcomes, returns, action strings and observations are the engine's, so they are
+identical to ``rivals.make(...)``'s at every step. Needs the optional extra ``open-spiel``.
+
+Parameters: a game parameter whose default is a number, a bool or a string is an OpenSpiel game
+parameter of the same type; one whose default is ``null`` (a data file) is a string parameter where
+``""`` keeps the default; parameters with list or object values keep their defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+from typing import Any, Union
+
+import numpy as np
+
+try:
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
+except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
+    raise ModuleNotFoundError(
+        "rivals.openspiel needs OpenSpiel: pip install 'rivals[openspiel]'", name=error.name
+    ) from error
+
+from rivals import _facts
+from rivals._core import Game, State, game_names, make_game
+
+__all__ = ["PREFIX", "RivalsGame", "RivalsObserver", "RivalsState", "pyspiel_name", "register"]
+
+PREFIX = "rivals_"
+# The contract's returns: +1 win, -1 loss, 0 draw. The OpenSpiel random simulation test checks
+# every game's returns against these bounds.
+MIN_UTILITY = -1.0
+MAX_UTILITY = 1.0
+
+Scalar = Union[bool, int, float, str]
+
+_registered: dict[str, str] = {}  # pyspiel name -> rivals name
+
+
+def pyspiel_name(name: str) -> str:
+    """The OpenSpiel name of rivals game ``name``: ``rivals_rosenkoenig``."""
+    return PREFIX + name
+
+
+def register() -> list[str]:
+    """Registers every rivals game with OpenSpiel (again is harmless); returns their names."""
+    for name in game_names():
+        short_name = pyspiel_name(name)
+        if short_name not in _registered and short_name not in pyspiel.registered_names():
+            pyspiel.register_game(_game_type(name), partial(RivalsGame, name))
+        _registered[short_name] = name
+    return [pyspiel_name(name) for name in game_names()]
+
+
+def _parameter_specification(name: str) -> dict[str, Scalar]:
+    spec: dict[str, Scalar] = {}
+    for key, value in make_game(name, {}).params.items():
+        if value is None:
+            spec[key] = ""
+        elif isinstance(value, (bool, int, float, str)):
+            spec[key] = value
+    return spec
+
+
+def _rivals_params(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """OpenSpiel's parameters back to the engine's: ``""`` for a ``null`` default means the
+    default, so it is left out."""
+    defaults = make_game(name, {}).params
+    return {
+        key: value
+        for key, value in params.items()
+        if not (defaults.get(key, 0) is None and value == "")
+    }
+
+
+def _game_type(name: str) -> Any:
+    counts = _facts.player_counts(name)
+    game_type = pyspiel.GameType
+    return game_type(
+        short_name=pyspiel_name(name),
+        long_name=f"rivals {name}",
+        dynamics=game_type.Dynamics.SEQUENTIAL,
+        chance_mode=game_type.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=(
+            game_type.Information.PERFECT_INFORMATION
+            if _facts.perfect_information(name)
+            else game_type.Information.IMPERFECT_INFORMATION
+        ),
+        utility=game_type.Utility.ZERO_SUM if _facts.zero_sum(name) else game_type.Utility.GENERAL_SUM,
+        reward_model=game_type.RewardModel.TERMINAL,
+        max_num_players=max(counts),
+        min_num_players=min(counts),
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameter_specification(name),
+    )
+
+
+class RivalsGame(pyspiel.Game):  # type: ignore[misc]
+    """A rivals game seen by OpenSpiel; ``rivals_game`` is the engine's ``Game``."""
+
+    def __init__(self, name: str, params: Mapping[str, Any] | None = None) -> None:
+        self.rivals_game: Game = make_game(name, _rivals_params(name, params or {}))
+        game = self.rivals_game
+        info = pyspiel.GameInfo(
+            num_distinct_actions=game.num_distinct_actions,
+            # OpenSpiel's figure bounds the outcome ids, the engine's counts the outcomes of one
+            # node; the engine numbers chance outcomes within its action ids.
+            max_chance_outcomes=max(game.max_chance_outcomes, game.num_distinct_actions),
+            num_players=game.num_players,
+            min_utility=MIN_UTILITY,
+            max_utility=MAX_UTILITY,
+            utility_sum=0.0 if _facts.zero_sum(name) else None,
+            max_game_length=game.max_game_length,
+        )
+        super().__init__(_game_type(name), info, dict(params or {}))
+
+    def new_initial_state(self) -> RivalsState:
+        return RivalsState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> RivalsObserver:
+        return RivalsObserver(self, iig_obs_type, params)
+
+
+class RivalsState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state over an engine ``State`` (``rivals_state``).
+
+    OpenSpiel clones a Python state by deep-copying its attributes, and the engine state's copy is
+    a plain C++ copy, so cloning stays cheap.
+    """
+
+    def __init__(self, game: RivalsGame) -> None:
+        super().__init__(game)
+        self.rivals_state: State = game.rivals_game.new_initial_state()
+
+    def current_player(self) -> int:
+        # rivals.CHANCE and rivals.TERMINAL are OpenSpiel's PlayerId.CHANCE and TERMINAL.
+        return self.rivals_state.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.rivals_state.current_player():
+            return []
+        return self.rivals_state.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.rivals_state.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self.rivals_state.apply_action(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        del player  # the engine names an action in the state it is played from
+        return self.rivals_state.action_to_string(int(action))
+
+    def is_terminal(self) -> bool:
+        return self.rivals_state.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.rivals_state.returns()
+
+    def __str__(self) -> str:
+        return str(self.rivals_state)
+
+
+class RivalsObserver:
+    """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``, ``string_from``).
+
+    With perfect recall (OpenSpiel's information state) the string is the engine's
+    ``information_state_string`` for games with hidden information, and the action history for
+    games without (OpenSpiel's convention there: the engine's string is the current position,
+    which different histories share). Otherwise it is the engine's observation string and tensor.
+    """
+
+    def __init__(
+        self, game: RivalsGame, iig_obs_type: Any, params: Mapping[str, Any] | None
+    ) -> None:
+        if params:
+            raise ValueError(f"rivals observers take no parameters; got {dict(params)}")
+        name = game.rivals_game.name
+        self._perfect_information = _facts.perfect_information(name)
+        if (
+            iig_obs_type is not None
+            and not self._perfect_information
+            and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError(
+                f"{pyspiel_name(name)} observes for one player: private_info must be "
+                f"SINGLE_PLAYER, got {iig_obs_type.private_info}"
+            )
+        self._perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]]
+        if self._perfect_recall:
+            self.tensor = None
+            self.dict = {}
+        else:
+            shape = game.rivals_game.observation_shape
+            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+            self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: RivalsState, player: int) -> None:
+        if self.tensor is not None:
+            self.tensor[:] = state.rivals_state.observation_tensor(player).ravel()
+
+    def string_from(self, state: RivalsState, player: int) -> str:
+        if not self._perfect_recall:
+            return state.rivals_state.observation_string(player)
+        if self._perfect_information:
+            return str(state.history_str())
+        return state.rivals_state.information_state_string(player)
