@@ -109,7 +109,7 @@ def test_arena_is_independent_of_threads_and_chunks(
         assert status == 0
         outputs.append((table_rows(out, ["mcts", "random"]), path.read_bytes()))
     # Chunks of one game each (the chunk size follows the time per chunk) change nothing either.
-    monkeypatch.setattr(cli, "CHUNK_SECONDS", 0.0)
+    monkeypatch.setattr(rivals.arena, "CHUNK_SECONDS", 0.0)
     path = tmp_path / "chunked.jsonl"
     status, out, _ = run(capsys, *common, "--threads", "1", "--out", str(path))
     outputs.append((table_rows(out, ["mcts", "random"]), path.read_bytes()))
@@ -146,13 +146,80 @@ def test_arena_four_players_in_teams(capsys: Capture) -> None:
     assert "both sides" not in out
 
 
+def interrupt_after_first_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C arrives while the second chunk is being written."""
+    write = cli._write_chunk
+    calls = []
+
+    def write_then_interrupt(*args: Any) -> None:
+        calls.append(1)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        write(*args)
+
+    monkeypatch.setattr(cli, "_write_chunk", write_then_interrupt)
+
+
+def test_arena_resume_finishes_exactly_like_an_uninterrupted_run(
+    capsys: Capture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    common = ["arena", "rosenkoenig", "--bots", "mcts,random", "--games", "9", "--seed", "4"]
+    common += ["--param", "mcts.iterations=20", "--threads", "2"]
+    whole = tmp_path / "whole.jsonl"
+    status, whole_out, _ = run(capsys, *common, "--out", str(whole))
+    assert status == 0
+
+    cut = tmp_path / "cut.jsonl"
+    with monkeypatch.context() as patch:
+        interrupt_after_first_chunk(patch)
+        status, _, _ = run(capsys, *common, "--out", str(cut))
+    assert status == 130
+    written = cut.read_bytes()
+    assert 0 < written.count(b"\n") < 9
+    # A write cut off mid-line leaves a partial last line: resume drops it.
+    cut.write_bytes(written + b'{"format": "rivals-re')
+    status, resumed_out, _ = run(capsys, *common, "--out", str(cut), "--resume")
+    assert status == 0
+    assert cut.read_bytes() == whole.read_bytes()
+    rows = ["mcts", "random"]
+    assert table_rows(resumed_out, rows) == table_rows(whole_out, rows)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (["--seed", "5"], "seed 4, not 5"),
+        (["--bots", "random,mcts"], "other bots"),
+        (["--game-param", "players=4"], "other parameters"),
+    ],
+)
+def test_arena_resume_refuses_another_arena(
+    capsys: Capture, tmp_path: Path, change: list[str], message: str
+) -> None:
+    path = tmp_path / "a.jsonl"
+    base = ["arena", "rosenkoenig", "--games", "2", "--param", "mcts.iterations=5"]
+    status, _, _ = run(capsys, *base, "--seed", "4", "--bots", "mcts,random", "--out", str(path))
+    assert status == 0
+    argv = {"--seed": "4", "--bots": "mcts,random"}
+    argv.update(dict(zip(change[::2], change[1::2])))
+    flat = [item for pair in argv.items() for item in pair if pair[0] != "--game-param"]
+    if "--game-param" in argv:
+        flat += ["--game-param", argv["--game-param"]]
+    status, _, err = run(capsys, *base, *flat, "--out", str(path), "--resume")
+    assert status == 2
+    assert message in err
+
+
+def test_arena_resume_needs_out(capsys: Capture) -> None:
+    status, _, err = run(capsys, "arena", "rosenkoenig", "--games", "1", "--resume")
+    assert status == 2
+    assert "--out" in err
+
+
 def test_arena_interrupted_leaves_whole_lines(
     capsys: Capture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def interrupt(*args: Any) -> int:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(cli, "_next_chunk", interrupt)
+    interrupt_after_first_chunk(monkeypatch)
     path = tmp_path / "cut.jsonl"
     status, out, _ = run(
         capsys,

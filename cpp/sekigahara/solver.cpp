@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <unordered_map>
 #include <utility>
@@ -15,6 +16,12 @@ constexpr int kCfgs = 56;
 constexpr int kPairs = kCfgs * kCfgs;
 constexpr int kNodes = 2 * kPairs;  // seat to move x seat 0's cfg x seat 1's cfg
 constexpr int kActions = 3;         // place/move actions of every turn but the very first
+
+// With d cards in the deck, the result is a function of the deck's order, one of d! equally
+// likely; every value of a context is therefore a multiple of 1/d!, and d <= 6 once the first
+// three cards are revealed. Stored values are exact in units of 1/6!.
+constexpr double kScale = 720.0;
+constexpr std::int64_t kMapOverhead = 64;  // bytes per stored context besides its values
 
 struct CfgTables {
   std::array<std::array<int, kCentral>, kCfgs> tokens{};
@@ -349,7 +356,7 @@ struct Solver::Impl {
   SolverLimits limits;
   bool sort_free_cards = true;
   SolverStats stats;
-  std::unordered_map<Key, std::vector<float>, KeyHash> tables;
+  std::unordered_map<Key, std::vector<std::int16_t>, KeyHash> tables;
   std::unordered_map<int, Shape> shapes;
   Key full_key;
   std::vector<double> full_values;
@@ -397,7 +404,7 @@ struct Solver::Impl {
   }
 
   // The stored values of a context, solving it first if needed.
-  const std::vector<float>& table(const Key& key) {
+  const std::vector<std::int16_t>& table(const Key& key) {
     auto found = tables.find(key);
     if (found != tables.end()) return found->second;
     if (stats.contexts >= limits.max_contexts)
@@ -408,15 +415,16 @@ struct Solver::Impl {
                                  std::to_string(stats.contexts) + " contexts");
     std::vector<double> values(kNodes);
     solve(key, values, nullptr);
-    std::vector<float>& stored = tables[key];
+    std::vector<std::int16_t>& stored = tables[key];
     stored.resize(2 * static_cast<std::size_t>(compact().size));
     for (int node = 0; node < kNodes; ++node) {
       const int at = stored_index(node);
-      if (at >= 0) stored[at] = static_cast<float>(values[node]);
+      if (at >= 0) stored[at] = static_cast<std::int16_t>(std::lround(values[node] * kScale));
     }
     ++stats.contexts;
     stats.nodes += kNodes;
-    stats.bytes += static_cast<std::int64_t>(sizeof(float) * stored.size() + sizeof(Key) + 64);
+    stats.bytes += static_cast<std::int64_t>(sizeof(std::int16_t) * stored.size() + sizeof(Key) +
+                                             kMapOverhead);
     return stored;
   }
 
@@ -424,7 +432,7 @@ struct Solver::Impl {
   // question, which is usually about the same context).
   double node_value(const Key& key, int node) {
     const int at = stored_index(node);
-    if (at >= 0) return table(key)[at];
+    if (at >= 0) return table(key)[at] / kScale;
     if (!(full_key == key) || full_values.empty()) {
       full_values.assign(kNodes, 0.0);
       solve(key, full_values, nullptr);
@@ -509,7 +517,7 @@ struct Solver::Impl {
           for (double& v : out) v += result;
         } else {
           const std::uint16_t central = static_cast<std::uint16_t>(kept | s);
-          const std::vector<float>& child = table(make_key(next, central));
+          const std::vector<std::int16_t>& child = table(make_key(next, central));
           // Where each child position's tokens come from (-1: a newly revealed card).
           std::array<int, kCentral> from{};
           int q = 0;
@@ -525,7 +533,8 @@ struct Solver::Impl {
           };
           for (std::size_t e = 0; e < entries.size(); ++e)
             out[e] += child[stored_index(node_of(1 - turn_player, remap(entries[e] / kCfgs),
-                                                 remap(entries[e] % kCfgs)))];
+                                                 remap(entries[e] % kCfgs)))] /
+                      kScale;
         }
       }
       if (s == 0) break;

@@ -36,6 +36,7 @@ from rich.table import Table
 from rich.text import Text
 
 import rivals
+from rivals import arena
 from rivals import replay as replays
 from rivals._core import Bot, Game
 from rivals.render import player_label, render, result_text, seat_label
@@ -49,9 +50,6 @@ DESCRIPTIONS = {
     "sekigahara": "1600: win the daimyō over with influence before the battle begins",
     "verraeter": "the houses of the eagle and the rose fight over twelve landscapes; switch sides",
 }
-# A wall-clock target per arena chunk: long enough that thread start-up and the GIL round trip
-# are noise, short enough that the progress bar moves and an interrupt loses little.
-CHUNK_SECONDS = 0.5
 WILSON_Z = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 
 
@@ -215,13 +213,6 @@ def tally(
     return tallies
 
 
-def _next_chunk(size: int, seconds: float, threads: int, remaining: int) -> int:
-    """The next chunk size, aiming at CHUNK_SECONDS of work, growing at most 4x at a time."""
-    wanted = size * 4 if seconds <= 0 else int(size * CHUNK_SECONDS / seconds)
-    wanted = max(threads, min(wanted, size * 4))
-    return max(1, min(wanted, remaining))
-
-
 def _write_chunk(
     handle: IO[str],
     game: Game,
@@ -247,6 +238,12 @@ def _write_chunk(
     os.fsync(handle.fileno())
 
 
+def _backend(args: argparse.Namespace) -> arena.Backend:
+    if args.backend == "ray":
+        return arena.RayBackend(address=args.ray_address, threads_per_task=args.threads or 1)
+    return arena.LocalBackend(args.threads)
+
+
 def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
     entries = parse_bots(args.bots, args.param)
@@ -261,13 +258,25 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     seat_entry = [seat % len(entries) for seat in range(players)]
     specs = [(entries[k].name, entries[k].params) for k in seat_entry]
     seat_labels = [entries[k].label for k in seat_entry]
-    threads = args.threads or os.cpu_count() or 1
     total = args.games
+    if args.resume and args.out is None:
+        raise CliError("--resume continues the replays of --out FILE; give --out")
 
-    returns_parts: list[npt.NDArray[np.float64]] = []
-    lengths_parts: list[npt.NDArray[np.int32]] = []
-    seating_parts: list[npt.NDArray[np.int32]] = []
-    done = 0
+    previous: arena.Resume | None = None
+    if args.resume and Path(args.out).exists():
+        try:
+            previous = arena.resume_point(Path(args.out), game, args.seed, seat_labels)
+        except ValueError as error:
+            raise CliError(f"--resume: {error}") from None
+        if previous.done > total:
+            raise CliError(f"--resume: {args.out} already holds {previous.done} games")
+    done = previous.done if previous else 0
+    try:
+        backend = _backend(args)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+
+    parts: list[arena.Chunk] = []
     interrupted = False
     out: IO[str] | None = None
     started = time.perf_counter()
@@ -284,54 +293,55 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     try:
         if args.out is not None:
             try:
-                out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 (closed in finally)
+                if previous is not None:
+                    # Cut off a line whose write was interrupted, then append after the rest.
+                    os.truncate(args.out, previous.valid_bytes)
+                out = open(args.out, "a" if previous else "w", encoding="utf-8")  # noqa: SIM115
             except OSError as error:
                 raise CliError(f"--out {args.out}: {error.strerror}") from None
         with progress:
-            task = progress.add_task(f"{game.name}: {' vs '.join(seat_labels)}", total=total)
-            chunk = min(threads, total)
-            while done < total:
-                begun = time.perf_counter()
-                result = game.play_match(
-                    specs,
-                    chunk,
-                    seed=args.seed,
-                    first_game=done,
-                    threads=threads,
-                    keep_histories=out is not None,
-                )
+            task = progress.add_task(
+                f"{game.name}: {' vs '.join(seat_labels)}", total=total, completed=done
+            )
+            for chunk in backend.run(game, specs, args.seed, done, total - done, out is not None):
                 if out is not None:
                     _write_chunk(
                         out,
                         game,
-                        result["histories"],
-                        result["seating"],
-                        done,
+                        chunk.histories or [],
+                        chunk.seating,
+                        chunk.first_game,
                         args.seed,
                         seat_labels,
                     )
-                returns_parts.append(result["returns"])
-                lengths_parts.append(result["lengths"])
-                seating_parts.append(result["seating"])
-                done += chunk
-                progress.advance(task, chunk)
-                if done < total:
-                    chunk = _next_chunk(chunk, time.perf_counter() - begun, threads, total - done)
+                parts.append(chunk)
+                progress.advance(task, chunk.size)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         if out is not None:
             out.close()
     elapsed = time.perf_counter() - started
+    played = sum(part.size for part in parts)
 
     players_shape = (0, players)
-    returns = np.concatenate(returns_parts) if returns_parts else np.zeros(players_shape)
-    seating = np.concatenate(seating_parts) if seating_parts else np.zeros(players_shape, np.int32)
-    lengths = np.concatenate(lengths_parts) if lengths_parts else np.zeros(0, np.int32)
+    earlier = [previous.returns] if previous else [np.zeros(players_shape)]
+    returns = np.concatenate(earlier + [p.returns for p in parts])
+    seating = np.concatenate(
+        ([previous.seating] if previous else [np.zeros(players_shape, np.int32)])
+        + [p.seating for p in parts]
+    )
+    lengths = np.concatenate(
+        ([previous.lengths] if previous else [np.zeros(0, np.int32)]) + [p.lengths for p in parts]
+    )
     tallies = tally(returns, seating, seat_entry, len(entries))
-    _print_arena(console, game, entries, tallies, args, done, elapsed, lengths, threads)
+    _print_arena(
+        console, game, entries, tallies, args, done + played, elapsed, played, lengths, backend
+    )
     if interrupted:
-        console.print(Text(f"interrupted after {done} of {total} games", style="bold yellow"))
+        console.print(
+            Text(f"interrupted after {done + played} of {total} games", style="bold yellow")
+        )
         return 130
     return 0
 
@@ -344,8 +354,9 @@ def _print_arena(
     args: argparse.Namespace,
     games: int,
     elapsed: float,
+    played: int,
     lengths: npt.NDArray[np.int32],
-    threads: int,
+    backend: arena.Backend,
 ) -> None:
     params = format_params(game.params)
     table = Table(
@@ -372,12 +383,13 @@ def _print_arena(
             f"{mean:+.3f}",
         )
     console.print(table)
-    rate = games / elapsed if elapsed > 0 else 0.0
+    rate = played / elapsed if elapsed > 0 else 0.0
     mean_length = float(lengths.mean()) if len(lengths) else 0.0
+    workers = f"{backend.workers} {'thread' if backend.name == 'local' else 'Ray worker'}"
     console.print(
         Text(
             f"{rate:,.1f} games/s, mean length {mean_length:.1f} actions, "
-            f"{elapsed:.2f} s on {threads} thread{'s' if threads != 1 else ''}"
+            f"{elapsed:.2f} s on {workers}{'s' if backend.workers != 1 else ''}"
         )
     )
     for entry in entries:
@@ -785,22 +797,36 @@ def build_parser() -> argparse.ArgumentParser:
             help="a game parameter, e.g. players=4 (repeatable)",
         )
 
-    arena = commands.add_parser("arena", help="bots play each other; prints win rates")
-    arena.add_argument("game", help="a game name (see rivals games)")
-    arena.add_argument("--bots", default="mcts,random", help="distinct bots, e.g. mcts,random")
-    arena.add_argument("--games", type=_positive, default=100, help="games to play (100)")
-    arena.add_argument("--seed", type=_non_negative, default=0, help="the match seed (0)")
-    arena.add_argument("--threads", type=_positive, default=None, help="default: all cores")
-    arena.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
-    arena.add_argument(
+    arena_cmd = commands.add_parser("arena", help="bots play each other; prints win rates")
+    arena_cmd.add_argument("game", help="a game name (see rivals games)")
+    arena_cmd.add_argument("--bots", default="mcts,random", help="distinct bots, e.g. mcts,random")
+    arena_cmd.add_argument("--games", type=_positive, default=100, help="games to play (100)")
+    arena_cmd.add_argument("--seed", type=_non_negative, default=0, help="the match seed (0)")
+    arena_cmd.add_argument("--threads", type=_positive, default=None, help="default: all cores")
+    arena_cmd.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
+    arena_cmd.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the arena whose replays are in --out, skipping the games it holds",
+    )
+    arena_cmd.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="local threads (default) or a Ray cluster (pip install ray)",
+    )
+    arena_cmd.add_argument(
+        "--ray-address", default=None, help="a Ray cluster's address (default: start Ray here)"
+    )
+    arena_cmd.add_argument(
         "--param",
         action="append",
         default=[],
         metavar="BOT.KEY=VALUE",
         help="a bot parameter, e.g. mcts.iterations=500 (repeatable)",
     )
-    game_params(arena)
-    arena.set_defaults(handler=cmd_arena)
+    game_params(arena_cmd)
+    arena_cmd.set_defaults(handler=cmd_arena)
 
     play = commands.add_parser("play", help="play against bots at the terminal")
     play.add_argument("game", help="a game name (see rivals games)")

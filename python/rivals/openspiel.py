@@ -17,7 +17,6 @@ parameter of the same type; one whose default is ``null`` (a data file) is a str
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Any, Union
 
 import numpy as np
@@ -55,9 +54,24 @@ def register() -> list[str]:
     for name in game_names():
         short_name = pyspiel_name(name)
         if short_name not in _registered and short_name not in pyspiel.registered_names():
-            pyspiel.register_game(_game_type(name), partial(RivalsGame, name))
+            pyspiel.register_game(_game_type(name), _game_class(name))
         _registered[short_name] = name
     return [pyspiel_name(name) for name in game_names()]
+
+
+def _game_class(name: str) -> type[RivalsGame]:
+    """A subclass of ``RivalsGame`` bound to game ``name``, as OpenSpiel's factory.
+
+    OpenSpiel keeps the factory in a C++ registry that outlives the interpreter. A class, unlike a
+    ``functools.partial``, is kept alive by its own reference cycles, so the registry's last
+    release at process exit does not free a Python object after Python has shut down (which
+    aborts the process).
+    """
+
+    def __init__(self: RivalsGame, params: Mapping[str, Any] | None = None) -> None:
+        RivalsGame.__init__(self, name, params)
+
+    return type(f"RivalsGame_{name}", (RivalsGame,), {"__init__": __init__})
 
 
 def _parameter_specification(name: str) -> dict[str, Scalar]:

@@ -90,9 +90,15 @@ def order(state: Any) -> list[int]:
     return [(snap["start_player"] + j) % n for j in range(n)]
 
 
-def draft(state: Any, site: int, aside: str, picks: dict[int, str]) -> Any:
-    """Phases 1-2: the conflict site, the set-aside card and each seat's pick."""
-    act(state, f"conflict {site}", f"aside {aside}")
+def draft(state: Any, site: int | None, aside: str, picks: dict[int, str]) -> Any:
+    """Phases 1-2: the conflict site (``None``: the first legal one), the set-aside card and
+    each seat's pick."""
+    assert state.current_player() == state.to_dict()["strategist"]
+    if site is None:
+        state.apply_action(state.legal_actions()[0])
+    else:
+        act(state, f"conflict {site}")
+    act(state, f"aside {aside}")
     for seat in order(state):
         assert state.current_player() == seat
         act(state, f"pick {picks[seat]}")
@@ -140,7 +146,7 @@ def finish(
 
 def play_round(
     state: Any,
-    site: int,
+    site: int | None,
     aside: str,
     picks: dict[int, str],
     plays: dict[int, list[int]] | None = None,

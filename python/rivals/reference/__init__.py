@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from . import rheinlaender, rosenkoenig, sekigahara, verraeter
+from . import battlecards, rheinlaender, rosenkoenig, sekigahara, verraeter
 
 CHANCE = -1
 TERMINAL = -4
@@ -25,6 +25,7 @@ TERMINAL = -4
 # Game name -> module. Each module provides ``make(**params) -> Game`` (ValueError for unknown
 # parameters or bad values, naming what is accepted).
 _GAMES: dict[str, ModuleType] = {
+    "battlecards": battlecards,
     "rheinlaender": rheinlaender,
     "rosenkoenig": rosenkoenig,
     "sekigahara": sekigahara,
@@ -85,6 +86,7 @@ __all__ = [
     "TERMINAL",
     "Game",
     "State",
+    "battlecards",
     "games",
     "make",
     "rheinlaender",

@@ -566,7 +566,7 @@ class State:
     def majority(counts: list[int]) -> int | None:
         """The seat with at least 2 knights and strictly more than every other seat."""
         best = max(counts)
-        if best >= 2 and counts.count(best) == 1:
+        if best >= 1 and counts.count(best) == 1:
             return counts.index(best)
         return None
 

@@ -144,7 +144,9 @@ def parse_cards(data: Any, source: str, players: int) -> CardSet:
             )
         seen.add((t, land["side"]))
         if not isinstance(land["name_en"], str) or not isinstance(land["provisional"], bool):
-            raise _card_error(source, f"{land['type']}: name_en must be a string, provisional a bool")
+            raise _card_error(
+                source, f"{land['type']}: name_en must be a string, provisional a bool"
+            )
         if not _int_in(land["conflict"], 0, 99):
             raise _card_error(source, f"{land['type']}: conflict must be an int 0-99")
         table = land["vp"]
@@ -190,7 +192,9 @@ def parse_cards(data: Any, source: str, players: int) -> CardSet:
     by_card: dict[int, dict[str, Any]] = {}
     for card in cards:
         if not isinstance(card, dict) or set(card) != card_keys:
-            raise _card_error(source, f"each action card needs exactly the keys {sorted(card_keys)}")
+            raise _card_error(
+                source, f"each action card needs exactly the keys {sorted(card_keys)}"
+            )
         if card["name"] not in ACTION_CARDS or ACTION_CARDS.index(card["name"]) in by_card:
             raise _card_error(source, f"action card names must be {list(ACTION_CARDS)}, each once")
         if not isinstance(card["name_en"], str) or not isinstance(card["text"], str):
@@ -522,7 +526,7 @@ class State:
                 for i, land in enumerate(self.ring)
                 if land.estate_owner == seat and not land.kontor
             ]
-            return actions + [PASS]
+            return [*actions, PASS]
         assert self.phase == "discard"
         return [DISCARD + self._value_id(v) for v in sorted(set(self.hands[seat]))]
 
@@ -705,7 +709,11 @@ class State:
             if seat == farmer:
                 continue
             for land in self.ring:
-                if land.estate_owner == seat and not land.kontor and land.house == self.houses[seat]:
+                if (
+                    land.estate_owner == seat
+                    and not land.kontor
+                    and land.house == self.houses[seat]
+                ):
                     queue.append(seat)
         for card in range(NUM_ACTION_CARDS):
             holder = self.owner(card)
@@ -919,7 +927,9 @@ class State:
         lines.append("pool: " + (" ".join(ACTION_CARDS[c] for c in pool) if pool else "-"))
         discard = " ".join(str(v) for v in self.discard) or "-"
         queue = " ".join(str(s) for s in self.draw_queue) or "-"
-        lines.append(f"discard: {discard}; draw pile {len(self.draw_pile)} cards; draw queue {queue}")
+        lines.append(
+            f"discard: {discard}; draw pile {len(self.draw_pile)} cards; draw queue {queue}"
+        )
         return "\n".join(lines)
 
     def information_state_string(self, player: int) -> str:
@@ -950,7 +960,9 @@ class State:
                 pool = " ".join(ACTION_CARDS[c] for c in replay.pool)
                 lines.append(f"seat {p} receives {pool}")
             if before_phase == "supply" and replay.phase != "supply":
-                lines.append("reveal " + " ".join(ACTION_CARDS[c] for c in drafted if c is not None))
+                lines.append(
+                    "reveal " + " ".join(ACTION_CARDS[c] for c in drafted if c is not None)
+                )
         return "\n".join(lines)
 
     # -- hidden information ---------------------------------------------------------------------
@@ -1010,24 +1022,26 @@ class State:
         # Per seat, its draws (slot numbers) and uses (-value) in history order.
         events: list[list[tuple[str, int]]] = [[] for _ in range(self.num_players)]
         epoch = 0
-        emptied = False
+        # The draw pile only shrinks, by one card per draw, until it runs empty and the discard
+        # pile replaces it: a pile that is not exactly one card smaller than after the last draw
+        # starts a new epoch.
+        left = len(replay.draw_pile)
         for index, a in enumerate(history):
             if replay.player == CHANCE and replay.phase == "draw":
-                if emptied:
-                    epoch += 1  # the discard pile has become the draw pile
+                if len(replay.draw_pile) != left:
+                    epoch += 1
                 seat = replay.draw_queue[0]
                 slots.append([index, epoch, seat, values[a - DRAW]])
                 events[seat].append(("draw", len(slots) - 1))
-                replay.apply_action(a)
-                emptied = not replay.draw_pile
-                continue
-            if replay.player >= 0 and (PLAY <= a < DONE or DISCARD <= a < PASS):
+                left = len(replay.draw_pile) - 1
+            elif replay.player >= 0 and (PLAY <= a < DONE or DISCARD <= a < PASS):
                 base = PLAY if a < DONE else DISCARD
                 events[replay.player].append(("use", values[a - base]))
             replay.apply_action(a)
-        if not emptied:
-            for value in replay.draw_pile:
-                slots.append([None, epoch, None, value])
+        if len(replay.draw_pile) != left:
+            epoch += 1
+        for value in replay.draw_pile:
+            slots.append([None, epoch, None, value])
 
         start = list(self.cards.start_hand)
 

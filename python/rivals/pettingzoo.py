@@ -1,0 +1,170 @@
+"""Every rivals game as a PettingZoo AEC environment with action masks.
+
+>>> from rivals.pettingzoo import env
+>>> environment = env("rosenkoenig", players=4)
+>>> environment.reset(seed=42)
+>>> for agent in environment.agent_iter():
+...     observation, reward, terminated, truncated, info = environment.last()
+...     if terminated or truncated:
+...         action = None
+...     else:
+...         mask = observation["action_mask"]
+...         action = environment.action_space(agent).sample(mask)
+...     environment.step(action)
+
+Agents are ``player_0`` .. ``player_{n-1}`` (the seats). An observation is
+``{"observation": float32 array of game.observation_shape, "action_mask": int8 array of
+num_distinct_actions}`` from the agent's own view; the mask is all zero for an agent not to move.
+Chance (deals, draws) is resolved inside the environment with a generator seeded by
+``reset(seed=...)``. Rewards come once, at the end: the game's returns. An illegal action raises
+``ValueError`` and leaves the environment unchanged. Needs the optional extra ``pettingzoo``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
+except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
+    raise ModuleNotFoundError(
+        "rivals.pettingzoo needs PettingZoo: pip install 'rivals[pettingzoo]'", name=error.name
+    ) from error
+
+from rivals._core import Game, State, make_game
+
+__all__ = ["OBSERVATION_HIGH", "OBSERVATION_LOW", "RivalsAECEnv", "env", "raw_env"]
+
+# Every game scales its observation tensor into [0, 1] (docs/rules/*.md, "Observation tensor").
+OBSERVATION_LOW = 0.0
+OBSERVATION_HIGH = 1.0
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def env(game: Game | str, render_mode: str | None = None, **params: Any) -> Any:
+    """The AEC environment of ``game`` (a ``Game`` or a name with ``params``), wrapped so that
+    stepping before ``reset`` fails clearly."""
+    return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **params))
+
+
+def raw_env(game: Game | str, render_mode: str | None = None, **params: Any) -> RivalsAECEnv:
+    """The environment without PettingZoo's wrappers."""
+    return RivalsAECEnv(game, render_mode=render_mode, **params)
+
+
+class RivalsAECEnv(AECEnv):  # type: ignore[misc]
+    """A rivals game as a PettingZoo ``AECEnv``; ``game_state`` is the engine's current state."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, game: Game | str, render_mode: str | None = None, **params: Any) -> None:
+        super().__init__()
+        if isinstance(game, str):
+            game = make_game(game, params)
+        elif params:
+            raise ValueError(f"parameters {sorted(params)} given with a Game object; pass a name")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported; use one of "
+                f"{self.metadata['render_modes']} or None"
+            )
+        self.game = game
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"rivals_{game.name}_v0"}
+        self.possible_agents = [f"player_{seat}" for seat in range(game.num_players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # One space object per agent, as PettingZoo requires (seeding a space must stick).
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        OBSERVATION_LOW,
+                        OBSERVATION_HIGH,
+                        shape=tuple(game.observation_shape),
+                        dtype=np.float32,
+                    ),
+                    "action_mask": spaces.Box(
+                        0, 1, shape=(game.num_distinct_actions,), dtype=np.int8
+                    ),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: spaces.Discrete(game.num_distinct_actions) for agent in self.possible_agents
+        }
+        self._rng = np.random.default_rng()
+        self.game_state: State = game.new_initial_state()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` seeds the chance events (and later resets without a seed go on
+        with the same generator, so a seeded run of several games is reproducible)."""
+        del options  # no options
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.game_state = self.game.new_initial_state()
+        self._resolve_chance()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game_state.current_player()]
+
+    def observe(self, agent: str) -> Observation:
+        seat = self._seats[agent]
+        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        if self.game_state.current_player() == seat:
+            mask[self.game_state.legal_actions()] = 1
+        return {"observation": self.game_state.observation_tensor(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move and must give an action, not None")
+        self.game_state.apply_action(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self._resolve_chance()
+        if self.game_state.is_terminal():
+            self.rewards = dict(zip(self.agents, self.game_state.returns()))
+            self.terminations = dict.fromkeys(self.agents, True)
+            # Every agent then takes its final observation with a None step, in seat order from
+            # the one after the last mover.
+            seat = self._seats[agent]
+            self.agent_selection = self.possible_agents[(seat + 1) % len(self.possible_agents)]
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.agent_selection = self.possible_agents[self.game_state.current_player()]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The state as text (``render_mode="ansi"``); ``None`` without a render mode."""
+        if self.render_mode is None:
+            return None
+        return str(self.game_state)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _resolve_chance(self) -> None:
+        state = self.game_state
+        while state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            weights = np.asarray(probabilities, dtype=np.float64)
+            state.apply_action(int(self._rng.choice(actions, p=weights / weights.sum())))

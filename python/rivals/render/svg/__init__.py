@@ -1,0 +1,181 @@
+"""Pictures of game states as standalone SVG documents.
+
+``to_svg(state, player=None)`` draws any game. ``player`` is the seat whose view is drawn: in a game
+with hidden information only what that seat may see appears; ``None`` is a spectator, who sees the
+public part only.
+
+A game gets a picture of its own with a module ``rivals.render.svg.<game name>`` that defines
+``draw(state, player, moves) -> str``; ``moves`` is the list of ``Move`` that led to ``state``, so a
+picture can highlight the last move without replaying the game. A game without a module gets the
+generic picture here: the game's own text picture (its observation string for a seat, the whole
+table or its public part for a spectator), the scores and the last move. A module may also define
+``move_text(move, player) -> str`` to say how a move reads to ``player`` in a game with hidden
+information (the viewer's move list uses it); the default hides the moves of others and of chance.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, cast
+from xml.sax.saxutils import escape as _escape
+
+from rivals import _facts
+from rivals._core import CHANCE, State
+from rivals.render import player_label, result_text
+
+__all__ = ["Move", "document", "escape", "move_text", "moves", "to_svg"]
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
+INK = "#2b2118"
+MUTED = "#7a6e60"
+PAPER = "#fbf7ee"
+HIGHLIGHT = "#1e7bd6"
+
+_modules: dict[str, ModuleType | None] = {}
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action of a game: ``step`` is its index in the history (the state after it is step
+    ``step + 1``), ``player`` the seat that took it or ``CHANCE``, ``text`` its string."""
+
+    step: int
+    player: int
+    action: int
+    text: str
+
+
+def moves(state: State) -> list[Move]:
+    """The moves that led to ``state``, replayed from the start."""
+    walker = state.game.new_initial_state()
+    out = []
+    for step, action in enumerate(state.history()):
+        out.append(Move(step, walker.current_player(), action, walker.action_to_string(action)))
+        walker.apply_action(action)
+    return out
+
+
+def escape(text: str) -> str:
+    """``text`` safe inside SVG element content and double-quoted attributes."""
+    return _escape(text, {'"': "&quot;"})
+
+
+def document(width: int, height: int, body: str, title: str) -> str:
+    """A standalone SVG document of ``width`` x ``height`` user units around ``body``."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="{FONT}" role="img">'
+        f"<title>{escape(title)}</title>{body}</svg>"
+    )
+
+
+def _module(game_name: str) -> ModuleType | None:
+    if game_name not in _modules:
+        qualified = f"{__name__}.{game_name}"
+        try:
+            _modules[game_name] = importlib.import_module(qualified)
+        except ModuleNotFoundError as error:
+            # Only a missing module means "use the generic picture"; a module that itself fails
+            # to import something is a bug that should surface.
+            if error.name != qualified:
+                raise
+            _modules[game_name] = None
+    return _modules[game_name]
+
+
+def _hook(game_name: str, hook: str) -> Callable[..., Any] | None:
+    module = _module(game_name)
+    found = getattr(module, hook, None) if module is not None else None
+    return cast("Callable[..., Any] | None", found)
+
+
+def _check_player(state: State, player: int | None) -> None:
+    players = state.game.num_players
+    if player is not None and (
+        isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players
+    ):
+        raise ValueError(
+            f"player must be None (a spectator) or a seat 0..{players - 1}, got {player!r}"
+        )
+
+
+def to_svg(state: State, player: int | None = None) -> str:
+    """An SVG picture of ``state`` as ``player`` (a seat, or ``None`` for a spectator) sees it."""
+    _check_player(state, player)
+    return draw(state, player, moves(state))
+
+
+def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
+    """``to_svg`` with the moves that led to ``state`` given (the viewer keeps them)."""
+    _check_player(state, player)
+    hook = _hook(state.game.name, "draw")
+    if hook is not None:
+        return str(hook(state, player, history))
+    return _generic(state, player, history)
+
+
+def move_text(game_name: str, move: Move, player: int | None) -> str:
+    """How ``move`` of game ``game_name`` reads to ``player`` (``None``: a spectator)."""
+    hook = _hook(game_name, "move_text")
+    if hook is not None:
+        return str(hook(move, player))
+    if _facts.perfect_information(game_name) or (player is not None and move.player == player):
+        return move.text
+    return "(hidden)"
+
+
+def _public_lines(state: State) -> list[str]:
+    """The lines of the text picture that every seat sees alike: what is public."""
+    views = [state.observation_string(seat).splitlines() for seat in range(state.game.num_players)]
+    shared = set(views[0]).intersection(*views[1:])
+    return [line for line in views[0] if line in shared]
+
+
+def _generic(state: State, player: int | None, history: Sequence[Move]) -> str:
+    name = state.game.name
+    if player is not None:
+        lines = state.observation_string(player).splitlines()
+    elif _facts.perfect_information(name):
+        lines = str(state).splitlines()
+    else:
+        lines = _public_lines(state)
+    to_move = state.current_player()
+    if state.is_terminal():
+        status = result_text(state)
+    elif to_move == CHANCE:
+        status = "chance to move"
+    else:
+        status = f"{player_label(state, to_move)} to move"
+    last = next((move for move in reversed(history) if move.player != CHANCE), None)
+    notes = [f"scores: {', '.join(f'{score:g}' for score in state.scores())}"]
+    if last is not None:
+        who = player_label(state, last.player)
+        notes.append(f"last move: {who}: {move_text(name, last, player)}")
+    view = "spectator" if player is None else f"view of {player_label(state, player)}"
+    line_height = 17
+    width = max(480, 24 + 8 * max((len(line) for line in [*lines, *notes, status]), default=0))
+    text_top = 64
+    height = text_top + line_height * (len(lines) + len(notes)) + 40
+    body = [
+        f'<rect width="{width}" height="{height}" fill="{PAPER}"/>',
+        f'<text x="16" y="28" font-size="18" font-weight="bold" fill="{INK}">'
+        f"{escape(name)}: {escape(status)}</text>",
+        f'<text x="16" y="48" font-size="12" fill="{MUTED}">{escape(view)}</text>',
+    ]
+    y = text_top + line_height
+    for line in lines:
+        body.append(
+            f'<text x="16" y="{y}" font-family="{MONO}" font-size="13" fill="{INK}" '
+            f'xml:space="preserve">{escape(line)}</text>'
+        )
+        y += line_height
+    y += 8
+    for index, note in enumerate(notes):
+        colour = HIGHLIGHT if index == 1 else INK
+        body.append(f'<text x="16" y="{y}" font-size="13" fill="{colour}">{escape(note)}</text>')
+        y += line_height
+    return document(width, height, "".join(body), f"{name}: {status}")

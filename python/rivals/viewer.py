@@ -1,0 +1,250 @@
+"""A replay as one self-contained HTML page that a person can step through.
+
+``write_html(replay, path)`` writes the page: the picture of every step (``rivals.render.svg``)
+inlined, a move list that follows the current step, buttons and keys (left and right arrows, Home,
+End, space to play) and a slider. The page needs no network: its SVG, CSS and script are all
+inline. ``#step=K`` at the end of the page's address opens it at step ``K``.
+
+Step 0 is the initial state; step ``k`` is the state after the first ``k`` actions (chance
+included).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any, Union
+
+from rivals import replay as replays
+from rivals._core import State
+from rivals.render import player_label, result_text
+from rivals.render.svg import draw, escape, move_text, moves
+
+__all__ = ["Replay", "load", "state_at", "to_html", "write_html"]
+
+Replay = Union[State, Mapping[str, Any]]
+
+
+def load(replay: Replay) -> State:
+    """The final state of ``replay``: a ``State``, or a replay dict, checked entry by entry
+    (``ValueError`` names the first bad one)."""
+    if isinstance(replay, State):
+        return replay
+    if not isinstance(replay, Mapping):
+        raise ValueError(f"expected a State or a replay dict, got {type(replay).__name__}")
+    return replays.from_dict(dict(replay))
+
+
+def state_at(replay: Replay, step: int) -> State:
+    """The state after the first ``step`` actions of ``replay``; negative steps count from the
+    end (``-1`` is the final state)."""
+    final = load(replay)
+    history = final.history()
+    index = step + len(history) + 1 if step < 0 else step
+    if not 0 <= index <= len(history):
+        raise ValueError(
+            f"step {step} is out of range: the replay has steps 0..{len(history)} "
+            f"(or -{len(history) + 1}..-1 from the end)"
+        )
+    return final.game.state_from_history(history[:index])
+
+
+def write_html(replay: Replay, path: str | os.PathLike[str], player: int | None = None) -> None:
+    """Writes the viewer page of ``replay`` (a ``State`` or a replay dict) to ``path``.
+
+    ``player`` is the seat whose view the pictures show; ``None`` (a spectator) shows what is
+    public.
+    """
+    page = to_html(replay, player)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(page)
+
+
+def to_html(replay: Replay, player: int | None = None) -> str:
+    """The viewer page of ``replay`` as a string."""
+    final = load(replay)
+    game = final.game
+    history = moves(final)
+    walker = game.new_initial_state()
+    frames = []
+    items = ['<li data-step="0" class="start"><span class="who">start</span></li>']
+    for step in range(len(history) + 1):
+        frames.append(draw(walker, player, history[:step]))
+        if step == len(history):
+            break
+        move = history[step]
+        who = player_label(walker, move.player)
+        text = move_text(game.name, move, player)
+        items.append(
+            f'<li data-step="{step + 1}"><span class="num">{step + 1}</span> '
+            f'<span class="who">{escape(who)}</span> {escape(text)}</li>'
+        )
+        walker.apply_action(move.action)
+    params = ", ".join(f"{key}={json.dumps(value)}" for key, value in game.params.items())
+    title = f"{game.name} replay"
+    view = "spectator" if player is None else f"view of {player_label(final, player)}"
+    summary = f"{len(history)} moves · {view} · {result_text(final)}"
+    # "</" inside the JSON would end the script element early.
+    frames_json = json.dumps(frames, ensure_ascii=False).replace("</", "<\\/")
+    return _PAGE.format(
+        title=escape(title),
+        params=escape(params),
+        summary=escape(summary),
+        last=len(history),
+        moves="".join(items),
+        frames=frames_json,
+        style=_STYLE,
+        script=_SCRIPT,
+    )
+
+
+_STYLE = """
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.4 "DejaVu Sans", Verdana, Arial, sans-serif; color: #2b2118;
+  background: #efe8d8; }
+header { padding: 10px 18px 4px; }
+h1 { font-size: 19px; margin: 0; }
+.meta { margin: 2px 0 0; color: #7a6e60; font-size: 13px; }
+main { display: flex; gap: 14px; padding: 8px 18px 18px; align-items: flex-start; }
+#stage { flex: 1 1 auto; min-width: 0; }
+#picture { background: #fbf7ee; border: 1px solid #d8ccb2; border-radius: 8px; padding: 6px; }
+#picture svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 150px); }
+#controls { display: flex; gap: 6px; align-items: center; margin-top: 8px; }
+#controls button { font-size: 14px; min-width: 42px; height: 30px; padding: 4px 10px; border-radius: 6px;
+  border: 1px solid #a8987a; background: #fffaf0; cursor: pointer; }
+#controls button:hover { background: #fff3c8; }
+#controls button:disabled { opacity: 0.4; cursor: default; }
+#counter { min-width: 92px; text-align: center; font-variant-numeric: tabular-nums; }
+#slider { flex: 1 1 auto; }
+aside { position: relative; flex: 0 0 270px; background: #fbf7ee; border: 1px solid #d8ccb2; border-radius: 8px;
+  max-height: calc(100vh - 90px); overflow-y: auto; }
+aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; position: sticky;
+  top: 0; background: #fbf7ee; border-bottom: 1px solid #e4dac4; }
+#moves { list-style: none; margin: 0; padding: 4px 0; }
+#moves li { padding: 2px 10px; cursor: pointer; white-space: nowrap; }
+#moves li:hover { background: #f3ead6; }
+#moves li.current { background: #1e7bd6; color: #fff; }
+#moves .num { display: inline-block; min-width: 2.6em; color: #9a8d7b; }
+#moves li.current .num { color: #dbe9f8; }
+#moves .who { font-weight: bold; }
+.keys { color: #7a6e60; font-size: 12px; margin-left: 6px; }
+"""
+
+_SCRIPT = """
+(function () {
+  "use strict";
+  var frames = JSON.parse(document.getElementById("frames").textContent);
+  var last = frames.length - 1;
+  var picture = document.getElementById("picture");
+  var counter = document.getElementById("counter");
+  var slider = document.getElementById("slider");
+  var list = document.getElementById("moves");
+  var items = list.querySelectorAll("li");
+  var buttons = {
+    first: document.getElementById("first"), prev: document.getElementById("prev"),
+    next: document.getElementById("next"), last: document.getElementById("last"),
+    play: document.getElementById("play")
+  };
+  var step = -1;
+  var timer = null;
+
+  function show(k) {
+    k = Math.max(0, Math.min(last, k));
+    if (k === step) return;
+    if (step >= 0) items[step].classList.remove("current");
+    step = k;
+    picture.innerHTML = frames[k];
+    items[k].classList.add("current");
+    var top = items[k].offsetTop, bottom = top + items[k].offsetHeight;
+    var box = list.parentElement;
+    if (top < box.scrollTop + 32 || bottom > box.scrollTop + box.clientHeight) {
+      box.scrollTop = top - box.clientHeight / 2;
+    }
+    counter.textContent = k + " / " + last;
+    slider.value = String(k);
+    buttons.first.disabled = buttons.prev.disabled = k === 0;
+    buttons.next.disabled = buttons.last.disabled = k === last;
+    document.body.setAttribute("data-step", String(k));
+    try {
+      history.replaceState(null, "", "#step=" + k);
+    } catch (error) {
+      // Some browsers refuse to touch the address of a local file; the step still shows.
+    }
+  }
+
+  function stop() {
+    if (timer !== null) { clearInterval(timer); timer = null; }
+    buttons.play.textContent = "play";
+  }
+
+  function toggle() {
+    if (timer !== null) { stop(); return; }
+    if (step === last) show(0);
+    buttons.play.textContent = "pause";
+    timer = setInterval(function () {
+      if (step >= last) { stop(); return; }
+      show(step + 1);
+    }, 700);
+  }
+
+  buttons.first.addEventListener("click", function () { stop(); show(0); });
+  buttons.prev.addEventListener("click", function () { stop(); show(step - 1); });
+  buttons.next.addEventListener("click", function () { stop(); show(step + 1); });
+  buttons.last.addEventListener("click", function () { stop(); show(last); });
+  buttons.play.addEventListener("click", toggle);
+  slider.addEventListener("input", function () { stop(); show(Number(slider.value)); });
+  list.addEventListener("click", function (event) {
+    var item = event.target.closest("li");
+    if (item) { stop(); show(Number(item.getAttribute("data-step"))); }
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.target === slider || event.altKey || event.ctrlKey || event.metaKey) return;
+    var moves = { ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: last };
+    if (event.key in moves) { stop(); show(moves[event.key]); event.preventDefault(); }
+    else if (event.key === " ") { toggle(); event.preventDefault(); }
+  });
+
+  var wanted = /^#step=(-?[0-9]+)$/.exec(location.hash);
+  show(wanted ? Number(wanted[1]) : 0);
+})();
+"""
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{style}</style>
+</head>
+<body>
+<header>
+<h1>{title}</h1>
+<p class="meta">{params}</p>
+<p class="meta">{summary}</p>
+</header>
+<main>
+<section id="stage">
+<div id="picture" aria-live="polite"></div>
+<nav id="controls">
+<button id="first" title="first step (Home)" aria-label="first step"><svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="currentColor"><rect x="2" y="3" width="2.2" height="10"/><path d="M14 3 L5 8 L14 13 Z"/></svg></button>
+<button id="prev" title="previous step (left arrow)" aria-label="previous step"><svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="currentColor"><path d="M12 3 L3 8 L12 13 Z"/></svg></button>
+<span id="counter">0 / {last}</span>
+<button id="next" title="next step (right arrow)" aria-label="next step"><svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="currentColor"><path d="M4 3 L13 8 L4 13 Z"/></svg></button>
+<button id="last" title="last step (End)" aria-label="last step"><svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="currentColor"><path d="M2 3 L11 8 L2 13 Z"/><rect x="11.8" y="3" width="2.2" height="10"/></svg></button>
+<button id="play" title="play or pause (space)">play</button>
+<input id="slider" type="range" min="0" max="{last}" value="0" aria-label="step">
+<span class="keys">&#x2190; &#x2192; Home End</span>
+</nav>
+</section>
+<aside>
+<h2>Moves</h2>
+<ol id="moves">{moves}</ol>
+</aside>
+</main>
+<script id="frames" type="application/json">{frames}</script>
+<script>{script}</script>
+</body>
+</html>
+"""
