@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 
 import numpy as np
@@ -63,15 +64,7 @@ def test_ray_backend_gives_the_same_games_as_local_threads(
 
 
 def test_missing_ray_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_ray(name: str, *args: object, **kwargs: object) -> object:
-        if name == "ray":
-            raise ImportError("no ray here")
-        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(builtins, "__import__", no_ray)
+    # A None entry in sys.modules makes every import of that name fail.
+    monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(ValueError, match="pip install"):
         arena.RayBackend()

@@ -9,7 +9,7 @@ always has two players, where the contract promises +1/-1/0).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from rivals._core import make_game
 
@@ -28,7 +28,7 @@ def perfect_information(name: str) -> bool:
     return name in _PERFECT_INFORMATION
 
 
-@lru_cache(maxsize=None)
+@cache
 def player_counts(name: str) -> tuple[int, ...]:
     """The player counts game ``name`` accepts: its default, or every ``players=`` value the
     engine accepts when the game has that parameter."""

@@ -108,7 +108,9 @@ def _game_type(name: str) -> Any:
             if _facts.perfect_information(name)
             else game_type.Information.IMPERFECT_INFORMATION
         ),
-        utility=game_type.Utility.ZERO_SUM if _facts.zero_sum(name) else game_type.Utility.GENERAL_SUM,
+        utility=game_type.Utility.ZERO_SUM
+        if _facts.zero_sum(name)
+        else game_type.Utility.GENERAL_SUM,
         reward_model=game_type.RewardModel.TERMINAL,
         max_num_players=max(counts),
         min_num_players=min(counts),

@@ -38,11 +38,12 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
 
 from rivals._core import Game, State, make_game
 
-__all__ = ["OBSERVATION_HIGH", "OBSERVATION_LOW", "RivalsAECEnv", "env", "raw_env"]
+__all__ = ["OBSERVATION_HIGH", "OBSERVATION_LOW", "RENDER_MODES", "RivalsAECEnv", "env", "raw_env"]
 
 # Every game scales its observation tensor into [0, 1] (docs/rules/*.md, "Observation tensor").
 OBSERVATION_LOW = 0.0
 OBSERVATION_HIGH = 1.0
+RENDER_MODES = ("ansi",)
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -61,22 +62,23 @@ def raw_env(game: Game | str, render_mode: str | None = None, **params: Any) -> 
 class RivalsAECEnv(AECEnv):  # type: ignore[misc]
     """A rivals game as a PettingZoo ``AECEnv``; ``game_state`` is the engine's current state."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
-
     def __init__(self, game: Game | str, render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
         if isinstance(game, str):
             game = make_game(game, params)
         elif params:
             raise ValueError(f"parameters {sorted(params)} given with a Game object; pass a name")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
-                f"render_mode {render_mode!r} is not supported; use one of "
-                f"{self.metadata['render_modes']} or None"
+                f"render_mode {render_mode!r} is not supported; use one of {RENDER_MODES} or None"
             )
         self.game = game
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"rivals_{game.name}_v0"}
+        self.metadata: dict[str, Any] = {
+            "render_modes": list(RENDER_MODES),
+            "name": f"rivals_{game.name}_v0",
+            "is_parallelizable": False,
+        }
         self.possible_agents = [f"player_{seat}" for seat in range(game.num_players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         # One space object per agent, as PettingZoo requires (seeding a space must stick).

@@ -92,11 +92,47 @@ def to_html(replay: Replay, player: int | None = None) -> str:
         params=escape(params),
         summary=escape(summary),
         last=len(history),
+        buttons=_buttons(len(history)),
         moves="".join(items),
         frames=frames_json,
         style=_STYLE,
         script=_SCRIPT,
     )
+
+
+def _icon(shape: str) -> str:
+    return (
+        '<svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="currentColor">'
+        f"{shape}</svg>"
+    )
+
+
+# (id, tooltip, icon) of the stepping buttons; the counter sits between prev and next.
+_BUTTONS = (
+    (
+        "first",
+        "first step (Home)",
+        '<rect x="2" y="3" width="2.2" height="10"/><path d="M14 3 L5 8 L14 13 Z"/>',
+    ),
+    ("prev", "previous step (left arrow)", '<path d="M12 3 L3 8 L12 13 Z"/>'),
+    ("next", "next step (right arrow)", '<path d="M4 3 L13 8 L4 13 Z"/>'),
+    (
+        "last",
+        "last step (End)",
+        '<path d="M2 3 L11 8 L2 13 Z"/><rect x="11.8" y="3" width="2.2" height="10"/>',
+    ),
+)
+
+
+def _buttons(last: int) -> str:
+    out = []
+    for name, tooltip, shape in _BUTTONS:
+        if name == "next":
+            out.append(f'<span id="counter">0 / {last}</span>')
+        out.append(
+            f'<button id="{name}" title="{tooltip}" aria-label="{tooltip}">{_icon(shape)}</button>'
+        )
+    return "\n".join(out)
 
 
 _STYLE = """
@@ -111,14 +147,14 @@ main { display: flex; gap: 14px; padding: 8px 18px 18px; align-items: flex-start
 #picture { background: #fbf7ee; border: 1px solid #d8ccb2; border-radius: 8px; padding: 6px; }
 #picture svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 150px); }
 #controls { display: flex; gap: 6px; align-items: center; margin-top: 8px; }
-#controls button { font-size: 14px; min-width: 42px; height: 30px; padding: 4px 10px; border-radius: 6px;
-  border: 1px solid #a8987a; background: #fffaf0; cursor: pointer; }
+#controls button { font-size: 14px; min-width: 42px; height: 30px; padding: 4px 10px;
+  border-radius: 6px; border: 1px solid #a8987a; background: #fffaf0; cursor: pointer; }
 #controls button:hover { background: #fff3c8; }
 #controls button:disabled { opacity: 0.4; cursor: default; }
 #counter { min-width: 92px; text-align: center; font-variant-numeric: tabular-nums; }
 #slider { flex: 1 1 auto; }
-aside { position: relative; flex: 0 0 270px; background: #fbf7ee; border: 1px solid #d8ccb2; border-radius: 8px;
-  max-height: calc(100vh - 90px); overflow-y: auto; }
+aside { position: relative; flex: 0 0 270px; background: #fbf7ee; border: 1px solid #d8ccb2;
+  border-radius: 8px; max-height: calc(100vh - 90px); overflow-y: auto; }
 aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; position: sticky;
   top: 0; background: #fbf7ee; border-bottom: 1px solid #e4dac4; }
 #moves { list-style: none; margin: 0; padding: 4px 0; }
@@ -228,11 +264,7 @@ _PAGE = """<!DOCTYPE html>
 <section id="stage">
 <div id="picture" aria-live="polite"></div>
 <nav id="controls">
-<button id="first" title="first step (Home)" aria-label="first step"><svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="currentColor"><rect x="2" y="3" width="2.2" height="10"/><path d="M14 3 L5 8 L14 13 Z"/></svg></button>
-<button id="prev" title="previous step (left arrow)" aria-label="previous step"><svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="currentColor"><path d="M12 3 L3 8 L12 13 Z"/></svg></button>
-<span id="counter">0 / {last}</span>
-<button id="next" title="next step (right arrow)" aria-label="next step"><svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="currentColor"><path d="M4 3 L13 8 L4 13 Z"/></svg></button>
-<button id="last" title="last step (End)" aria-label="last step"><svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="currentColor"><path d="M2 3 L11 8 L2 13 Z"/><rect x="11.8" y="3" width="2.2" height="10"/></svg></button>
+{buttons}
 <button id="play" title="play or pause (space)">play</button>
 <input id="slider" type="range" min="0" max="{last}" value="0" aria-label="step">
 <span class="keys">&#x2190; &#x2192; Home End</span>

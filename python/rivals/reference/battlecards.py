@@ -94,7 +94,14 @@ SET_FORMAT = "rivals-battlecards-set"
 EXPANSION_FORMAT = "rivals-battlecards-expansion"
 
 WHO = ("drawer", "opponent", "german", "british")
-IMMEDIATE_EFFECTS = ("draw", "deploy", "discard_reserve", "reveal", "destroy_stack", "victory_points")
+IMMEDIATE_EFFECTS = (
+    "draw",
+    "deploy",
+    "discard_reserve",
+    "reveal",
+    "destroy_stack",
+    "victory_points",
+)
 KEPT_EFFECTS = ("combat_bonus", "reinforce")
 WON_BY = ("aggressor", "defender", "either")
 KINDS = ("battle", "build_up", "immediate", "kept")
@@ -333,7 +340,9 @@ def _parse_arsenal_card(check: _Checker, obj: Any) -> ArsenalCard:
     for t in TYPES:
         value = attack_obj[t]
         if not _is_int(value) or not 0 <= value <= 20:
-            raise check.fail(f"attack against {t} must be an int 0-20, not {value!r}", cid, "attack")
+            raise check.fail(
+                f"attack against {t} must be an int 0-20, not {value!r}", cid, "attack"
+            )
         attack[t] = int(value)
     defence = check.int_range(obj, "defence", 0, 20, cid)
     phase = check.int_range(obj, "phase", 1, NUM_PHASES, cid)
@@ -414,16 +423,16 @@ def _parse_conflict_card(check: _Checker, obj: Any) -> ConflictCard:
     if kind == "battle":
         aggressor = obj["aggressor"]
         if aggressor not in SIDE_KEYS:
-            raise check.fail(
-                f"must be 'german' or 'british', not {aggressor!r}", cid, "aggressor"
-            )
+            raise check.fail(f"must be 'german' or 'british', not {aggressor!r}", cid, "aggressor")
         types = check.types(obj, "types", cid)
         decisive = check.types(obj, "decisive", cid) if "decisive" in obj else types
         if not set(decisive) <= set(types):
             raise check.fail("must be a subset of the battle's types", cid, "decisive")
-        lost = check.types(obj, "loser_destroyed", cid, allow_empty=True) if (
-            "loser_destroyed" in obj
-        ) else ()
+        lost = (
+            check.types(obj, "loser_destroyed", cid, allow_empty=True)
+            if ("loser_destroyed" in obj)
+            else ()
+        )
         if not set(lost) <= set(types):
             raise check.fail("must be a subset of the battle's types", cid, "loser_destroyed")
         prereqs = obj.get("prerequisites", [])
@@ -455,7 +464,9 @@ def _parse_conflict_card(check: _Checker, obj: Any) -> ConflictCard:
             loser_destroyed=tuple(t for t in TYPES if t in lost),
         )
     if kind == "kept":
-        return ConflictCard(cid, name, action, kind, effects=(_parse_effect(check, obj["effect"], cid, True),))
+        return ConflictCard(
+            cid, name, action, kind, effects=(_parse_effect(check, obj["effect"], cid, True),)
+        )
     effects = obj["effects"]
     if not isinstance(effects, list) or not effects:
         raise check.fail("must be a non-empty list of effects", cid, "effects")
@@ -486,19 +497,26 @@ def _read(source: Any, what: str) -> tuple[Any, str]:
         with open(source, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as error:
-        raise CardError(f"bad Battlecards card set {name}: cannot read it ({error.strerror})") from None
+        raise CardError(
+            f"bad Battlecards card set {name}: cannot read it ({error.strerror})"
+        ) from None
     try:
         return json.loads(text), name
     except json.JSONDecodeError as error:
         raise CardError(f"bad Battlecards card set {name}: not valid JSON ({error})") from None
 
 
-def _check_header(check: _Checker, data: Any, fmt: str, required: set[str], optional: set[str]) -> None:
+def _check_header(
+    check: _Checker, data: Any, fmt: str, required: set[str], optional: set[str]
+) -> None:
     if not isinstance(data, dict):
         raise check.fail("a JSON object is expected")
     for key in data:
         if key not in required | optional:
-            raise check.fail(f"unknown top-level key (accepted: {', '.join(sorted(required | optional))})", key=key)
+            raise check.fail(
+                f"unknown top-level key (accepted: {', '.join(sorted(required | optional))})",
+                key=key,
+            )
     for key in sorted(required):
         if key not in data:
             raise check.fail("missing top-level key", key=key)
@@ -522,7 +540,11 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
         data, source = _read(cards, "card set")
     check = _Checker(source)
     _check_header(
-        check, data, SET_FORMAT, {"format", "version", "name", "battle_list", "conflict", "german", "british"}, set()
+        check,
+        data,
+        SET_FORMAT,
+        {"format", "version", "name", "battle_list", "conflict", "german", "british"},
+        set(),
     )
     list_id, list_name, list_battles = _parse_battle_list(check, data["battle_list"])
     conflict = [_parse_conflict_card(check, c) for c in data["conflict"]]
@@ -540,7 +562,11 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
         for card in arsenals[seat]:
             if card.leader:
                 if card.name in leaders:
-                    raise check.fail(f"leader {card.name!r} is twice in the {SIDE_KEYS[seat]} arsenal", card.id, "leader")
+                    raise check.fail(
+                        f"leader {card.name!r} is twice in the {SIDE_KEYS[seat]} arsenal",
+                        card.id,
+                        "leader",
+                    )
                 leaders.add(card.name)
     battle_ids = [c.id for c in conflict if c.kind == "battle"]
     if sorted(list_battles) != sorted(battle_ids) or len(set(list_battles)) != len(list_battles):
@@ -555,11 +581,19 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
         "british": list(data["british"]),
     }
     if isinstance(expansions, (str, dict)) or not isinstance(expansions, (list, tuple)):
-        raise CardError(f"bad value expansions={expansions!r}: a list of paths or objects is expected")
+        raise CardError(
+            f"bad value expansions={expansions!r}: a list of paths or objects is expected"
+        )
     for expansion in expansions:
         edata, esource = _read(expansion, "expansion")
         echeck = _Checker(esource)
-        _check_header(echeck, edata, EXPANSION_FORMAT, {"format", "version", "name"}, {"conflict", "german", "british"})
+        _check_header(
+            echeck,
+            edata,
+            EXPANSION_FORMAT,
+            {"format", "version", "name"},
+            {"conflict", "german", "british"},
+        )
         for obj in edata.get("conflict", []):
             card = _parse_conflict_card(echeck, obj)
             if card.id in seen_ids:
@@ -586,21 +620,36 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
     return CardSet(data["name"], list_id, list_name, arsenals, conflict, raw)
 
 
-def _check_whole(check: _Checker, conflict: list[ConflictCard], arsenals: tuple[list[ArsenalCard], ...]) -> None:
+def _check_whole(
+    check: _Checker, conflict: list[ConflictCard], arsenals: tuple[list[ArsenalCard], ...]
+) -> None:
     for seat, key in enumerate(SIDE_KEYS):
         if not SETUP_DRAW <= len(arsenals[seat]) <= MAX_ARSENAL:
-            raise check.fail(f"the {key} arsenal must hold {SETUP_DRAW}-{MAX_ARSENAL} cards, not {len(arsenals[seat])}", key=key)
+            raise check.fail(
+                f"the {key} arsenal must hold {SETUP_DRAW}-{MAX_ARSENAL} cards, not {len(arsenals[seat])}",
+                key=key,
+            )
     if not 1 <= len(conflict) <= MAX_CONFLICT:
-        raise check.fail(f"the conflict deck must hold 1-{MAX_CONFLICT} cards, not {len(conflict)}", key="conflict")
+        raise check.fail(
+            f"the conflict deck must hold 1-{MAX_CONFLICT} cards, not {len(conflict)}",
+            key="conflict",
+        )
     battles = {c.id: c for c in conflict if c.kind == "battle"}
     if not battles:
         raise check.fail("the conflict deck needs at least one battle", key="conflict")
     if not any(c.kind in ("build_up", "immediate") for c in conflict):
-        raise check.fail("the conflict deck needs a card that is neither a battle nor a kept card", key="conflict")
+        raise check.fail(
+            "the conflict deck needs a card that is neither a battle nor a kept card",
+            key="conflict",
+        )
     for card in battles.values():
         for pre in card.prerequisites:
             if pre.battle not in battles or pre.battle == card.id:
-                raise check.fail(f"prerequisite {pre.battle!r} is not another battle of the set", card.id, "prerequisites")
+                raise check.fail(
+                    f"prerequisite {pre.battle!r} is not another battle of the set",
+                    card.id,
+                    "prerequisites",
+                )
     # Prerequisites must not form a cycle (depth-first search, three colours).
     state: dict[str, int] = {}
 
@@ -657,17 +706,27 @@ def _with_card(action: int, index: int) -> int:
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
     for key in params:
         if key not in DEFAULT_PARAMS:
-            raise ValueError(f"unknown parameter {key!r} for {NAME}; accepted parameters: {PARAM_HELP}")
+            raise ValueError(
+                f"unknown parameter {key!r} for {NAME}; accepted parameters: {PARAM_HELP}"
+            )
     full = dict(DEFAULT_PARAMS)
     full.update(params)
     turns = full["max_turns"]
     if not _is_int(turns) or not 1 <= turns <= MAX_TURNS_LIMIT:
-        raise ValueError(f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}")
+        raise ValueError(
+            f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
+        )
     if full["cards"] is not None and not isinstance(full["cards"], (str, dict)):
-        raise ValueError(f"bad value cards={full['cards']!r} for {NAME}; accepted: null, a path or a card-set object")
+        raise ValueError(
+            f"bad value cards={full['cards']!r} for {NAME}; accepted: null, a path or a card-set object"
+        )
     expansions = full["expansions"]
-    if not isinstance(expansions, (list, tuple)) or not all(isinstance(e, (str, dict)) for e in expansions):
-        raise ValueError(f"bad value expansions={expansions!r} for {NAME}; accepted: a list of paths or expansion objects")
+    if not isinstance(expansions, (list, tuple)) or not all(
+        isinstance(e, (str, dict)) for e in expansions
+    ):
+        raise ValueError(
+            f"bad value expansions={expansions!r} for {NAME}; accepted: a list of paths or expansion objects"
+        )
     full["expansions"] = list(expansions)
     return full
 
@@ -700,7 +759,9 @@ class Game:
                 effects = max(effects, cost)
         battle = 1 + window + MAX_ROUNDS * (3 * n_arsenal + 2)
         per_turn = 2 + max(effects, battle)
-        self.max_game_length: int = 2 * SETUP_DRAW + 2 * SETUP_DEPLOY + self.params["max_turns"] * per_turn
+        self.max_game_length: int = (
+            2 * SETUP_DRAW + 2 * SETUP_DEPLOY + self.params["max_turns"] * per_turn
+        )
         self.observation_shape: tuple[int, ...] = (9 * n_arsenal + 6 * n_conflict + OBS_GLOBALS,)
 
     def new_initial_state(self) -> State:
@@ -915,7 +976,9 @@ class State:
             return [PASS] + plays
         if phase == "reinforce":
             types = self.conflict(self.card).types
-            return [PASS] + [DEPLOY + a for a in sorted(self.reserve[seat]) if self.unit(a).type in types]
+            return [PASS] + [
+                DEPLOY + a for a in sorted(self.reserve[seat]) if self.unit(a).type in types
+            ]
         if phase == "fire":
             assert battle.unit is not None
             return [FIRE + t for t in self.eligible_targets(battle.unit)]
@@ -1333,7 +1396,11 @@ class State:
         self.conflict_discard.add(k)
         target = battle.target
         number = self.conflict(k).action
-        if self.defence_score(target) < number <= self.attack_score(battle.unit, self.unit(target).type):
+        if (
+            self.defence_score(target)
+            < number
+            <= self.attack_score(battle.unit, self.unit(target).type)
+        ):
             self._destroy(target)
         battle.target = None
         side = battle.firing_side
@@ -1381,7 +1448,9 @@ class State:
             self._end("homeland", winner)
             return
         self._cancel_dead_battles()
-        if all(k in self.won[0] or k in self.won[1] or k in self.cancelled for k in self.cs.battles):
+        if all(
+            k in self.won[0] or k in self.won[1] or k in self.cancelled for k in self.cs.battles
+        ):
             if self.vp[0] == self.vp[1]:
                 self._end("battles", None)
             else:
@@ -1727,7 +1796,11 @@ class State:
             lines.append(f"{SIDES[seat]} (seat {seat}): {self.vp[seat]} VP")
             for t in TYPES:
                 cards = sorted(self.stacks[seat][t])
-                shown = [unit_text(a) + ("" if a in self.face_up else " (face down)") for a in cards if sees or a in self.face_up]
+                shown = [
+                    unit_text(a) + ("" if a in self.face_up else " (face down)")
+                    for a in cards
+                    if sees or a in self.face_up
+                ]
                 hidden = sum(1 for a in cards if not sees and a not in self.face_up)
                 if hidden:
                     shown.append(f"{hidden} face down")
@@ -1736,13 +1809,17 @@ class State:
                 lines.append("  reserve: " + (", ".join(self._ids(self.reserve[seat])) or "-"))
                 lines.append("  kept: " + (", ".join(self._conflict_ids(self.kept[seat])) or "-"))
             else:
-                lines.append(f"  reserve: {len(self.reserve[seat])} cards; kept: {len(self.kept[seat])} cards")
+                lines.append(
+                    f"  reserve: {len(self.reserve[seat])} cards; kept: {len(self.kept[seat])} cards"
+                )
             lines.append("  won: " + (", ".join(self._conflict_ids(self.won[seat])) or "-"))
             lines.append(
                 f"  arsenal deck {len(self.arsenal_deck[seat])}, discard "
                 + (", ".join(self._ids(self.arsenal_discard[seat])) or "-")
             )
-        lines.append(f"conflict deck {len(self.conflict_deck)}, discard {len(self.conflict_discard)}")
+        lines.append(
+            f"conflict deck {len(self.conflict_deck)}, discard {len(self.conflict_discard)}"
+        )
         if self.card is not None:
             lines.append(f"card: {self.conflict(self.card).id} {self.conflict(self.card).name}")
         b = self.battle
@@ -1751,7 +1828,10 @@ class State:
                 f"battle: aggressor {SIDES[b.aggressor]}, round {b.round}, phase {b.firing_phase}"
             )
             for seat in (0, 1):
-                lines.append(f"  {SIDES[seat]} taking part: " + (", ".join(self._ids(b.taking_part[seat])) or "-"))
+                lines.append(
+                    f"  {SIDES[seat]} taking part: "
+                    + (", ".join(self._ids(b.taking_part[seat])) or "-")
+                )
         if self.phase == "terminal":
             result = "draw" if self.winner is None else f"{SIDES[self.winner]} wins"
             lines.append(f"game over ({self.end_reason}): {result}")

@@ -566,7 +566,7 @@ class State:
     def majority(counts: list[int]) -> int | None:
         """The seat with at least 2 knights and strictly more than every other seat."""
         best = max(counts)
-        if best >= 1 and counts.count(best) == 1:
+        if best >= 2 and counts.count(best) == 1:
             return counts.index(best)
         return None
 
@@ -849,7 +849,7 @@ class State:
             holder = owner if owner is not None else seat
             self.castle_knight[t] = holder
             self._take_knight(holder)
-        if completed and owner is None:
+        if False:
             owner = self.majority(self.counts(domain))
             self._set_owner(domain, owner)
         # Step 4 (step 5, bishops and the archbishop, is derived from the domains on demand).
