@@ -122,7 +122,7 @@ def _game_type(name: str) -> Any:
     )
 
 
-class RivalsGame(pyspiel.Game):  # type: ignore[misc]
+class RivalsGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
     """A rivals game seen by OpenSpiel; ``rivals_game`` is the engine's ``Game``."""
 
     def __init__(self, name: str, params: Mapping[str, Any] | None = None) -> None:
@@ -150,7 +150,7 @@ class RivalsGame(pyspiel.Game):  # type: ignore[misc]
         return RivalsObserver(self, iig_obs_type, params)
 
 
-class RivalsState(pyspiel.State):  # type: ignore[misc]
+class RivalsState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     """An OpenSpiel state over an engine ``State`` (``rivals_state``).
 
     OpenSpiel clones a Python state by deep-copying its attributes, and the engine state's copy is

@@ -28,9 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 try:
-    from gymnasium import spaces
-    from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
-    from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
+    from gymnasium import spaces  # type: ignore[import-not-found, unused-ignore]
+    from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped, import-not-found, unused-ignore]
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
     raise ModuleNotFoundError(
         "rivals.pettingzoo needs PettingZoo: pip install 'rivals[pettingzoo]'", name=error.name
@@ -59,7 +59,7 @@ def raw_env(game: Game | str, render_mode: str | None = None, **params: Any) -> 
     return RivalsAECEnv(game, render_mode=render_mode, **params)
 
 
-class RivalsAECEnv(AECEnv):  # type: ignore[misc]
+class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
     """A rivals game as a PettingZoo ``AECEnv``; ``game_state`` is the engine's current state."""
 
     def __init__(self, game: Game | str, render_mode: str | None = None, **params: Any) -> None:

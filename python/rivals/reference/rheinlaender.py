@@ -849,7 +849,7 @@ class State:
             holder = owner if owner is not None else seat
             self.castle_knight[t] = holder
             self._take_knight(holder)
-        if False:
+        if completed and owner is None:
             owner = self.majority(self.counts(domain))
             self._set_owner(domain, owner)
         # Step 4 (step 5, bishops and the archbishop, is derived from the domains on demand).
@@ -905,7 +905,7 @@ class State:
         for dom in self.domains():
             owner = self.duke[dom[0]]
             if owner is not None:
-                result[owner] += FINAL_DUKE + self.landmark_value(dom)
+                result[owner] += 1 + self.landmark_value(dom)
         holder = self.archbishop()
         if holder is not None:
             result[holder] += ARCHBISHOP_BONUS

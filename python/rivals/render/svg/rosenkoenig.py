@@ -265,8 +265,9 @@ def _last_play_marks(last: Move, row: int, col: int) -> str:
 def _panel(state: State, snapshot: dict[str, Any], num_players: int, player: int | None) -> str:
     to_move = int(snapshot["current_player"])
     legal = set(state.legal_actions()) if to_move >= 0 else set()
-    heroes_dealt = max(int(h) for h in state.game.new_initial_state().to_dict()["heroes"])
-    limit = HAND_LIMIT.get(num_players, max(len(hand) for hand in snapshot["hands"]))
+    start = cast("dict[str, Any]", state.game.new_initial_state().to_dict())
+    heroes_dealt = max(int(heroes) for heroes in start["heroes"])
+    limit = HAND_LIMIT[num_players]
     parts = []
     y = BOARD_Y - 6
     for seat in range(num_players):

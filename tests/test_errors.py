@@ -1,0 +1,81 @@
+"""The error contract of docs/errors.md, for every game: bad input raises, names the offender and
+changes nothing."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import rivals
+from tests.games import CONFIGS
+
+GAMES = sorted(CONFIGS)
+
+
+def mid_game_state(name: str, plies: int = 30) -> rivals.State:
+    state = rivals.make(name).new_initial_state()
+    rng = random.Random(name)
+    while not state.is_terminal() and len(state.history()) < plies:
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def unchanged(state: rivals.State) -> tuple[Any, ...]:
+    return (state.to_json(), state.hash(), state.history())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_make_names_bad_parameters(name: str) -> None:
+    with pytest.raises(ValueError, match=rf"{name}: unknown parameter 'no_such_thing'"):
+        rivals.make(name, no_such_thing=1)
+    for param, default in rivals.make(name).params.items():
+        wrong: object = [] if not isinstance(default, list) else "text"
+        with pytest.raises(ValueError, match=param):
+            rivals.make(name, **{param: wrong})
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_entry_points_reject_bad_input_and_change_nothing(name: str) -> None:
+    state = mid_game_state(name)
+    game = state.game
+    before = unchanged(state)
+    with pytest.raises(ValueError, match="999999"):
+        state.apply_action(999999)
+    with pytest.raises(ValueError, match=str(game.num_distinct_actions + 7)):
+        state.action_to_string(game.num_distinct_actions + 7)
+    with pytest.raises(ValueError, match="surely not a move"):
+        state.string_to_action("surely not a move")
+    for method in ("observation_tensor", "observation_string", "information_state_string"):
+        with pytest.raises(ValueError, match=f"player {game.num_players}"):
+            getattr(state, method)(game.num_players)
+        with pytest.raises(ValueError, match="player -1"):
+            getattr(state, method)(-1)
+    with pytest.raises(ValueError, match=f"player {game.num_players}"):
+        state.resample_from_infostate(game.num_players, 0)
+    assert unchanged(state) == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_history_replay_and_bots_name_the_problem(name: str) -> None:
+    state = mid_game_state(name, plies=12)
+    game = state.game
+    history = state.history()
+    broken = [*history[:5], 999999, *history[5:]]
+    with pytest.raises(ValueError, match="action #5"):
+        game.state_from_history(broken)
+    record = rivals.replay.to_dict(state)
+    record["actions"][3]["action"] = 999999
+    del record["actions"][3]["text"]
+    with pytest.raises(ValueError, match=r"actions\[3\]: .*999999"):
+        rivals.replay.from_dict(record)
+    with pytest.raises(ValueError, match="unknown bot 'oracle'"):
+        rivals.bots.make("oracle", game)
+    other = next(g for g in GAMES if g != name)
+    bot = rivals.bots.make("random", rivals.make(other))
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    if not state.is_terminal():
+        with pytest.raises(ValueError, match=f"plays {other}, not {name}"):
+            bot.step(state)
