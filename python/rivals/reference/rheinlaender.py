@@ -773,7 +773,6 @@ class State:
                 self._displace(seat, space)
         if self.last_knight_taken:
             # The game ends at once; the draw could change nothing.
-            self.turn += 1
             self._end("knights")
             return
         self.phase = "draw"
@@ -905,7 +904,7 @@ class State:
         for dom in self.domains():
             owner = self.duke[dom[0]]
             if owner is not None:
-                result[owner] += 1 + self.landmark_value(dom)
+                result[owner] += FINAL_DUKE + self.landmark_value(dom)
         holder = self.archbishop()
         if holder is not None:
             result[holder] += ARCHBISHOP_BONUS
