@@ -165,7 +165,9 @@ def parse_map(data: Any, source: str) -> Board:
         if sid in index:
             raise _map_error(source, key + ".id", f"{sid!r} is used twice")
         if space["kind"] not in ("land", "river"):
-            raise _map_error(source, key + ".kind", f"must be 'land' or 'river', not {space['kind']!r}")
+            raise _map_error(
+                source, key + ".kind", f"must be 'land' or 'river', not {space['kind']!r}"
+            )
         is_land = space["kind"] == "land"
         nums = space["numbers"]
         allowed = (1, 2) if is_land else (1,)
@@ -269,9 +271,7 @@ def parse_map(data: Any, source: str) -> Board:
     if not isinstance(marks, dict) or set(marks) != {"city", "castle", "church"}:
         raise _map_error(source, "landmarks", "needs exactly the keys city, castle, church")
     cities = marks["city"]
-    if not isinstance(cities, list) or not all(
-        _is_int(v) and 1 <= v <= MAX_CITY for v in cities
-    ):
+    if not isinstance(cities, list) or not all(_is_int(v) and 1 <= v <= MAX_CITY for v in cities):
         raise _map_error(source, "landmarks.city", f"must be a list of city values 1-{MAX_CITY}")
     for kind in ("castle", "church"):
         if not _is_int(marks[kind]) or marks[kind] < 0:
@@ -401,9 +401,7 @@ class Game:
         board = self.board
         S = board.num_spaces
         if not 0 <= action < self.num_distinct_actions:
-            raise ValueError(
-                f"action {action} is out of range 0..{self.num_distinct_actions - 1}"
-            )
+            raise ValueError(f"action {action} is out of range 0..{self.num_distinct_actions - 1}")
         if action < self.bastion_base:
             card, s = action // S + 1, action % S
             sid = board.ids[s]
@@ -773,6 +771,7 @@ class State:
                 self._displace(seat, space)
         if self.last_knight_taken:
             # The game ends at once; the draw could change nothing.
+            self.turn += 1
             self._end("knights")
             return
         self.phase = "draw"
@@ -1072,7 +1071,9 @@ class State:
                 if self.castle_knight[t] is not None:
                     text += f" [{self.castle_knight[t]}]"
                 extra.append(text)
-            lines.append(f"  {board.ids[s]:>6} {cell(s)}" + ("  " + ", ".join(extra) if extra else ""))
+            lines.append(
+                f"  {board.ids[s]:>6} {cell(s)}" + ("  " + ", ".join(extra) if extra else "")
+            )
         for dom in self.domains():
             owner = self.duke[dom[0]]
             who = f"seat {owner}" if owner is not None else "nobody"
@@ -1099,8 +1100,7 @@ class State:
             lines.append(f"chance: {self.phase}{target}")
         else:
             lines.append(
-                f"seat {self.player} to move"
-                + (" (bastion placed)" if self.bastion_placed else "")
+                f"seat {self.player} to move" + (" (bastion placed)" if self.bastion_placed else "")
             )
         return lines
 
@@ -1108,7 +1108,11 @@ class State:
         p = self._check_seat(player)
         hands = [
             f"seat {seat} hand: "
-            + (" ".join(map(str, self.hands[seat])) if seat == p else f"{len(self.hands[seat])} cards")
+            + (
+                " ".join(map(str, self.hands[seat]))
+                if seat == p
+                else f"{len(self.hands[seat])} cards"
+            )
             for seat in range(self.num_players)
         ]
         return "\n".join([f"view of seat {p}", *self._board_lines(), *self._status_lines(), *hands])

@@ -26,7 +26,7 @@ from rivals import _facts
 from rivals._core import CHANCE, State
 from rivals.render import player_label, result_text
 
-__all__ = ["Move", "document", "escape", "move_text", "moves", "to_svg"]
+__all__ = ["Move", "document", "draw", "escape", "generic", "move_text", "moves", "to_svg"]
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
@@ -115,7 +115,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     hook = _hook(state.game.name, "draw")
     if hook is not None:
         return str(hook(state, player, history))
-    return _generic(state, player, history)
+    return generic(state, player, history)
 
 
 def move_text(game_name: str, move: Move, player: int | None) -> str:
@@ -135,7 +135,8 @@ def _public_lines(state: State) -> list[str]:
     return [line for line in views[0] if line in shared]
 
 
-def _generic(state: State, player: int | None, history: Sequence[Move]) -> str:
+def generic(state: State, player: int | None, history: Sequence[Move]) -> str:
+    """The picture of a game without a module of its own (and the model for one)."""
     name = state.game.name
     if player is not None:
         lines = state.observation_string(player).splitlines()

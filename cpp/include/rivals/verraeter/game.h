@@ -1,0 +1,59 @@
+// Verräter (Traitor) for 3 or 4 players. Rules: docs/rules/verraeter.md.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rivals/core/json.h"
+#include "rivals/core/params.h"
+#include "rivals/core/rng.h"
+#include "rivals/verraeter/state.h"
+
+namespace rivals::verraeter {
+
+class Verraeter {
+ public:
+  static constexpr const char* kName = "verraeter";
+  using State = verraeter::State;
+
+  static std::vector<ParamSpec> param_specs();
+  explicit Verraeter(const Json& params);
+
+  Json params() const;
+  int num_players() const { return setup_->players; }
+  int num_distinct_actions() const { return kNumActions; }
+  int max_chance_outcomes() const { return State::kMaxChanceOutcomes; }
+  int max_game_length() const;
+  std::vector<int> observation_shape() const { return {observation_size()}; }
+  // States point to the setup, which is shared so that copies of the game keep it alive.
+  State initial_state() const { return State(*setup_); }
+  const Setup& setup() const { return *setup_; }
+
+  std::string action_to_string(const State& state, Action action) const;
+  Action string_to_action(const State& state, std::string_view text) const;
+  void scores(const State& state, double* out) const;
+  Json to_json(const State& state) const;
+  std::string to_string(const State& state) const;
+  std::string observation_string(const State& state, Player player) const;
+  void observation_tensor(const State& state, Player player, float* out) const;
+
+  // Hidden information (docs/rules/verraeter.md, "Hidden information"); in hidden.cpp.
+  std::vector<Action> resample_history(const std::vector<Action>& history, Player player,
+                                       Rng& rng) const;
+  std::string information_state_string(const State& state, const std::vector<Action>& history,
+                                       Player player) const;
+
+ private:
+  int observation_size() const { return kRingSize * (10 + setup_->players) + 20 * setup_->players + 29; }
+
+  std::shared_ptr<const Setup> setup_;
+  Json cards_param_;
+};
+
+// The string of an action id; throws std::invalid_argument outside 0-79 and for supply value ids
+// the card set does not have.
+std::string action_name(Action action, const Cards& cards);
+
+}  // namespace rivals::verraeter

@@ -1,0 +1,359 @@
+#include "rivals/verraeter/game.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "rivals/core/data.h"
+
+namespace rivals::verraeter {
+namespace {
+
+constexpr int kMaxRounds = 50;
+
+std::string value_name(int value_id, const Cards& cards) {
+  if (value_id >= cards.num_values) {
+    std::string values;
+    for (int v = 0; v < cards.num_values; ++v)
+      values += (v ? ", " : "") + std::to_string(cards.values[v]);
+    throw std::invalid_argument("verraeter: supply value id " + std::to_string(value_id) +
+                                " does not exist (values: [" + values + "])");
+  }
+  return std::to_string(cards.values[value_id]);
+}
+
+// "3 4 4 5": the values of a pile or hand, ascending, one word per card.
+std::string values_text(const Counts& counts, const Cards& cards) {
+  std::string out;
+  for (int v = 0; v < cards.num_values; ++v)
+    for (int k = 0; k < counts[v]; ++k) out += (out.empty() ? "" : " ") + std::to_string(cards.values[v]);
+  return out;
+}
+
+Json values_json(const Counts& counts, const Cards& cards) {
+  Json out = Json::array();
+  for (int v = 0; v < cards.num_values; ++v)
+    for (int k = 0; k < counts[v]; ++k) out.push_back(static_cast<int>(cards.values[v]));
+  return out;
+}
+
+std::string cards_text(int mask) {
+  std::string out;
+  for (int c = 0; c < kActionCards; ++c)
+    if ((mask >> c) & 1) out += (out.empty() ? "" : " ") + std::string(kCardNames[c]);
+  return out;
+}
+
+std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
+
+std::string to_move_text(const State& state) {
+  if (state.is_terminal()) return "nobody";
+  if (state.is_chance_node()) return "chance";
+  return "seat " + std::to_string(state.current_player());
+}
+
+std::string header(const State& state) {
+  return std::string("phase ") + kPhaseNames[static_cast<int>(state.phase())] +
+         "; rounds completed " + std::to_string(state.round()) + "/" +
+         std::to_string(state.setup().rounds) + "; start player " +
+         std::to_string(state.start_player()) + "; strategist " +
+         std::to_string(state.strategist()) + "; to move " + to_move_text(state);
+}
+
+std::string ring_line(const State& state) {
+  std::string out;
+  for (int i = 0; i < state.ring_size(); ++i) {
+    out += (i ? " | " : "") + std::to_string(i) + " " + kTypeNames[state.type_at(i)] + " " +
+           kHouseNames[state.house_at(i)];
+    const Player owner = state.estate_at(i);
+    if (owner >= 0) out += std::string(" ") + (state.kontor_at(i) ? "K" : "G") + std::to_string(owner);
+  }
+  return "ring: " + or_dash(out);
+}
+
+std::string conflict_line(const State& state) {
+  return "conflict: " + (state.conflict() < 0 ? std::string("none") : std::to_string(state.conflict()));
+}
+
+std::string queue_text(const State& state) {
+  std::string out;
+  for (int i = 0; i < state.queue_length(); ++i)
+    out += (i ? " " : "") + std::to_string(state.queue_at(i));
+  return or_dash(out);
+}
+
+// The action card of `seat` as `viewer` sees it: -1 if there is none or it is hidden.
+int visible_action(const State& state, Player seat, Player viewer) {
+  const int card = state.action_of(seat);
+  return card < 0 || (seat != viewer && !state.revealed()) ? -1 : card;
+}
+
+int parse_index(std::string_view word, std::string_view arg, std::string_view name, int limit) {
+  if (word != name) return -1;
+  for (int i = 0; i < limit; ++i)
+    if (arg == std::to_string(i)) return i;
+  return -1;
+}
+
+int parse_card(std::string_view arg) {
+  for (int c = 0; c < kActionCards; ++c)
+    if (arg == kCardNames[c]) return c;
+  return -1;
+}
+
+}  // namespace
+
+std::string action_name(Action action, const Cards& cards) {
+  if (action < 0 || action >= kNumActions)
+    throw std::invalid_argument("verraeter: action " + std::to_string(action) +
+                                " is out of range 0.." + std::to_string(kNumActions - 1));
+  if (action < kBuild) return "conflict " + std::to_string(action - kConflict);
+  if (action < kUpgrade) return "build " + std::to_string(action - kBuild);
+  if (action < kPick) return "upgrade " + std::to_string(action - kUpgrade);
+  if (action < kPlay) return std::string("pick ") + kCardNames[action - kPick];
+  if (action < kDone) return "play " + value_name(action - kPlay, cards);
+  if (action == kDone) return "done";
+  if (action < kPass) return "discard " + value_name(action - kDiscard, cards);
+  if (action == kPass) return "pass";
+  if (action < kAside) {
+    const int card = action - kLand;
+    return std::string(kTypeNames[card / 2]) + " " + kHouseNames[card % 2];
+  }
+  if (action < kDrawCard) return std::string("aside ") + kCardNames[action - kAside];
+  return "draw " + value_name(action - kDrawCard, cards);
+}
+
+std::vector<ParamSpec> Verraeter::param_specs() {
+  return {
+      {"players", Json(4), "3 or 4"},
+      {"rounds", Json(nullptr), "null (2 * players) or an int 1-50"},
+      {"cards", Json(nullptr), "null (the shipped card file) or a path to a card file"},
+  };
+}
+
+Verraeter::Verraeter(const Json& params) {
+  const auto specs = param_specs();
+  auto setup = std::make_shared<Setup>();
+  const Json& players = *params.find("players");
+  if (!players.is_int() || (players.as_int() != 3 && players.as_int() != 4))
+    bad_param(kName, specs[0], players);
+  setup->players = static_cast<int>(players.as_int());
+  const Json& rounds = *params.find("rounds");
+  if (rounds.is_null()) {
+    setup->rounds = 2 * setup->players;  // each player is start player twice
+  } else if (rounds.is_int() && rounds.as_int() >= 1 && rounds.as_int() <= kMaxRounds) {
+    setup->rounds = static_cast<int>(rounds.as_int());
+  } else {
+    bad_param(kName, specs[1], rounds);
+  }
+  cards_param_ = *params.find("cards");
+  if (!cards_param_.is_null() && !cards_param_.is_string()) bad_param(kName, specs[2], cards_param_);
+  const std::string source = cards_param_.is_null() ? std::string("verraeter.json (shipped)")
+                                                    : "'" + cards_param_.as_string() + "'";
+  try {
+    setup->cards = parse_cards(load_data(cards_param_, kName), source, setup->players);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(std::string("verraeter: parameter cards: ") + error.what());
+  }
+  setup_ = std::move(setup);
+}
+
+Json Verraeter::params() const {
+  return Json::object(
+      {{"players", setup_->players}, {"rounds", setup_->rounds}, {"cards", cards_param_}});
+}
+
+// Ring and estates; per round the conflict, the set-aside card and the builder, n picks, at most
+// 5 plays and a done per seat, the draws and at most as many discards (hands hold at most 5
+// cards when the draws begin).
+int Verraeter::max_game_length() const {
+  const int n = setup_->players;
+  const int draws = setup_->cards.estates_per_player * n + setup_->cards.card_draws_total();
+  return kRingSize + n + setup_->rounds * (3 + 7 * n + 2 * draws);
+}
+
+std::string Verraeter::action_to_string(const State& /*state*/, Action action) const {
+  return action_name(action, setup_->cards);
+}
+
+Action Verraeter::string_to_action(const State& /*state*/, std::string_view text) const {
+  const Cards& cards = setup_->cards;
+  if (text == "done") return kDone;
+  if (text == "pass") return kPass;
+  const auto space = text.find(' ');
+  if (space != std::string_view::npos) {
+    const std::string_view word = text.substr(0, space);
+    const std::string_view arg = text.substr(space + 1);
+    if (int i = parse_index(word, arg, "conflict", kRingSize); i >= 0) return kConflict + i;
+    if (int i = parse_index(word, arg, "build", kRingSize); i >= 0) return kBuild + i;
+    if (int i = parse_index(word, arg, "upgrade", kRingSize); i >= 0) return kUpgrade + i;
+    if (const int c = parse_card(arg); c >= 0) {
+      if (word == "pick") return kPick + c;
+      if (word == "aside") return kAside + c;
+    }
+    for (int v = 0; v < cards.num_values; ++v) {
+      if (arg != std::to_string(cards.values[v])) continue;
+      if (word == "play") return kPlay + v;
+      if (word == "discard") return kDiscard + v;
+      if (word == "draw") return kDrawCard + v;
+    }
+    for (int t = 0; t < kTypes; ++t) {
+      if (word != kTypeNames[t] && !(t == 0 && word == "Oednis")) continue;
+      for (int h = 0; h < 2; ++h)
+        if (arg == kHouseNames[h]) return kLand + 2 * t + h;
+    }
+  }
+  std::string values;
+  for (int v = 0; v < cards.num_values; ++v)
+    values += (v ? ", " : "") + std::to_string(cards.values[v]);
+  throw std::invalid_argument(
+      "verraeter: unknown action '" + std::string(text) +
+      "'; accepted: 'conflict 3', 'build 7', 'upgrade 7', 'pick Diplomat5', 'play v', 'done', "
+      "'discard v', 'pass' (v one of [" +
+      values + "]), and the chance outcomes 'Stadt eagle', 'aside Bauer', 'draw v'");
+}
+
+void Verraeter::scores(const State& state, double* out) const {
+  for (Player s = 0; s < setup_->players; ++s) out[s] = state.vp(s);
+}
+
+Json Verraeter::to_json(const State& state) const {
+  const Cards& cards = setup_->cards;
+  const int n = setup_->players;
+  Json ring = Json::array();
+  for (int i = 0; i < state.ring_size(); ++i) {
+    const Player owner = state.estate_at(i);
+    ring.push_back(Json::object(
+        {{"type", kTypeNames[state.type_at(i)]},
+         {"house", kHouseNames[state.house_at(i)]},
+         {"estate", owner < 0 ? Json(nullptr)
+                              : Json::object({{"owner", owner}, {"kontor", state.kontor_at(i)}})}}));
+  }
+  Json houses = Json::array(), vp = Json::array(), hands = Json::array(), played = Json::array(),
+       actions = Json::array(), pool = Json::array(), queue = Json::array();
+  for (Player s = 0; s < n; ++s) {
+    houses.push_back(kHouseNames[state.house_of(s)]);
+    vp.push_back(state.vp(s));
+    hands.push_back(values_json(state.hand(s), cards));
+    played.push_back(values_json(state.played(s), cards));
+    const int card = state.action_of(s);
+    actions.push_back(card < 0 ? Json(nullptr) : Json(kCardNames[card]));
+  }
+  for (int c = 0; c < kActionCards; ++c)
+    if ((state.pool() >> c) & 1) pool.push_back(kCardNames[c]);
+  for (int i = 0; i < state.queue_length(); ++i) queue.push_back(state.queue_at(i));
+  return Json::object({
+      {"houses", houses},
+      {"ring", ring},
+      {"conflict", state.conflict() < 0 ? Json(nullptr) : Json(state.conflict())},
+      {"vp", vp},
+      {"round", state.round()},
+      {"start_player", state.start_player()},
+      {"strategist", state.strategist()},
+      {"hands", hands},
+      {"played", played},
+      {"actions", actions},
+      {"phase", kPhaseNames[static_cast<int>(state.phase())]},
+      {"current_player", state.current_player()},
+      {"aside", state.aside() < 0 ? Json(nullptr) : Json(kCardNames[state.aside()])},
+      {"pool", pool},
+      {"draw_queue", queue},
+      {"draw_pile", values_json(state.pile(), cards)},
+      {"discard", values_json(state.discard_pile(), cards)},
+  });
+}
+
+std::string Verraeter::to_string(const State& state) const {
+  const Cards& cards = setup_->cards;
+  std::string out = header(state) + "\n" + ring_line(state) + "\n" + conflict_line(state) + "\n";
+  for (Player s = 0; s < setup_->players; ++s) {
+    const int card = state.action_of(s);
+    out += "seat " + std::to_string(s) + " " + kHouseNames[state.house_of(s)] + " vp " +
+           std::to_string(state.vp(s)) + ": hand " + or_dash(values_text(state.hand(s), cards)) +
+           "; played " + or_dash(values_text(state.played(s), cards)) + "; action " +
+           (card < 0 ? "-" : kCardNames[card]) + "\n";
+  }
+  out += std::string("aside ") + (state.aside() < 0 ? "-" : kCardNames[state.aside()]) + "; pool " +
+         or_dash(cards_text(state.pool())) + "\n";
+  out += "draw pile " + or_dash(values_text(state.pile(), cards)) + "; discard " +
+         or_dash(values_text(state.discard_pile(), cards)) + "; draw queue " + queue_text(state);
+  if (state.is_terminal()) {
+    double result[kMaxSeats];
+    state.returns(result);
+    out += "\ngame over: returns";
+    for (Player s = 0; s < setup_->players; ++s) {
+      char number[32];
+      std::snprintf(number, sizeof number, " %+.3f", result[s]);
+      out += number;
+    }
+  }
+  return out;
+}
+
+std::string Verraeter::observation_string(const State& state, Player player) const {
+  const Cards& cards = setup_->cards;
+  std::string out = "verraeter view of seat " + std::to_string(player) + "\n" + header(state) +
+                    "\n" + ring_line(state) + "\n" + conflict_line(state) + "\n";
+  for (Player s = 0; s < setup_->players; ++s) {
+    const std::string hand = s == player ? or_dash(values_text(state.hand(s), cards))
+                                         : std::to_string(state.hand_size(s)) + " cards";
+    const int card = visible_action(state, s, player);
+    const char* action = card >= 0 ? kCardNames[card] : (state.action_of(s) < 0 ? "-" : "?");
+    out += "seat " + std::to_string(s) + " " + kHouseNames[state.house_of(s)] + " vp " +
+           std::to_string(state.vp(s)) + ": hand " + hand + "; played " +
+           or_dash(values_text(state.played(s), cards)) + "; action " + action + "\n";
+  }
+  const int pool = state.received_pool(player);
+  out += "pool: " + or_dash(pool < 0 ? std::string() : cards_text(pool)) + "\n";
+  out += "discard: " + or_dash(values_text(state.discard_pile(), cards)) + "; draw pile " +
+         std::to_string(state.pile_size()) + " cards; draw queue " + queue_text(state);
+  return out;
+}
+
+void Verraeter::observation_tensor(const State& state, Player player, float* out) const {
+  const Cards& cards = setup_->cards;
+  const int n = setup_->players;
+  std::fill(out, out + observation_size(), 0.0f);
+  // Divided in double and then rounded, as numpy does with Python's float division.
+  auto ratio = [](int a, int b) { return static_cast<float>(static_cast<double>(a) / b); };
+  const int stride = 10 + n;
+  for (int i = 0; i < state.ring_size(); ++i) {
+    float* land = out + i * stride;
+    land[state.type_at(i)] = 1;
+    land[6 + state.house_at(i)] = 1;
+    const Player owner = state.estate_at(i);
+    if (owner >= 0) {
+      land[8 + (owner - player + n) % n] = 1;
+      if (state.kontor_at(i)) land[8 + n] = 1;
+    }
+    if (state.conflict() == i) land[9 + n] = 1;
+  }
+  const int seat_base = kRingSize * stride;
+  const bool receiving = state.phase() == Phase::kDraw && state.is_chance_node();
+  for (Player s = 0; s < n; ++s) {
+    float* seat = out + seat_base + 20 * ((s - player + n) % n);
+    seat[state.house_of(s)] = 1;
+    seat[2] = ratio(state.vp(s), 32);
+    seat[3] = ratio(state.hand_size(s), 5);
+    for (int v = 0; v < cards.num_values; ++v) seat[4 + v] = ratio(state.played(s)[v], 5);
+    if (s == state.start_player()) seat[10] = 1;
+    if (s == state.strategist()) seat[11] = 1;
+    const int card = visible_action(state, s, player);
+    if (card >= 0) seat[12 + card] = 1;
+    if (s == state.current_player()) seat[18] = 1;
+    if (receiving && state.queue_at(0) == s) seat[19] = 1;
+  }
+  float* own = out + seat_base + 20 * n;
+  for (int v = 0; v < cards.num_values; ++v) {
+    own[v] = ratio(state.hand(player)[v], 5);
+    own[12 + v] = ratio(state.discard_pile()[v], 5);
+  }
+  const int pool = state.received_pool(player);
+  for (int c = 0; c < kActionCards; ++c)
+    if (pool >= 0 && ((pool >> c) & 1)) own[6 + c] = 1;
+  own[18] = ratio(state.pile_size(), cards.deck_size);
+  own[19] = ratio(state.round(), setup_->rounds);
+  own[20 + static_cast<int>(state.phase())] = 1;
+}
+
+}  // namespace rivals::verraeter

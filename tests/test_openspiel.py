@@ -1,0 +1,151 @@
+"""OpenSpiel: every game loads with pyspiel.load_game, passes OpenSpiel's random simulation test,
+matches the engine at every step, and OpenSpiel's MCTS bot plays it through evaluate_bots."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import evaluate_bots, mcts
+from open_spiel.python.bots import uniform_random
+
+import rivals
+import rivals.openspiel
+from tests.ecosystem_cases import CASE_IDS, CASES
+
+NAMES = rivals.openspiel.register()
+
+
+def load(name: str, params: dict[str, Any]) -> Any:
+    return pyspiel.load_game(rivals.openspiel.pyspiel_name(name), params)
+
+
+def test_register_covers_every_game_and_is_idempotent() -> None:
+    assert NAMES == [f"rivals_{name}" for name in rivals.games()]
+    assert rivals.openspiel.register() == NAMES
+    registered = set(pyspiel.registered_names())
+    assert set(NAMES) <= registered
+    for name in rivals.games():
+        game = pyspiel.load_game(f"rivals_{name}")
+        engine = rivals.make(name)
+        assert game.num_players() == engine.num_players
+        assert game.num_distinct_actions() == engine.num_distinct_actions
+        assert game.max_game_length() == engine.max_game_length
+        assert tuple(game.observation_tensor_shape()) == engine.observation_shape
+        game_type = game.get_type()
+        assert game_type.short_name == f"rivals_{name}"
+        assert game_type.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+        assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        assert game_type.min_num_players <= engine.num_players <= game_type.max_num_players
+
+
+def test_parameters() -> None:
+    game = pyspiel.load_game("rivals_rosenkoenig(players=4)")
+    assert game.num_players() == 4
+    assert game.rivals_game.params == {"players": 4}
+    assert pyspiel.load_game("rivals_rosenkoenig").get_type().min_num_players == 2
+    assert pyspiel.load_game("rivals_rosenkoenig").get_type().max_num_players == 4
+    with pytest.raises(ValueError, match="players"):
+        pyspiel.load_game("rivals_rosenkoenig(players=3)")
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'"):
+        pyspiel.load_game("rivals_rosenkoenig(colour=1)")
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=CASE_IDS)
+def test_random_sim_test(name: str, params: dict[str, Any]) -> None:
+    game = load(name, params)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def random_action(state: Any, rng: random.Random) -> int:
+    if state.is_chance_node():
+        actions, weights = zip(*state.chance_outcomes())
+        return int(rng.choices(actions, weights)[0])
+    return int(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=CASE_IDS)
+def test_every_step_matches_the_engine(name: str, params: dict[str, Any]) -> None:
+    game = load(name, params)
+    state = game.new_initial_state()
+    engine = rivals.make(name, **params).new_initial_state()
+    rng = random.Random(17)
+    players = range(game.num_players())
+    while True:
+        assert state.current_player() == engine.current_player()
+        assert state.is_terminal() == engine.is_terminal()
+        assert state.legal_actions() == engine.legal_actions()
+        assert str(state) == str(engine)
+        for player in players:
+            assert state.observation_string(player) == engine.observation_string(player)
+            np.testing.assert_array_equal(
+                np.asarray(state.observation_tensor(player)),
+                engine.observation_tensor(player).ravel(),
+            )
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            assert state.chance_outcomes() == engine.chance_outcomes()
+        else:
+            mover = state.current_player()
+            for other in players:
+                if other != mover:
+                    assert state.legal_actions(other) == []
+        texts = [state.action_to_string(state.current_player(), a) for a in state.legal_actions()]
+        assert texts == [engine.action_to_string(a) for a in engine.legal_actions()]
+        action = random_action(state, rng)
+        clone = state.clone()
+        state.apply_action(action)
+        engine.apply_action(action)
+        assert clone.history() == state.history()[:-1], "a clone is independent"
+    assert state.returns() == engine.returns()
+    assert state.history() == engine.history()
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=CASE_IDS)
+def test_mcts_bot_through_evaluate_bots(name: str, params: dict[str, Any]) -> None:
+    game = load(name, params)
+    rng = np.random.RandomState(5)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    searcher = mcts.MCTSBot(game, uct_c=2.0, max_simulations=12, evaluator=evaluator, random_state=rng)
+    bots = [searcher] + [
+        uniform_random.UniformRandomBot(seat, rng) for seat in range(1, game.num_players())
+    ]
+    state = game.new_initial_state()
+    returns = evaluate_bots.evaluate_bots(state, bots, rng)
+    assert state.is_terminal()
+    # The game OpenSpiel played, replayed with full checks in the engine, ends the same way.
+    replayed = rivals.make(name, **params).state_from_history(state.history())
+    assert replayed.is_terminal()
+    assert returns == replayed.returns()
+    assert all(game.min_utility() <= value <= game.max_utility() for value in returns)
+
+
+def test_serialization_round_trip() -> None:
+    game = pyspiel.load_game("rivals_rosenkoenig(players=4)")
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    for _ in range(50):
+        state.apply_action(random_action(state, rng))
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert game2.num_players() == 4
+    assert state2.history() == state.history()
+    assert str(state2) == str(state)
+    assert state2.rivals_state.to_dict() == state.rivals_state.to_dict()
+
+
+def test_information_state_strings() -> None:
+    game = pyspiel.load_game("rivals_rosenkoenig")
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(30):
+        state.apply_action(random_action(state, rng))
+    # Rosenkönig hides nothing: the information state is the history (OpenSpiel's convention for
+    # perfect information), the observation the engine's picture of the table.
+    assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert state.information_state_string(0) == ", ".join(str(a) for a in state.history())
+    assert state.observation_string(1) == state.rivals_state.observation_string(1)
