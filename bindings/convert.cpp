@@ -26,6 +26,17 @@ nb::object to_python(const Json& value) {
   return out;
 }
 
+std::string to_utf8(nb::handle text, const std::string& where) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (data == nullptr) {
+    // A str may hold lone surrogates, which have no UTF-8 form; that is bad input, not a crash.
+    PyErr_Clear();
+    throw std::invalid_argument(where + ": text is not valid Unicode (a lone surrogate)");
+  }
+  return std::string(data, static_cast<std::size_t>(size));
+}
+
 Json from_python(nb::handle value, const std::string& where) {
   if (value.is_none()) return Json(nullptr);
   if (nb::isinstance<nb::bool_>(value)) return Json(nb::cast<bool>(value));
@@ -37,7 +48,7 @@ Json from_python(nb::handle value, const std::string& where) {
     }
   }
   if (nb::isinstance<nb::float_>(value)) return Json(nb::cast<double>(value));
-  if (nb::isinstance<nb::str>(value)) return Json(nb::cast<std::string>(value));
+  if (nb::isinstance<nb::str>(value)) return Json(to_utf8(value, where));
   if (nb::isinstance<nb::list>(value) || nb::isinstance<nb::tuple>(value)) {
     Json out = Json::array();
     std::size_t index = 0;
@@ -51,7 +62,7 @@ Json from_python(nb::handle value, const std::string& where) {
     for (auto [key, item] : dict) {
       if (!nb::isinstance<nb::str>(key))
         throw std::invalid_argument(where + ": keys must be strings");
-      const auto name = nb::cast<std::string>(key);
+      const auto name = to_utf8(key, where);
       out.set(name, from_python(item, where + "." + name));
     }
     return out;

@@ -7,6 +7,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -48,6 +49,42 @@ std::vector<Action> to_actions(nb::handle values) {
   std::vector<Action> out;
   for (nb::handle value : values) out.push_back(to_action(value));
   return out;
+}
+
+// Any Python int reaches the seat check, so a player past 32 bits is a ValueError naming it like
+// any other non-seat, rather than a TypeError from the argument conversion.
+Player to_player(const AnyState& state, const nb::int_& value) {
+  Player player = 0;
+  if (nb::try_cast<Player>(value, player)) return player;
+  const AnyGame& game = state.game();
+  throw std::invalid_argument(game.name() + ": player " + nb::cast<std::string>(nb::str(value)) +
+                              " is not a seat (0.." + std::to_string(game.num_players() - 1) + ")");
+}
+
+std::uint64_t to_seed(const nb::int_& value) {
+  std::uint64_t seed = 0;
+  if (!nb::try_cast<std::uint64_t>(value, seed))
+    throw std::invalid_argument("seed must be an int 0..2**64-1, got " +
+                                nb::cast<std::string>(nb::str(value)));
+  return seed;
+}
+
+// Engine messages quote user input (data-file keys, action text) that need not be UTF-8; they
+// reach Python with such bytes escaped instead of turning into a UnicodeDecodeError.
+void translate_exception(const std::exception_ptr& error, void*) {
+  const auto raise = [](PyObject* type, const char* what) {
+    PyObject* text =
+        PyUnicode_DecodeUTF8(what, static_cast<Py_ssize_t>(std::strlen(what)), "backslashreplace");
+    PyErr_SetObject(type, text);
+    Py_XDECREF(text);
+  };
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::invalid_argument& e) {
+    raise(PyExc_ValueError, e.what());
+  } catch (const std::out_of_range& e) {
+    raise(PyExc_IndexError, e.what());
+  }
 }
 
 template <class T>
@@ -99,12 +136,13 @@ NB_MODULE(_core, m) {
   m.doc() = "The rivals engine (C++). Use the `rivals` package rather than this module directly.";
   m.attr("CHANCE") = kChancePlayer;
   m.attr("TERMINAL") = kTerminalPlayer;
+  nb::register_exception_translator(&translate_exception);
 
   m.def("game_names", &game_names, "Sorted names of every game in the engine.");
   m.def(
       "make_game",
-      [](const std::string& name, nb::handle params) {
-        return PyGame{make_game(name, from_python(params, "params"))};
+      [](const nb::str& name, nb::handle params) {
+        return PyGame{make_game(to_utf8(name, "game name"), from_python(params, "params"))};
       },
       "name"_a, "params"_a = nb::dict(),
       "A game by name; unknown names and parameters raise ValueError listing what is accepted.");
@@ -253,32 +291,40 @@ NB_MODULE(_core, m) {
           "action_to_string",
           [](const PyState& s, nb::handle a) { return s.impl->action_to_string(to_action(a)); },
           "action"_a.none(), nb::sig("def action_to_string(self, action: int) -> str"))
-      .def("string_to_action",
-           [](const PyState& s, const std::string& text) { return s.impl->string_to_action(text); })
+      .def(
+          "string_to_action",
+          [](const PyState& s, const nb::str& text) {
+            return s.impl->string_to_action(to_utf8(text, s.impl->game().name() + ": action text"));
+          })
       .def(
           "to_dict", [](const PyState& s) { return to_python(s.impl->to_json()); },
           "A JSON-serialisable snapshot of the whole state; schema in docs/rules/<game>.md.")
       .def("to_json", [](const PyState& s) { return s.impl->to_json().dump(); })
       .def(
           "observation_string",
-          [](const PyState& s, Player p) { return s.impl->observation_string(p); }, "player"_a)
+          [](const PyState& s, const nb::int_& p) {
+            return s.impl->observation_string(to_player(*s.impl, p));
+          },
+          "player"_a)
       .def(
           "information_state_string",
-          [](const PyState& s, Player p) { return s.impl->information_state_string(p); },
+          [](const PyState& s, const nb::int_& p) {
+            return s.impl->information_state_string(to_player(*s.impl, p));
+          },
           "player"_a)
       .def(
           "observation_tensor",
-          [](const PyState& s, Player p) {
+          [](const PyState& s, const nb::int_& p) {
             const auto& shape = s.impl->game().observation_shape();
             std::vector<float> data(static_cast<std::size_t>(s.impl->game().observation_size()));
-            s.impl->observation_tensor(p, data.data());
+            s.impl->observation_tensor(to_player(*s.impl, p), data.data());
             return to_numpy(std::move(data), std::vector<std::size_t>(shape.begin(), shape.end()));
           },
           "player"_a, "float32 array of game.observation_shape, from the view of `player`.")
       .def(
           "resample_from_infostate",
-          [](const PyState& s, Player p, std::uint64_t seed) {
-            return PyState{s.impl->resample_from_infostate(p, seed)};
+          [](const PyState& s, const nb::int_& p, const nb::int_& seed) {
+            return PyState{s.impl->resample_from_infostate(to_player(*s.impl, p), to_seed(seed))};
           },
           "player"_a, "seed"_a = 0,
           "A state that `player` cannot tell apart from this one, hidden cards resampled.")
@@ -312,6 +358,7 @@ NB_MODULE(_core, m) {
 
   bind_vector_env(m);
   bind_sekigahara(m);
+  bind_rheinlaender(m);
 }
 
 }  // namespace rivals::bindings

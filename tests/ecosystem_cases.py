@@ -28,7 +28,9 @@ CASES = cases()
 CASE_IDS = [config_id(name, params) for name, params in CASES]
 
 
-def random_game(name: str, params: dict[str, Any], seed: int, limit: int | None = None) -> rivals.State:
+def random_game(
+    name: str, params: dict[str, Any], seed: int, limit: int | None = None
+) -> rivals.State:
     """A game of uniformly random moves (chance by its probabilities), to the end or ``limit``
     actions."""
     rng = random.Random(seed)

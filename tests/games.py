@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+BATTLECARDS_COMMANDERS = str(
+    Path(__file__).resolve().parent.parent / "python/rivals/data/battlecards_commanders.json"
+)
 
 # name -> list of (params, differential games in CI, invariant games in CI)
 CONFIGS: dict[str, list[tuple[dict[str, Any], int, int]]] = {
+    "battlecards": [
+        ({}, 10, 1),
+        ({"max_turns": 60}, 20, 3),
+        ({"expansions": [BATTLECARDS_COMMANDERS]}, 6, 1),
+    ],
+    "rheinlaender": [
+        ({"players": 3}, 20, 1),
+        ({"players": 4}, 12, 1),
+        ({"players": 5}, 10, 1),
+        ({"players": 3, "max_turns": 40}, 12, 1),
+    ],
     "rosenkoenig": [({"players": 2}, 300, 20), ({"players": 4}, 200, 10)],
     "sekigahara": [
         ({"repetition_rule": "turn_start"}, 200, 20),
         ({"repetition_rule": "symmetric"}, 150, 10),
         ({"repetition_rule": "off"}, 150, 10),
     ],
+    "verraeter": [({"players": 4}, 80, 5), ({"players": 3}, 80, 6)],
 }
 
 

@@ -94,7 +94,7 @@ std::string repr(const Json& value) {
   return out;
 }
 
-std::string repr(std::string_view text) { return repr(Json(std::string(text))); }
+std::string repr_text(std::string_view text) { return repr(Json(std::string(text))); }
 
 template <class Names>
 std::string name_list(const Names& names) {
@@ -103,7 +103,7 @@ std::string name_list(const Names& names) {
   for (const auto& name : names) {
     if (!first) out += ", ";
     first = false;
-    out += repr(name);
+    out += repr_text(name);
   }
   return out + "]";
 }
@@ -131,8 +131,8 @@ class Checker {
   [[noreturn]] void fail(const std::string& problem, const std::string& card = {},
                          const std::string& key = {}) const {
     std::string where;
-    if (!card.empty()) where += "card " + repr(card) + ": ";
-    if (!key.empty()) where += "key " + repr(key) + ": ";
+    if (!card.empty()) where += "card " + repr_text(card) + ": ";
+    if (!key.empty()) where += "key " + repr_text(key) + ": ";
     throw std::invalid_argument("bad Battlecards card set " + source_ + ": " + where + problem);
   }
 
@@ -420,7 +420,7 @@ void check_header(const Checker& check, const Json& data, const char* format, Ke
     if (data.find(key) == nullptr) check.fail("missing top-level key", {}, key);
   const Json& fmt = *data.find("format");
   if (!fmt.is_string() || fmt.as_string() != format)
-    check.fail("format must be " + repr(format) + ", not " + repr(fmt), {}, "format");
+    check.fail("format must be " + repr_text(format) + ", not " + repr(fmt), {}, "format");
   const Json& version = *data.find("version");
   if (!version.is_int() || version.as_int() != 1)
     check.fail("version must be 1, not " + repr(version), {}, "version");
@@ -483,7 +483,7 @@ void check_whole(const Checker& check, const std::vector<ParsedConflict>& confli
   for (const std::size_t k : order)
     for (const std::string& id : conflict[k].prerequisite_ids)
       if (!battles.count(id) || id == conflict[k].card.id)
-        check.fail("prerequisite " + repr(id) + " is not another battle of the set",
+        check.fail("prerequisite " + repr_text(id) + " is not another battle of the set",
                    conflict[k].card.id, "prerequisites");
   // Prerequisites must not form a cycle (depth-first search, three colours), visited in the
   // reference's order so that the same card is named.
@@ -585,7 +585,7 @@ CardSet load_card_set(const Json& cards, const Json& expansions) {
     for (const auto& card : arsenals[seat]) {
       if (!card.leader) continue;
       if (leaders.count(card.name))
-        check.fail("leader " + repr(card.name) + " is twice in the " + kSideKeys[seat] +
+        check.fail("leader " + repr_text(card.name) + " is twice in the " + kSideKeys[seat] +
                        " arsenal",
                    card.id, "leader");
       leaders.insert(card.name);

@@ -737,7 +737,6 @@ void State::cancel_dead_battles() {
         cs_->battles & ~(conflict_[kWon] | conflict_[kWon + 1] | conflict_[kCancelled]);
     for (u128 m = open; m; m &= m - 1) {
       const int k = lowest_bit(m);
-      if (conflict_[kCancelled] & card_bit(k)) continue;
       const ConflictCard& card = cs_->conflict[static_cast<std::size_t>(k)];
       for (const Prerequisite& pre : card.prerequisites) {
         if (!prerequisite_dead(card, pre)) continue;

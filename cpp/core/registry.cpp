@@ -8,8 +8,11 @@ namespace rivals {
 
 // Each game's folder defines its factory (register.cpp), so the heavy template instantiation of
 // one game compiles in a translation unit of its own.
+std::shared_ptr<AnyGame> make_battlecards(const Json& params);
+std::shared_ptr<AnyGame> make_rheinlaender(const Json& params);
 std::shared_ptr<AnyGame> make_rosenkoenig(const Json& params);
 std::shared_ptr<AnyGame> make_sekigahara(const Json& params);
+std::shared_ptr<AnyGame> make_verraeter(const Json& params);
 
 namespace {
 
@@ -17,8 +20,11 @@ using Factory = std::shared_ptr<AnyGame> (*)(const Json&);
 
 const std::vector<std::pair<std::string, Factory>>& factories() {
   static const std::vector<std::pair<std::string, Factory>> table = {
+      {"battlecards", &make_battlecards},
+      {"rheinlaender", &make_rheinlaender},
       {"rosenkoenig", &make_rosenkoenig},
       {"sekigahara", &make_sekigahara},
+      {"verraeter", &make_verraeter},
   };
   return table;
 }

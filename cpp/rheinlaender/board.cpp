@@ -59,7 +59,8 @@ bool int_in(const Json& value, std::int64_t low, std::int64_t high) {
 Board parse_map(const Json& data, const std::string& source) {
   if (!data.is_object()) fail(source, "(top level)", "a JSON object is expected");
   if (!exact_keys(data, {"format", "version", "spaces", "sites", "landmarks"}))
-    fail(source, "(top level)", "the keys must be exactly format, landmarks, sites, spaces, version");
+    fail(source, "(top level)",
+         "the keys must be exactly format, landmarks, sites, spaces, version");
   const Json& format = *data.find("format");
   if (!format.is_string() || format.as_string() != kFormat)
     fail(source, "format", "must be '" + std::string(kFormat) + "', not " + format.dump());
@@ -89,12 +90,11 @@ Board parse_map(const Json& data, const std::string& source) {
       fail(source, key + ".kind", "must be 'land' or 'river', not " + kind.dump());
     const Json& nums = *space.find("numbers");
     std::vector<int> numbers;
-    bool good = nums.is_array() && (nums.as_array().size() == 1 ||
-                                    (land && nums.as_array().size() == 2));
+    bool good =
+        nums.is_array() && (nums.as_array().size() == 1 || (land && nums.as_array().size() == 2));
     if (good) {
       for (const Json& n : nums.as_array()) {
-        if (!int_in(n, 1, kMaxNumber) ||
-            (!numbers.empty() && n.as_int() <= numbers.back())) {
+        if (!int_in(n, 1, kMaxNumber) || (!numbers.empty() && n.as_int() <= numbers.back())) {
           good = false;
           break;
         }
@@ -166,7 +166,8 @@ Board parse_map(const Json& data, const std::string& source) {
   for (int t = 0; t < board.sites; ++t) {
     const Json& site = sites.as_array()[static_cast<std::size_t>(t)];
     const std::string key = "sites[" + std::to_string(t) + "]";
-    if (!exact_keys(site, {"id", "touches"})) fail(source, key, "needs exactly the keys id, touches");
+    if (!exact_keys(site, {"id", "touches"}))
+      fail(source, key, "needs exactly the keys id, touches");
     const std::string id = check_id(*site.find("id"), source, key + ".id");
     if (index.count(id) ||
         std::find(board.site_ids.begin(), board.site_ids.end(), id) != board.site_ids.end())
@@ -174,9 +175,8 @@ Board parse_map(const Json& data, const std::string& source) {
     const Json& pair = *site.find("touches");
     const bool listed =
         pair.is_array() && pair.as_array().size() == 2 &&
-        std::all_of(pair.as_array().begin(), pair.as_array().end(), [&](const Json& x) {
-          return x.is_string() && index.count(x.as_string()) > 0;
-        });
+        std::all_of(pair.as_array().begin(), pair.as_array().end(),
+                    [&](const Json& x) { return x.is_string() && index.count(x.as_string()) > 0; });
     if (!listed) fail(source, key + ".touches", "must list exactly two space ids");
     const int a = index.find(pair.as_array()[0].as_string())->second;
     const int b = index.find(pair.as_array()[1].as_string())->second;
@@ -196,11 +196,9 @@ Board parse_map(const Json& data, const std::string& source) {
   if (!exact_keys(marks, {"city", "castle", "church"}))
     fail(source, "landmarks", "needs exactly the keys city, castle, church");
   const Json& cities = *marks.find("city");
-  if (!cities.is_array() ||
-      !std::all_of(cities.as_array().begin(), cities.as_array().end(),
-                   [](const Json& v) { return int_in(v, 1, kMaxCity); }))
-    fail(source, "landmarks.city",
-         "must be a list of city values 1-" + std::to_string(kMaxCity));
+  if (!cities.is_array() || !std::all_of(cities.as_array().begin(), cities.as_array().end(),
+                                         [](const Json& v) { return int_in(v, 1, kMaxCity); }))
+    fail(source, "landmarks.city", "must be a list of city values 1-" + std::to_string(kMaxCity));
   for (const char* kind : {"castle", "church"})
     if (!int_in(*marks.find(kind), 0, INT32_MAX))
       fail(source, std::string("landmarks.") + kind, "must be an int >= 0");

@@ -12,8 +12,8 @@ namespace {
 constexpr std::string_view kFormat = "rivals-verraeter-cards";
 constexpr std::string_view kTopKeys[] = {"format",     "version",      "landscapes", "supply",
                                          "start_hand", "action_cards", "estates"};
-constexpr std::string_view kLandKeys[] = {"type", "name_en", "side", "conflict", "vp",
-                                          "provisional"};
+constexpr std::string_view kLandKeys[] = {"type",     "name_en", "side",
+                                          "conflict", "vp",      "provisional"};
 constexpr std::string_view kSupplyKeys[] = {"value", "count"};
 constexpr std::string_view kCardKeys[] = {"name", "name_en", "conflict", "vp", "draws", "text"};
 constexpr std::string_view kEstateKeys[] = {"per_player", "bonus_kontore_max", "bonus_cards_max"};
@@ -32,7 +32,8 @@ void check_keys(const Json& object, const std::string_view (&expected)[N], const
     if (std::find(std::begin(expected), std::end(expected), key) == std::end(expected))
       fail(source, "unknown key " + where + "." + key);
   for (const auto name : expected)
-    if (object.find(name) == nullptr) fail(source, "missing key " + where + "." + std::string(name));
+    if (object.find(name) == nullptr)
+      fail(source, "missing key " + where + "." + std::string(name));
 }
 
 int int_in(const Json& value, int low, int high, const std::string& where,
@@ -77,8 +78,9 @@ void read_landscapes(const Json& data, const std::string& source, Cards& cards) 
                        land.find("type")->dump());
     const int side = index_of(kHouseNames, 2, *land.find("side"));
     if (side < 0 || seen[type][side])
-      fail(source, where + ".side: each type needs one landscape with side \"eagle\" and one "
-                           "with \"rose\"");
+      fail(source, where +
+                       ".side: each type needs one landscape with side \"eagle\" and one "
+                       "with \"rose\"");
     seen[type][side] = true;
     if (!land.find("name_en")->is_string()) fail(source, where + ".name_en must be a string");
     if (!land.find("provisional")->is_bool()) fail(source, where + ".provisional must be a bool");
@@ -153,12 +155,14 @@ void read_action_cards(const Json& data, const std::string& source, Cards& cards
     check_keys(card, kCardKeys, where, source);
     const int id = index_of(kCardNames, kActionCards, *card.find("name"));
     if (id < 0 || seen[id])
-      fail(source, where + ".name: the names must be Verraeter, Diplomat2, Diplomat5, "
-                           "Baumeister, Stratege, Bauer, each once");
+      fail(source, where +
+                       ".name: the names must be Verraeter, Diplomat2, Diplomat5, "
+                       "Baumeister, Stratege, Bauer, each once");
     seen[id] = true;
     if (!card.find("name_en")->is_string()) fail(source, where + ".name_en must be a string");
     if (!card.find("text")->is_string()) fail(source, where + ".text must be a string");
-    cards.card_conflict[id] = static_cast<std::int8_t>(key_in(card, "conflict", 0, 99, where, source));
+    cards.card_conflict[id] =
+        static_cast<std::int8_t>(key_in(card, "conflict", 0, 99, where, source));
     cards.card_vp[id] = static_cast<std::int8_t>(key_in(card, "vp", 0, 99, where, source));
     cards.card_draws[id] = static_cast<std::int8_t>(key_in(card, "draws", 0, 5, where, source));
   }

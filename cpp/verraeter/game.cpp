@@ -26,7 +26,8 @@ std::string value_name(int value_id, const Cards& cards) {
 std::string values_text(const Counts& counts, const Cards& cards) {
   std::string out;
   for (int v = 0; v < cards.num_values; ++v)
-    for (int k = 0; k < counts[v]; ++k) out += (out.empty() ? "" : " ") + std::to_string(cards.values[v]);
+    for (int k = 0; k < counts[v]; ++k)
+      out += (out.empty() ? "" : " ") + std::to_string(cards.values[v]);
   return out;
 }
 
@@ -66,13 +67,15 @@ std::string ring_line(const State& state) {
     out += (i ? " | " : "") + std::to_string(i) + " " + kTypeNames[state.type_at(i)] + " " +
            kHouseNames[state.house_at(i)];
     const Player owner = state.estate_at(i);
-    if (owner >= 0) out += std::string(" ") + (state.kontor_at(i) ? "K" : "G") + std::to_string(owner);
+    if (owner >= 0)
+      out += std::string(" ") + (state.kontor_at(i) ? "K" : "G") + std::to_string(owner);
   }
   return "ring: " + or_dash(out);
 }
 
 std::string conflict_line(const State& state) {
-  return "conflict: " + (state.conflict() < 0 ? std::string("none") : std::to_string(state.conflict()));
+  return "conflict: " +
+         (state.conflict() < 0 ? std::string("none") : std::to_string(state.conflict()));
 }
 
 std::string queue_text(const State& state) {
@@ -147,7 +150,8 @@ Verraeter::Verraeter(const Json& params) {
     bad_param(kName, specs[1], rounds);
   }
   cards_param_ = *params.find("cards");
-  if (!cards_param_.is_null() && !cards_param_.is_string()) bad_param(kName, specs[2], cards_param_);
+  if (!cards_param_.is_null() && !cards_param_.is_string())
+    bad_param(kName, specs[2], cards_param_);
   const std::string source = cards_param_.is_null() ? std::string("verraeter.json (shipped)")
                                                     : "'" + cards_param_.as_string() + "'";
   try {
@@ -226,8 +230,9 @@ Json Verraeter::to_json(const State& state) const {
     ring.push_back(Json::object(
         {{"type", kTypeNames[state.type_at(i)]},
          {"house", kHouseNames[state.house_at(i)]},
-         {"estate", owner < 0 ? Json(nullptr)
-                              : Json::object({{"owner", owner}, {"kontor", state.kontor_at(i)}})}}));
+         {"estate", owner < 0
+                        ? Json(nullptr)
+                        : Json::object({{"owner", owner}, {"kontor", state.kontor_at(i)}})}}));
   }
   Json houses = Json::array(), vp = Json::array(), hands = Json::array(), played = Json::array(),
        actions = Json::array(), pool = Json::array(), queue = Json::array();

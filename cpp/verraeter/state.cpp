@@ -301,8 +301,8 @@ void State::after_builder() {
   for (int j = 0; j < n; ++j) {
     const Player seat = (start_ + j) % n;
     if (seat == farmer) continue;
-    push(seat, std::popcount(static_cast<unsigned>(estates_[seat] & ~kontor_ &
-                                                   own_house_positions(seat))));
+    push(seat, std::popcount(
+                   static_cast<unsigned>(estates_[seat] & ~kontor_ & own_house_positions(seat))));
   }
   for (int card = 0; card < kActionCards; ++card)
     if (card != kBauer && owner_[card] >= 0) push(owner_[card], cards.card_draws[card]);

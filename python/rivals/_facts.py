@@ -1,31 +1,48 @@
 """What the ecosystem adapters (OpenSpiel, PettingZoo, pictures) need to know about a game beyond
-its ``Game`` object: whether anything is hidden, whether the returns always sum to zero, and which
-player counts it accepts.
+its ``Game`` object: whether anything is hidden, whether the returns always sum to zero, the range
+of its observations and which player counts it accepts.
 
-The engine answers most questions itself; the two facts that only a game's rules settle are kept
-here, and a game not listed gets the cautious answer (hidden information; zero-sum only when it
-always has two players, where the contract promises +1/-1/0).
+The engine answers most questions itself; the facts that only a game's rules settle are kept here,
+and a game not listed gets the cautious answer (hidden information; zero-sum only when it always has
+two players, where the contract promises +1/-1/0; observations unbounded).
 """
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 from rivals._core import make_game
 
-__all__ = ["MAX_PLAYERS_PROBED", "perfect_information", "player_counts", "zero_sum"]
+__all__ = [
+    "MAX_PLAYERS_PROBED",
+    "observation_bounds",
+    "perfect_information",
+    "player_counts",
+    "zero_sum",
+]
 
 # Both games lay everything open: Rosenkönig's hands are public and Sekigahara's deck order is not
 # part of the state (docs/rules/*.md, "Observation tensor").
 _PERFECT_INFORMATION = frozenset({"rosenkoenig", "sekigahara"})
 # Team games whose two colours always get +1 and -1 (or 0 and 0) with any number of seats.
 _ZERO_SUM = frozenset({"rosenkoenig", "sekigahara"})
+# Games whose observation tensors are scaled into [0, 1] (docs/rules/*.md, "Observation tensor").
+_UNIT_OBSERVATIONS = frozenset({"rosenkoenig", "sekigahara"})
 MAX_PLAYERS_PROBED = 8
 
 
 def perfect_information(name: str) -> bool:
     """Whether every seat sees the whole state of game ``name`` (chance aside)."""
     return name in _PERFECT_INFORMATION
+
+
+def observation_bounds(name: str) -> tuple[float, float]:
+    """Bounds of every entry of game ``name``'s observation tensor: [0, 1] where the rules page
+    promises it, unbounded otherwise."""
+    if name in _UNIT_OBSERVATIONS:
+        return 0.0, 1.0
+    return -math.inf, math.inf
 
 
 @cache

@@ -2,7 +2,7 @@
 
 >>> import pyspiel, rivals.openspiel
 >>> rivals.openspiel.register()
-['rivals_rosenkoenig', ...]
+['rivals_battlecards', 'rivals_rheinlaender', 'rivals_rosenkoenig', ...]
 >>> game = pyspiel.load_game("rivals_rosenkoenig(players=4)")
 
 The OpenSpiel game is a thin Python game (``pyspiel.register_game``) over the engine: legal
@@ -10,13 +10,16 @@ actions, chance outcomes, returns, action strings and observations are the engin
 identical to ``rivals.make(...)``'s at every step. Needs the optional extra ``open-spiel``.
 
 Parameters: a game parameter whose default is a number, a bool or a string is an OpenSpiel game
-parameter of the same type; one whose default is ``null`` (a data file) is a string parameter where
-``""`` keeps the default; parameters with list or object values keep their defaults.
+parameter of the same type. One whose default is ``null`` (a data file) is a string where ``""``
+keeps the default, and one whose default depends on another parameter (Verräter's ``rounds`` on
+``players``) defaults to a value the engine rejects (``0``), which means "the engine's default".
+Parameters with list or object values keep their defaults.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, Union
 
 import numpy as np
@@ -41,9 +44,6 @@ MAX_UTILITY = 1.0
 
 Scalar = Union[bool, int, float, str]
 
-_registered: dict[str, str] = {}  # pyspiel name -> rivals name
-
-
 def pyspiel_name(name: str) -> str:
     """The OpenSpiel name of rivals game ``name``: ``rivals_rosenkoenig``."""
     return PREFIX + name
@@ -53,9 +53,8 @@ def register() -> list[str]:
     """Registers every rivals game with OpenSpiel (again is harmless); returns their names."""
     for name in game_names():
         short_name = pyspiel_name(name)
-        if short_name not in _registered and short_name not in pyspiel.registered_names():
+        if short_name not in pyspiel.registered_names():
             pyspiel.register_game(_game_type(name), _game_class(name))
-        _registered[short_name] = name
     return [pyspiel_name(name) for name in game_names()]
 
 
@@ -74,24 +73,58 @@ def _game_class(name: str) -> type[RivalsGame]:
     return type(f"RivalsGame_{name}", (RivalsGame,), {"__init__": __init__})
 
 
-def _parameter_specification(name: str) -> dict[str, Scalar]:
+@cache
+def _specification(name: str) -> tuple[dict[str, Scalar], dict[str, Scalar]]:
+    """OpenSpiel's parameter specification of game ``name``, and the values in it that stand for
+    "the engine's default" (left out when the game is made).
+
+    OpenSpiel fills in every parameter the user leaves out, so a default that depends on another
+    parameter (Verräter's ``rounds`` on ``players``) cannot be a plain value: it gets a value the
+    engine rejects instead, which then means "leave it to the engine". So does a ``null`` default.
+    """
+    default = make_game(name, {})
+    others = []
+    if "players" in default.params:
+        others = [
+            make_game(name, {"players": count}).params
+            for count in _facts.player_counts(name)
+            if count != default.num_players
+        ]
     spec: dict[str, Scalar] = {}
-    for key, value in make_game(name, {}).params.items():
+    automatic: dict[str, Scalar] = {}
+    for key, value in default.params.items():
         if value is None:
-            spec[key] = ""
+            spec[key] = automatic[key] = ""
         elif isinstance(value, (bool, int, float, str)):
-            spec[key] = value
-    return spec
+            dependent = key != "players" and any(params.get(key) != value for params in others)
+            sentinel = _rejected_value(name, key, value) if dependent else None
+            spec[key] = value if sentinel is None else sentinel
+            if sentinel is not None:
+                automatic[key] = sentinel
+    return spec, automatic
+
+
+def _rejected_value(name: str, key: str, value: Scalar) -> Scalar | None:
+    """A value of ``value``'s type that game ``name`` rejects for ``key``, if there is one."""
+    if isinstance(value, bool):
+        return None
+    candidates: tuple[Scalar, ...] = ("",) if isinstance(value, str) else (0, -1)
+    for candidate in candidates:
+        typed = float(candidate) if isinstance(value, float) else candidate
+        try:
+            make_game(name, {key: typed})
+        except ValueError:
+            return typed
+    return None
 
 
 def _rivals_params(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """OpenSpiel's parameters back to the engine's: ``""`` for a ``null`` default means the
-    default, so it is left out."""
-    defaults = make_game(name, {}).params
+    """OpenSpiel's parameters back to the engine's, the stand-ins for its defaults left out."""
+    automatic = _specification(name)[1]
     return {
         key: value
         for key, value in params.items()
-        if not (defaults.get(key, 0) is None and value == "")
+        if not (key in automatic and value == automatic[key])
     }
 
 
@@ -118,7 +151,7 @@ def _game_type(name: str) -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=_parameter_specification(name),
+        parameter_specification=_specification(name)[0],
     )
 
 

@@ -15,9 +15,11 @@
 Agents are ``player_0`` .. ``player_{n-1}`` (the seats). An observation is
 ``{"observation": float32 array of game.observation_shape, "action_mask": int8 array of
 num_distinct_actions}`` from the agent's own view; the mask is all zero for an agent not to move.
-Chance (deals, draws) is resolved inside the environment with a generator seeded by
-``reset(seed=...)``. Rewards come once, at the end: the game's returns. An illegal action raises
-``ValueError`` and leaves the environment unchanged. Needs the optional extra ``pettingzoo``.
+The observation space is bounded by [0, 1] for games whose rules page scales the tensor so, and
+unbounded otherwise. Chance (deals, draws) is resolved inside the environment with a generator
+seeded by ``reset(seed=...)``. Rewards come once, at the end: the game's returns. An illegal action
+raises ``ValueError`` and leaves the environment unchanged. Needs the optional extra
+``pettingzoo``.
 """
 
 from __future__ import annotations
@@ -36,13 +38,11 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
         "rivals.pettingzoo needs PettingZoo: pip install 'rivals[pettingzoo]'", name=error.name
     ) from error
 
+from rivals import _facts
 from rivals._core import Game, State, make_game
 
-__all__ = ["OBSERVATION_HIGH", "OBSERVATION_LOW", "RENDER_MODES", "RivalsAECEnv", "env", "raw_env"]
+__all__ = ["RENDER_MODES", "RivalsAECEnv", "env", "raw_env"]
 
-# Every game scales its observation tensor into [0, 1] (docs/rules/*.md, "Observation tensor").
-OBSERVATION_LOW = 0.0
-OBSERVATION_HIGH = 1.0
 RENDER_MODES = ("ansi",)
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -81,15 +81,13 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         }
         self.possible_agents = [f"player_{seat}" for seat in range(game.num_players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        low, high = _facts.observation_bounds(game.name)
         # One space object per agent, as PettingZoo requires (seeding a space must stick).
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
                     "observation": spaces.Box(
-                        OBSERVATION_LOW,
-                        OBSERVATION_HIGH,
-                        shape=tuple(game.observation_shape),
-                        dtype=np.float32,
+                        low, high, shape=tuple(game.observation_shape), dtype=np.float32
                     ),
                     "action_mask": spaces.Box(
                         0, 1, shape=(game.num_distinct_actions,), dtype=np.int8

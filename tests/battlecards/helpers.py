@@ -22,7 +22,9 @@ CONFLICT_OUTCOME = 1155
 NUM_DISTINCT_ACTIONS = 1283
 
 
-def unit(cid: str, t: str, g: int, a: int, s: int, d: int, phase: int, **extra: Any) -> dict[str, Any]:
+def unit(
+    cid: str, t: str, g: int, a: int, s: int, d: int, phase: int, **extra: Any
+) -> dict[str, Any]:
     card = {
         "id": cid,
         "name": f"Unit {cid}",
@@ -45,12 +47,23 @@ def _arsenal(p: str) -> list[dict[str, Any]]:
         unit(f"{p}6", "air", 0, 0, 0, 3, 1, support={"types": ["air"], "attack": 0, "defence": 1}),
         unit(f"{p}7", "sea", 5, 2, 8, 6, 2),  # battleship
         unit(f"{p}8", "sea", 0, 0, 7, 2, 4),  # submarine
-        unit(f"{p}9", "ground", 1, 0, 0, 2, 4, support={"types": ["ground"], "attack": 1, "defence": 0}),
+        unit(
+            f"{p}9",
+            "ground",
+            1,
+            0,
+            0,
+            2,
+            4,
+            support={"types": ["ground"], "attack": 1, "defence": 0},
+        ),
         unit(f"{p}10", "ground", 0, 0, 0, 9, 1),  # a bunker that cannot shoot
     ]
 
 
-def battle(cid: str, action: int, aggressor: str, types: list[str], vp: int, **extra: Any) -> dict[str, Any]:
+def battle(
+    cid: str, action: int, aggressor: str, types: list[str], vp: int, **extra: Any
+) -> dict[str, Any]:
     card = {
         "id": cid,
         "name": f"Battle {cid}",
@@ -65,7 +78,13 @@ def battle(cid: str, action: int, aggressor: str, types: list[str], vp: int, **e
 
 
 def effect_card(cid: str, action: int, kind: str, *effects: dict[str, Any]) -> dict[str, Any]:
-    return {"id": cid, "name": f"Card {cid}", "action": action, "kind": kind, "effects": list(effects)}
+    return {
+        "id": cid,
+        "name": f"Card {cid}",
+        "action": action,
+        "kind": kind,
+        "effects": list(effects),
+    }
 
 
 def kept(cid: str, action: int, effect: dict[str, Any]) -> dict[str, Any]:
@@ -87,14 +106,22 @@ def rules_set() -> dict[str, Any]:
             homeland=True,
             prerequisites=[{"battle": "K1", "won_by": "aggressor"}],
         ),
-        battle("K5", 9, "british", ["ground"], 1, prerequisites=[{"battle": "K4", "won_by": "either"}]),
+        battle(
+            "K5", 9, "british", ["ground"], 1, prerequisites=[{"battle": "K4", "won_by": "either"}]
+        ),
         kept("K6", 1, {"type": "combat_bonus", "types": ["ground"], "attack": 2, "defence": 0}),
         kept("K7", 2, {"type": "reinforce", "count": 2}),
         effect_card("K8", 3, "build_up", {"type": "draw", "who": "drawer", "count": 2}),
         effect_card("K9", 4, "immediate", {"type": "deploy", "who": "drawer", "count": 2}),
-        effect_card("K10", 10, "immediate", {"type": "discard_reserve", "who": "opponent", "count": 1}),
-        effect_card("K11", 1, "immediate", {"type": "reveal", "who": "opponent", "types": ["ground", "air"]}),
-        effect_card("K12", 2, "immediate", {"type": "destroy_stack", "who": "opponent", "stack": "ground"}),
+        effect_card(
+            "K10", 10, "immediate", {"type": "discard_reserve", "who": "opponent", "count": 1}
+        ),
+        effect_card(
+            "K11", 1, "immediate", {"type": "reveal", "who": "opponent", "types": ["ground", "air"]}
+        ),
+        effect_card(
+            "K12", 2, "immediate", {"type": "destroy_stack", "who": "opponent", "stack": "ground"}
+        ),
         effect_card("K13", 3, "immediate", {"type": "victory_points", "who": "drawer", "count": 2}),
         effect_card(
             "K14",
@@ -103,12 +130,16 @@ def rules_set() -> dict[str, Any]:
             {"type": "draw", "who": "british", "count": 1},
             {"type": "draw", "who": "german", "count": 1},
         ),
-        effect_card("K15", 5, "immediate", {"type": "victory_points", "who": "opponent", "count": 1}),
+        effect_card(
+            "K15", 5, "immediate", {"type": "victory_points", "who": "opponent", "count": 1}
+        ),
         effect_card("K16", 6, "immediate", {"type": "victory_points", "who": "drawer", "count": 1}),
         effect_card("K17", 7, "immediate", {"type": "victory_points", "who": "drawer", "count": 1}),
         effect_card("K18", 8, "immediate", {"type": "victory_points", "who": "drawer", "count": 1}),
         effect_card("K19", 9, "immediate", {"type": "victory_points", "who": "drawer", "count": 1}),
-        effect_card("K20", 10, "immediate", {"type": "victory_points", "who": "drawer", "count": 1}),
+        effect_card(
+            "K20", 10, "immediate", {"type": "victory_points", "who": "drawer", "count": 1}
+        ),
     ]
     battles = [c["id"] for c in conflict if c["kind"] == "battle"]
     return {
@@ -136,7 +167,9 @@ def flip_card(number: int, state: Any) -> str:
 
 
 def new_state(make: Any, cards: Any = None, **params: Any) -> Any:
-    return make("battlecards", cards=copy.deepcopy(rules_set()) if cards is None else cards, **params).new_initial_state()
+    return make(
+        "battlecards", cards=copy.deepcopy(rules_set()) if cards is None else cards, **params
+    ).new_initial_state()
 
 
 def act(state: Any, *texts: str) -> Any:

@@ -533,6 +533,8 @@ def test_bastions_one_per_turn_three_per_player(make):
     assert not any(t.startswith("bastion") for t in legal_strings(after))
     with pytest.raises(ValueError):
         step(after, "bastion 22L")
+    step(after, "20L")
+    assert after.to_dict()["phase"] == "draw" and not after.to_dict()["bastion_placed"]
     script.run(7)
     snap = state.to_dict()
     assert snap["bastions_left"] == [0, 3, 3] and not snap["bastion_placed"]
@@ -1078,6 +1080,7 @@ def test_random_games(make, players):
             state.apply_action(rng.choice(legal))
             steps += 1
         _check_invariants(state, board, game.num_players)
+        assert "game over" in str(state) and "view of seat 0" in state.observation_string(0)
         assert steps == len(state.history()) <= game.max_game_length
         assert sum(state.returns()) == pytest.approx(0.0)
         assert max(state.returns()) > 0 or state.returns() == [0.0] * players

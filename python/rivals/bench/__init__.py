@@ -13,14 +13,17 @@ from rich.console import Console
 
 from rivals._core import game_names
 
-from . import rosenkoenig
+from . import battlecards, rheinlaender, rosenkoenig, verraeter
 from ._common import Row, Sizes, choose_sizes, machine_line, render
 
 __all__ = ["games", "main"]
 
 # Game name -> module with ``TITLE`` and ``run(sizes, log) -> (rows, notes)``.
 _GAMES: dict[str, ModuleType] = {
+    "battlecards": battlecards,
+    "rheinlaender": rheinlaender,
     "rosenkoenig": rosenkoenig,
+    "verraeter": verraeter,
 }
 
 

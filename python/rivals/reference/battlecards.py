@@ -553,10 +553,11 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
         [_parse_arsenal_card(check, c) for c in data["british"]],
     )
     seen_ids: set[str] = {list_id}
-    for card in [*conflict, *arsenals[0], *arsenals[1]]:
-        if card.id in seen_ids:
-            raise check.fail("the id is used twice", card.id, "id")
-        seen_ids.add(card.id)
+    all_ids = [c.id for c in conflict] + [c.id for side in arsenals for c in side]
+    for cid in all_ids:
+        if cid in seen_ids:
+            raise check.fail("the id is used twice", cid, "id")
+        seen_ids.add(cid)
     for seat in (0, 1):
         leaders: set[str] = set()
         for card in arsenals[seat]:
@@ -595,14 +596,14 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
             {"conflict", "german", "british"},
         )
         for obj in edata.get("conflict", []):
-            card = _parse_conflict_card(echeck, obj)
-            if card.id in seen_ids:
-                raise echeck.fail("the id is already in the card set", card.id, "id")
-            seen_ids.add(card.id)
-            conflict.append(card)
+            new_conflict = _parse_conflict_card(echeck, obj)
+            if new_conflict.id in seen_ids:
+                raise echeck.fail("the id is already in the card set", new_conflict.id, "id")
+            seen_ids.add(new_conflict.id)
+            conflict.append(new_conflict)
             raw["conflict"].append(obj)
-            if card.kind == "battle":
-                raw["battle_list"]["battles"].append(card.id)
+            if new_conflict.kind == "battle":
+                raw["battle_list"]["battles"].append(new_conflict.id)
         for seat, key in enumerate(SIDE_KEYS):
             names = {c.name for c in arsenals[seat] if c.leader}
             for obj in edata.get(key, []):
@@ -626,7 +627,8 @@ def _check_whole(
     for seat, key in enumerate(SIDE_KEYS):
         if not SETUP_DRAW <= len(arsenals[seat]) <= MAX_ARSENAL:
             raise check.fail(
-                f"the {key} arsenal must hold {SETUP_DRAW}-{MAX_ARSENAL} cards, not {len(arsenals[seat])}",
+                f"the {key} arsenal must hold {SETUP_DRAW}-{MAX_ARSENAL} cards, "
+                f"not {len(arsenals[seat])}",
                 key=key,
             )
     if not 1 <= len(conflict) <= MAX_CONFLICT:
@@ -665,10 +667,6 @@ def _check_whole(
     for cid in battles:
         if cid not in state:
             visit(cid)
-
-
-def seat_of_side(side_key: str) -> int:
-    return SIDE_KEYS.index(side_key)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -718,14 +716,16 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
         )
     if full["cards"] is not None and not isinstance(full["cards"], (str, dict)):
         raise ValueError(
-            f"bad value cards={full['cards']!r} for {NAME}; accepted: null, a path or a card-set object"
+            f"bad value cards={full['cards']!r} for {NAME}; "
+            "accepted: null, a path or a card-set object"
         )
     expansions = full["expansions"]
     if not isinstance(expansions, (list, tuple)) or not all(
         isinstance(e, (str, dict)) for e in expansions
     ):
         raise ValueError(
-            f"bad value expansions={expansions!r} for {NAME}; accepted: a list of paths or expansion objects"
+            f"bad value expansions={expansions!r} for {NAME}; "
+            "accepted: a list of paths or expansion objects"
         )
     full["expansions"] = list(expansions)
     return full
@@ -973,7 +973,7 @@ class State:
                 effect = self.conflict(k).effects[0]
                 if effect.type == "combat_bonus" or self.reserve[seat]:
                     plays.append(PLAY + k)
-            return [PASS] + plays
+            return [PASS, *plays]
         if phase == "reinforce":
             types = self.conflict(self.card).types
             return [PASS] + [
@@ -1696,12 +1696,18 @@ class State:
         if entry.player == CHANCE:
             if entry.phase in ("deal", "effect_draw") and entry.subject != p:
                 return f"{who} ?"
-            if entry.phase == "conflict_draw" and entry.drawing != p:
-                if self.conflict(a - CONFLICT_OUTCOME).kind == "kept":
-                    return f"{who} ?"
-        elif entry.player != p and entry.phase in ("setup_deploy", "turn_deploy", "effect_deploy"):
-            if a != PASS:
-                return f"{who} deploy ? ({self.unit(a - DEPLOY).type})"
+            kept_draw = (
+                entry.phase == "conflict_draw"
+                and self.conflict(a - CONFLICT_OUTCOME).kind == "kept"
+            )
+            if kept_draw and entry.drawing != p:
+                return f"{who} ?"
+        elif (
+            entry.player != p
+            and entry.phase in ("setup_deploy", "turn_deploy", "effect_deploy")
+            and a != PASS
+        ):
+            return f"{who} deploy ? ({self.unit(a - DEPLOY).type})"
         return f"{who} {self.action_to_string(a)}"
 
     def information_state_string(self, player: int) -> str:
@@ -1810,7 +1816,8 @@ class State:
                 lines.append("  kept: " + (", ".join(self._conflict_ids(self.kept[seat])) or "-"))
             else:
                 lines.append(
-                    f"  reserve: {len(self.reserve[seat])} cards; kept: {len(self.kept[seat])} cards"
+                    f"  reserve: {len(self.reserve[seat])} cards; "
+                    f"kept: {len(self.kept[seat])} cards"
                 )
             lines.append("  won: " + (", ".join(self._conflict_ids(self.won[seat])) or "-"))
             lines.append(

@@ -344,7 +344,7 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
                 f"unknown parameter {key!r} for {NAME}; accepted parameters: {PARAM_HELP}"
             )
     full = dict(DEFAULT_PARAMS)
-    full.update(params)
+    full.update(copy.deepcopy(params))
     players = full["players"]
     if not _is_int(players) or players not in KNIGHTS:
         raise ValueError(f"bad value players={players!r} for {NAME}; accepted: 3, 4 or 5")
@@ -759,6 +759,7 @@ class State:
             self.bastions_left[seat] -= 1
             self.bastion_placed = True
             return
+        self.bastion_placed = False
         if action >= game.discard_base:
             self._play_card(seat, action - game.discard_base + 1)
         else:
@@ -805,8 +806,8 @@ class State:
                 comp = self.component(t)
                 seen.update(comp)
                 if len(comp) >= 2:
-                    owner = self.duke[t]
-                    old.append((comp, owner, self.value(comp, owner)))
+                    old_owner = self.duke[t]
+                    old.append((comp, old_owner, self.value(comp, old_owner)))
         self.knights[space] = seat
         self._take_knight(seat)
         domain = self.component(space)
@@ -822,7 +823,6 @@ class State:
                     self.points[o] += v
             if leader is not None and kept:
                 # The leader keeps the duke of their most valuable old domain, banks the others.
-                assert leader is not None
                 self.points[leader] += sum(kept) - max(kept)
             owner = leader
         else:
@@ -1160,9 +1160,9 @@ class State:
             later[i] = set(later[i + 1])
             a = history[i]
             if actors[i] >= 0:
-                card = played_card(a)
-                if card is not None:
-                    later[i].add(card)
+                played = played_card(a)
+                if played is not None:
+                    later[i].add(played)
             elif game.card_base < a < game.chip_base and i not in free:
                 later[i].add(a - game.card_base)
         rng = random.Random(seed)

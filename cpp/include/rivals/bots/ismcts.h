@@ -5,16 +5,16 @@
 // is legal in some deals and not in others is judged by how often it was available, not by how
 // often its parent was visited. Chance is not part of the tree (open loop): the player cannot
 // steer it, and the hidden part of it must not split the player's information sets. With
-// threads > 1 the search is root-parallel (root_parallel.h).
+// threads > 1 the search is root-parallel (tree_search.h).
 #pragma once
 
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
-#include "rivals/bots/root_parallel.h"
+#include "rivals/bots/tree_search.h"
 #include "rivals/core/game_concept.h"
+#include "rivals/core/playout.h"
 
 namespace rivals {
 
@@ -25,29 +25,12 @@ class IsmctsBot {
  public:
   static constexpr const char* kName = "ismcts";
   static std::vector<ParamSpec> param_specs() {
-    return {
-        {"iterations", Json(1000), "a positive integer: determinised simulations per move"},
-        {"time_s", Json(0.0), "seconds per move; when positive it replaces iterations"},
-        {"exploration", Json(0.7), "the UCB exploration constant, >= 0"},
-        {"max_nodes", Json(4000000), "a positive integer: tree size limit per move and thread"},
-        {"threads", Json(1), "a positive integer: trees grown in parallel from the root"},
-    };
+    return TreeSearchSettings::specs("determinised simulations", 0.7);
   }
 
   IsmctsBot(const G& game, const Json& params, std::uint64_t seed)
-      : game_(&game),
-        iterations_(params.find("iterations")->as_int()),
-        time_s_(params.find("time_s")->as_number()),
-        exploration_(params.find("exploration")->as_number()),
-        max_nodes_(params.find("max_nodes")->as_int()) {
-    const auto specs = param_specs();
-    if (iterations_ < 1) bad_param(kName, specs[0], *params.find("iterations"));
-    if (time_s_ < 0) bad_param(kName, specs[1], *params.find("time_s"));
-    if (exploration_ < 0) bad_param(kName, specs[2], *params.find("exploration"));
-    if (max_nodes_ < 1) bad_param(kName, specs[3], *params.find("max_nodes"));
-    const std::int64_t threads = params.find("threads")->as_int();
-    if (threads < 1 || threads > 256) bad_param(kName, specs[4], *params.find("threads"));
-    trees_.resize(static_cast<std::size_t>(threads));
+      : game_(&game), settings_(TreeSearchSettings::parse(kName, param_specs(), params)) {
+    trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
 
@@ -90,17 +73,8 @@ class IsmctsBot {
   void grow(Tree& tree, const State& root, const std::vector<Action>& history, Player me) const {
     tree.nodes.clear();
     tree.nodes.push_back(Node{});
-    using Clock = std::chrono::steady_clock;
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(time_s_));
-    for (std::int64_t i = 0;; ++i) {
-      if (time_s_ > 0) {
-        if ((i & 15) == 0 && Clock::now() >= deadline) break;
-      } else if (i >= iterations_) {
-        break;
-      }
-      simulate(tree, determinise(tree.rng, root, history, me));
-    }
+    within_budget(settings_.iterations, settings_.time_s, 16,
+                  [&] { simulate(tree, determinise(tree.rng, root, history, me)); });
   }
 
   State determinise(Rng& rng, const State& root, const std::vector<Action>& history,
@@ -137,7 +111,7 @@ class IsmctsBot {
         else
           ++nodes[children[k]].available;
       }
-      if (untried > 0 && static_cast<std::int64_t>(nodes.size()) < max_nodes_) {
+      if (untried > 0 && static_cast<std::int64_t>(nodes.size()) < settings_.max_nodes) {
         int pick = static_cast<int>(rng.below(static_cast<std::uint32_t>(untried)));
         int k = 0;
         for (;; ++k)
@@ -153,8 +127,8 @@ class IsmctsBot {
         if (children[k] < 0) continue;
         const Node& child = nodes[children[k]];
         const double n = child.visits + 1e-9;
-        const double score =
-            child.value / n + exploration_ * std::sqrt(std::log(child.available + 1.0) / n);
+        const double score = child.value / n +
+                             settings_.exploration * std::sqrt(std::log(child.available + 1.0) / n);
         if (score > best_score) {
           best_score = score;
           best = children[k];
@@ -165,15 +139,7 @@ class IsmctsBot {
       state.apply(nodes[node].action);
       path.push_back(node);
     }
-    Action buffer[State::kMaxLegalActions];
-    while (!state.is_terminal()) {
-      if (state.is_chance_node()) {
-        state.apply(state.sample_chance(rng));
-      } else {
-        const int count = state.legal_actions(buffer);
-        state.apply(buffer[rng.below(static_cast<std::uint32_t>(count))]);
-      }
-    }
+    play_randomly(state, rng);
     double returns[kMaxPlayers];
     state.returns(returns);
     for (const std::int32_t n : path) {
@@ -204,10 +170,7 @@ class IsmctsBot {
   }
 
   const G* game_;
-  std::int64_t iterations_;
-  double time_s_;
-  double exploration_;
-  std::int64_t max_nodes_;
+  TreeSearchSettings settings_;
   std::vector<Tree> trees_;
 };
 

@@ -3,17 +3,17 @@
 // Chance nodes are sampled on the way down and their outcomes kept as children, so the tree
 // averages over the chance outcomes it has seen. Each child stores the total return of the player
 // who chose it, which makes the same code right for two or more players and for teams. With
-// threads > 1 the search is root-parallel (root_parallel.h): every thread runs the full budget on
+// threads > 1 the search is root-parallel (tree_search.h): every thread runs the full budget on
 // its own tree.
 #pragma once
 
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
-#include "rivals/bots/root_parallel.h"
+#include "rivals/bots/tree_search.h"
 #include "rivals/core/game_concept.h"
+#include "rivals/core/playout.h"
 
 namespace rivals {
 
@@ -24,28 +24,12 @@ class MctsBot {
  public:
   static constexpr const char* kName = "mcts";
   static std::vector<ParamSpec> param_specs() {
-    return {
-        {"iterations", Json(1000), "a positive integer: simulations per move and thread"},
-        {"time_s", Json(0.0), "seconds per move; when positive it replaces iterations"},
-        {"exploration", Json(1.4), "the UCT exploration constant, >= 0"},
-        {"max_nodes", Json(4000000), "a positive integer: tree size limit per move and thread"},
-        {"threads", Json(1), "a positive integer: trees grown in parallel from the root"},
-    };
+    return TreeSearchSettings::specs("simulations", 1.4);
   }
 
   MctsBot(const G& /*game*/, const Json& params, std::uint64_t seed)
-      : iterations_(params.find("iterations")->as_int()),
-        time_s_(params.find("time_s")->as_number()),
-        exploration_(params.find("exploration")->as_number()),
-        max_nodes_(params.find("max_nodes")->as_int()) {
-    const auto specs = param_specs();
-    if (iterations_ < 1) bad_param(kName, specs[0], *params.find("iterations"));
-    if (time_s_ < 0) bad_param(kName, specs[1], *params.find("time_s"));
-    if (exploration_ < 0) bad_param(kName, specs[2], *params.find("exploration"));
-    if (max_nodes_ < 1) bad_param(kName, specs[3], *params.find("max_nodes"));
-    const std::int64_t threads = params.find("threads")->as_int();
-    if (threads < 1 || threads > 256) bad_param(kName, specs[4], *params.find("threads"));
-    trees_.resize(static_cast<std::size_t>(threads));
+      : settings_(TreeSearchSettings::parse(kName, param_specs(), params)) {
+    trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
 
@@ -87,17 +71,7 @@ class MctsBot {
   void grow(Tree& tree, const State& root) const {
     tree.nodes.clear();
     tree.nodes.push_back(Node{});
-    using Clock = std::chrono::steady_clock;
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(time_s_));
-    for (std::int64_t i = 0;; ++i) {
-      if (time_s_ > 0) {
-        if ((i & 63) == 0 && Clock::now() >= deadline) break;
-      } else if (i >= iterations_) {
-        break;
-      }
-      simulate(tree, root);
-    }
+    within_budget(settings_.iterations, settings_.time_s, 64, [&] { simulate(tree, root); });
   }
 
   void simulate(Tree& tree, const State& root) const {
@@ -126,7 +100,7 @@ class MctsBot {
       state.apply(nodes[node].action);
       tree.path.push_back(node);
     }
-    rollout(state, tree.rng);
+    play_randomly(state, tree.rng);
     double returns[kMaxPlayers];
     state.returns(returns);
     for (const std::int32_t n : tree.path) {
@@ -140,7 +114,7 @@ class MctsBot {
     auto& nodes = tree.nodes;
     Action buffer[State::kMaxLegalActions];
     const int count = state.legal_actions(buffer);
-    if (static_cast<std::int64_t>(nodes.size()) + count > max_nodes_) return false;
+    if (static_cast<std::int64_t>(nodes.size()) + count > settings_.max_nodes) return false;
     const Player mover = state.current_player();
     std::int32_t next = -1;
     for (int k = count - 1; k >= 0; --k) {
@@ -177,7 +151,7 @@ class MctsBot {
       const Node& child = nodes[c];
       if (child.visits == 0) return unvisited_child(tree, node);
       const double n = child.visits;
-      const double score = child.value / n + exploration_ * std::sqrt(log_parent / n);
+      const double score = child.value / n + settings_.exploration * std::sqrt(log_parent / n);
       if (score > best_score) {
         best_score = score;
         best = c;
@@ -193,7 +167,7 @@ class MctsBot {
       if (nodes[c].action == outcome) return c;
       last = c;
     }
-    if (static_cast<std::int64_t>(nodes.size()) >= max_nodes_) return -1;
+    if (static_cast<std::int64_t>(nodes.size()) >= settings_.max_nodes) return -1;
     Node child;
     child.action = outcome;
     const auto index = static_cast<std::int32_t>(nodes.size());
@@ -202,22 +176,7 @@ class MctsBot {
     return index;
   }
 
-  static void rollout(State& state, Rng& rng) {
-    Action buffer[State::kMaxLegalActions];
-    while (!state.is_terminal()) {
-      if (state.is_chance_node()) {
-        state.apply(state.sample_chance(rng));
-      } else {
-        const int count = state.legal_actions(buffer);
-        state.apply(buffer[rng.below(static_cast<std::uint32_t>(count))]);
-      }
-    }
-  }
-
-  std::int64_t iterations_;
-  double time_s_;
-  double exploration_;
-  std::int64_t max_nodes_;
+  TreeSearchSettings settings_;
   std::vector<Tree> trees_;
 };
 

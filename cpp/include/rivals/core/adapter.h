@@ -16,6 +16,7 @@
 #include "rivals/core/any_game.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/parallel.h"
+#include "rivals/core/playout.h"
 #include "rivals/core/vector_env.h"
 
 namespace rivals {
@@ -27,25 +28,6 @@ inline std::uint64_t chance_seed(std::uint64_t seed, std::int64_t game_index) {
 inline std::uint64_t bot_seed(std::uint64_t seed, std::int64_t game_index, int bot) {
   return derive_seed(derive_seed(seed, 2 * static_cast<std::uint64_t>(game_index) + 1),
                      static_cast<std::uint64_t>(bot));
-}
-
-// One uniformly random game from `state` to the end; returns the number of actions taken.
-template <Game G>
-int play_randomly(typename G::State& state, Rng& rng) {
-  Action buffer[G::State::kMaxLegalActions];
-  int length = 0;
-  while (!state.is_terminal()) {
-    Action action;
-    if (state.is_chance_node()) {
-      action = state.sample_chance(rng);
-    } else {
-      const int count = state.legal_actions(buffer);
-      action = buffer[rng.below(static_cast<std::uint32_t>(count))];
-    }
-    state.apply(action);
-    ++length;
-  }
-  return length;
 }
 
 template <Game G>
@@ -228,7 +210,7 @@ class GameAdapter final : public AnyGame {
       for (int i = begin; i < end; ++i) {
         auto state = initial;
         Rng rng(chance_seed(seed, i));
-        results.lengths[static_cast<std::size_t>(i)] = play_randomly<G>(state, rng);
+        results.lengths[static_cast<std::size_t>(i)] = play_randomly(state, rng);
         state.returns(&results.returns[static_cast<std::size_t>(i) * players]);
       }
     });

@@ -27,6 +27,19 @@ inline constexpr int kChipKinds = 2 + kMaxCity;
 
 constexpr int chip_value(int kind) { return kind <= kChurch ? 1 : kind - 1; }
 
+// The portable x86-64 baseline has no popcount instruction, and std::popcount then becomes a
+// library call; counting inline is several times faster on the hot path.
+constexpr int count_bits(std::uint64_t x) {
+#ifdef __POPCNT__
+  return std::popcount(x);
+#else
+  x -= (x >> 1) & 0x5555555555555555ULL;
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 // A set of spaces. Four words cover the largest map; unused high bits stay zero because every
 // set is built from map masks, never by complementing.
 class Bits {
@@ -47,8 +60,7 @@ class Bits {
     return ((w_[0] & o.w_[0]) | (w_[1] & o.w_[1]) | (w_[2] & o.w_[2]) | (w_[3] & o.w_[3])) != 0;
   }
   constexpr int count() const {
-    return std::popcount(w_[0]) + std::popcount(w_[1]) + std::popcount(w_[2]) +
-           std::popcount(w_[3]);
+    return count_bits(w_[0]) + count_bits(w_[1]) + count_bits(w_[2]) + count_bits(w_[3]);
   }
   // At least two members: a domain, as opposed to a lone knight.
   constexpr bool several() const {
@@ -110,7 +122,7 @@ struct Board {
   std::array<Bits, kMaxNumber + 1> land_of{};  // number -> its land spaces (islands included)
   std::array<std::int16_t, kMaxNumber + 1> river_of{};  // number -> its river space, or -1
   std::array<std::uint64_t, kMaxSpaces> sites_at{};     // space -> mask of the sites touching it
-  Bits site_spaces;                                      // spaces touched by some site
+  Bits site_spaces;                                     // spaces touched by some site
   std::array<std::array<std::int16_t, 2>, kMaxSites> touches{};
   std::array<int, kChipKinds> chips{};  // chips to lay, per kind
 };

@@ -72,6 +72,8 @@ class State {
   const Bits& knights(Player seat) const { return knights_[seat]; }
   const Bits& occupied() const { return occupied_; }
   const Bits& bastions() const { return bastions_; }
+  // The spaces of the domains `seat` owns.
+  const Bits& owned(Player seat) const { return owned_[seat]; }
   // The seat whose knight stands on `space`, or -1.
   Player knight_at(int space) const;
   // The owner of the domain holding `space`, or -1 (no domain, or no duke).
@@ -98,7 +100,8 @@ class State {
 
  private:
   std::uint64_t sites_touching(const Bits& spaces) const;
-  Player majority(const Bits& domain) const;
+  int sites_value(std::uint64_t sites) const;
+  Player majority(const Bits& domain, std::uint64_t sites) const;
   void lay_chip(int kind);
   void receive(int card);
   void decide(Action action);
@@ -108,7 +111,7 @@ class State {
   bool take_knight(Player seat);
   void put_knight(Player seat, int space);
   void set_owner(const Bits& domain, Player owner);
-  bool castles_follow(const Bits& domain, Player owner);
+  bool castles_follow(std::uint64_t sites, Player owner);
   bool place(Player seat, int space);
   bool displace(Player seat, int space);
   void update_archbishop();

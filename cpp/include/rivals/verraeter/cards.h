@@ -28,11 +28,11 @@ inline constexpr const char* kCardNames[kActionCards] = {"Verraeter",  "Diplomat
                                                          "Baumeister", "Stratege",  "Bauer"};
 
 struct Cards {
-  std::array<std::int8_t, kTypes> conflict{};                            // per landscape type
-  std::array<std::array<std::int8_t, kMaxWinners>, kTypes> vp{};         // per type, 1..4 winners
-  std::array<std::int8_t, kMaxValues> values{};                          // ascending: value ids
-  std::array<std::uint8_t, kMaxValues> counts{};                         // copies per value id
-  std::array<std::uint8_t, kMaxValues> start_hand{};                     // copies per value id
+  std::array<std::int8_t, kTypes> conflict{};                     // per landscape type
+  std::array<std::array<std::int8_t, kMaxWinners>, kTypes> vp{};  // per type, 1..4 winners
+  std::array<std::int8_t, kMaxValues> values{};                   // ascending: value ids
+  std::array<std::uint8_t, kMaxValues> counts{};                  // copies per value id
+  std::array<std::uint8_t, kMaxValues> start_hand{};              // copies per value id
   std::array<std::int8_t, kActionCards> card_conflict{};
   std::array<std::int8_t, kActionCards> card_vp{};
   std::array<std::int8_t, kActionCards> card_draws{};

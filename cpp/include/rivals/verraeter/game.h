@@ -46,7 +46,9 @@ class Verraeter {
                                        Player player) const;
 
  private:
-  int observation_size() const { return kRingSize * (10 + setup_->players) + 20 * setup_->players + 29; }
+  int observation_size() const {
+    return kRingSize * (10 + setup_->players) + 20 * setup_->players + 29;
+  }
 
   std::shared_ptr<const Setup> setup_;
   Json cards_param_;

@@ -175,7 +175,7 @@ def _header(
         )
     parts.append(
         f'<text x="{WIDTH - 16}" y="30" font-size="12" fill="{MUTED}" text-anchor="end">'
-        f"move {len(history)}</text>"
+        f"step {len(history)}</text>"
     )
     return "".join(parts)
 

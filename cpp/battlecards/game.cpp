@@ -1,0 +1,543 @@
+#include "rivals/battlecards/game.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+namespace rivals::battlecards {
+namespace {
+
+constexpr int kMaxTurnsLimit = 100000;
+constexpr const char* kPhaseNames[kNumPhaseNodes] = {
+    "deal",   "setup_deploy", "turn_deploy", "conflict_draw", "effect_draw",
+    "effect_deploy", "effect_discard", "effect_destroy", "choice", "window",
+    "reinforce", "fire", "flip", "withdraw", "terminal"};
+constexpr const char* kEndNames[] = {nullptr, "homeland", "battles", "max_turns"};
+
+// The card an action names: the verb's base and the card index, or {-1, -1} for pass, fight
+// and decline.
+struct Named {
+  Action base;
+  int index;
+  bool conflict;  // a conflict index (play, conflict outcome) rather than an arsenal index
+};
+
+Named named_card(Action action) {
+  if (action >= kConflictOutcome) return {kConflictOutcome, action - kConflictOutcome, true};
+  if (action >= kArsenalOutcome) return {kArsenalOutcome, action - kArsenalOutcome, false};
+  if (action >= kPlay) return {kPlay, action - kPlay, true};
+  if (action >= kWithdraw) return {kWithdraw, action - kWithdraw, false};
+  if (action >= kFire) return {kFire, action - kFire, false};
+  if (action >= kDeploy) return {kDeploy, action - kDeploy, false};
+  return {-1, -1, false};
+}
+
+bool is_deploy_phase(Phase phase) {
+  return phase == Phase::kSetupDeploy || phase == Phase::kTurnDeploy ||
+         phase == Phase::kEffectDeploy;
+}
+
+// Whether `player` sees which card `action` names when it is applied in `before`; the rules
+// page's list of hidden actions.
+bool hidden_from(const State& before, Action action, Player player) {
+  const Phase phase = before.phase();
+  if (before.is_chance_node()) {
+    if (phase == Phase::kDeal || phase == Phase::kEffectDraw) return before.subject() != player;
+    if (phase == Phase::kConflictDraw && before.drawing() != player)
+      return before.cards().conflict[static_cast<std::size_t>(action - kConflictOutcome)].kind ==
+             Kind::kKept;
+    return false;
+  }
+  return before.current_player() != player && is_deploy_phase(phase) && action != kPass;
+}
+
+template <class Fn>
+void for_each_card(u128 cards, int offset, Fn&& fn) {
+  for (; cards; cards &= cards - 1) fn(offset + lowest_bit(cards));
+}
+
+}  // namespace
+
+std::vector<ParamSpec> Battlecards::param_specs() {
+  return {
+      {"cards", Json(nullptr), "null (the shipped card set), a path or a card-set object"},
+      {"expansions", Json::array(), "a list of paths or expansion objects"},
+      {"max_turns", Json(1000), "an int 1-" + std::to_string(kMaxTurnsLimit)},
+  };
+}
+
+Battlecards::Battlecards(const Json& params) : params_(params) {
+  const auto specs = param_specs();
+  const Json& max_turns = *params.find("max_turns");
+  if (!max_turns.is_int() || max_turns.as_int() < 1 || max_turns.as_int() > kMaxTurnsLimit)
+    bad_param(kName, specs[2], max_turns);
+  max_turns_ = static_cast<std::int32_t>(max_turns.as_int());
+  const Json& cards = *params.find("cards");
+  if (!cards.is_null() && !cards.is_string() && !cards.is_object())
+    bad_param(kName, specs[0], cards);
+  const Json& expansions = *params.find("expansions");
+  bool listed = expansions.is_array();
+  if (listed)
+    for (const Json& item : expansions.as_array())
+      listed = listed && (item.is_string() || item.is_object());
+  if (!listed) bad_param(kName, specs[1], expansions);
+  cards_ = std::make_shared<const CardSet>(load_card_set(cards, expansions));
+  const CardSet& cs = *cards_;
+
+  for (int seat = 0; seat < 2; ++seat)
+    for (int slot = 0; slot < cs.arsenal_size[seat]; ++slot)
+      arsenal_ids_[cs.arsenals[seat][static_cast<std::size_t>(slot)].id] =
+          kMaxArsenal * seat + slot;
+  for (int k = 0; k < cs.conflict_size; ++k)
+    conflict_ids_[cs.conflict[static_cast<std::size_t>(k)].id] = k;
+
+  // max_game_length (rules page): per turn a deployment, a draw and then the longest of the
+  // effects of one card and a battle.
+  const std::int64_t arsenal = cs.arsenal_size[0] + cs.arsenal_size[1];
+  std::int64_t window = 2;
+  std::int64_t effects = 0;
+  for (const ConflictCard& card : cs.conflict) {
+    if (card.kind == Kind::kKept) {
+      const Effect& e = card.effects[0];
+      window += 1 + (e.kind == EffectKind::kReinforce ? e.count : 0);
+    } else if (card.kind != Kind::kBattle) {
+      std::int64_t cost = 0;
+      for (const Effect& e : card.effects) {
+        if (e.kind == EffectKind::kDraw || e.kind == EffectKind::kDeploy ||
+            e.kind == EffectKind::kDiscardReserve)
+          cost += e.count;
+        else if (e.kind == EffectKind::kDestroyStack)
+          cost += 1;
+      }
+      effects = std::max(effects, cost);
+    }
+  }
+  const std::int64_t battle = 1 + window + kMaxRounds * (3 * arsenal + 2);
+  const std::int64_t length =
+      2 * kSetupDraw + 2 * kSetupDeploy + max_turns_ * (2 + std::max(effects, battle));
+  if (length > std::numeric_limits<int>::max())
+    throw std::invalid_argument(
+        "battlecards: the card set and max_turns allow games longer than 2**31 - 1 actions; "
+        "lower max_turns");
+  max_game_length_ = static_cast<int>(length);
+  observation_size_ = static_cast<int>(9 * arsenal + 6 * cs.conflict_size + kObservationGlobals);
+}
+
+std::string Battlecards::action_to_string(const State& /*state*/, Action action) const {
+  if (action == kPass) return "pass";
+  if (action == kFight) return "fight";
+  if (action == kDecline) return "decline";
+  if (action < 0 || action >= kNumActions)
+    throw std::invalid_argument("battlecards: action " + std::to_string(action) +
+                                " is out of range 0.." + std::to_string(kNumActions - 1));
+  const Named named = named_card(action);
+  const CardSet& cs = *cards_;
+  std::string id;
+  if (named.conflict) {
+    if (named.index >= cs.conflict_size)
+      throw std::invalid_argument("battlecards: action " + std::to_string(action) +
+                                  " names conflict card " + std::to_string(named.index) +
+                                  ", which the set lacks");
+    id = cs.conflict[static_cast<std::size_t>(named.index)].id;
+  } else {
+    if (slot_of(named.index) >= cs.arsenal_size[seat_of(named.index)])
+      throw std::invalid_argument("battlecards: action " + std::to_string(action) +
+                                  " names arsenal card " + std::to_string(named.index) +
+                                  ", which the set lacks");
+    id = cs.arsenal(named.index).id;
+  }
+  switch (named.base) {
+    case kDeploy:
+      return "deploy " + id;
+    case kFire:
+      return "fire " + id;
+    case kWithdraw:
+      return "withdraw " + id;
+    case kPlay:
+      return "play " + id;
+    default:
+      return id;
+  }
+}
+
+Action Battlecards::string_to_action(const State& /*state*/, std::string_view text) const {
+  if (text == "pass") return kPass;
+  if (text == "fight") return kFight;
+  if (text == "decline") return kDecline;
+  const auto space = text.find(' ');
+  if (space == std::string_view::npos) {
+    const std::string id(text);
+    if (const auto found = arsenal_ids_.find(id); found != arsenal_ids_.end())
+      return kArsenalOutcome + found->second;
+    if (const auto found = conflict_ids_.find(id); found != conflict_ids_.end())
+      return kConflictOutcome + found->second;
+  } else {
+    const std::string_view verb = text.substr(0, space);
+    const std::string id(text.substr(space + 1));
+    if (verb == "play") {
+      if (const auto found = conflict_ids_.find(id); found != conflict_ids_.end())
+        return kPlay + found->second;
+    } else if (verb == "deploy" || verb == "fire" || verb == "withdraw") {
+      if (const auto found = arsenal_ids_.find(id); found != arsenal_ids_.end())
+        return (verb == "deploy" ? kDeploy : verb == "fire" ? kFire : kWithdraw) + found->second;
+    }
+  }
+  throw std::invalid_argument("battlecards: unknown action '" + std::string(text) +
+                              "'; accepted: 'pass', 'fight', 'decline', 'deploy G07', "
+                              "'fire B12', 'withdraw G03', 'play C21', or a card id such as "
+                              "'G07'");
+}
+
+void Battlecards::scores(const State& state, double* out) const {
+  out[0] = state.vp(0);
+  out[1] = state.vp(1);
+}
+
+Json Battlecards::to_json(const State& state) const {
+  const CardSet& cs = *cards_;
+  auto arsenal_ids = [&](u128 cards, int seat) {
+    Json out = Json::array();
+    for_each_card(cards, kMaxArsenal * seat, [&](int a) { out.push_back(cs.arsenal(a).id); });
+    return out;
+  };
+  auto conflict_ids = [&](u128 cards) {
+    Json out = Json::array();
+    for_each_card(cards, 0, [&](int k) { out.push_back(cs.conflict[static_cast<std::size_t>(k)].id); });
+    return out;
+  };
+  auto per_seat = [&](ArsenalPile pile) {
+    return Json(Json::Array{arsenal_ids(state.pile(pile, 0), 0), arsenal_ids(state.pile(pile, 1), 1)});
+  };
+  auto seat_or_null = [](int seat) { return seat < 0 ? Json(nullptr) : Json(seat); };
+  auto id_or_null = [&](int a) { return a < 0 ? Json(nullptr) : Json(cs.arsenal(a).id); };
+
+  Json stacks = Json::array();
+  for (int seat = 0; seat < 2; ++seat) {
+    Json by_type = Json::object();
+    for (int t = 0; t < kNumTypes; ++t) {
+      Json cards = Json::array();
+      const u128 face_up = state.pile(kFaceUp, seat);
+      for (u128 m = state.stack(seat, t); m; m &= m - 1) {
+        const int slot = lowest_bit(m);
+        cards.push_back(Json::object({{"id", cs.arsenal(kMaxArsenal * seat + slot).id},
+                                      {"face_up", (face_up & card_bit(slot)) != 0}}));
+      }
+      by_type.set(kTypeNames[t], cards);
+    }
+    stacks.push_back(by_type);
+  }
+  Json battle = nullptr;
+  if (state.in_battle()) {
+    const Battle& b = state.battle();
+    Json bonus = Json::array();
+    for (int seat = 0; seat < 2; ++seat) {
+      Json attack = Json::object();
+      Json defence = Json::object();
+      for (int t = 0; t < kNumTypes; ++t) {
+        attack.set(kTypeNames[t], static_cast<int>(b.bonus[seat][t][0]));
+        defence.set(kTypeNames[t], static_cast<int>(b.bonus[seat][t][1]));
+      }
+      bonus.push_back(Json::object({{"attack", attack}, {"defence", defence}}));
+    }
+    battle = Json::object({
+        {"aggressor", static_cast<int>(b.aggressor)},
+        {"round", static_cast<int>(b.round)},
+        {"firing_phase", static_cast<int>(b.firing_phase)},
+        {"firing_side", seat_or_null(b.firing_side)},
+        {"unit", id_or_null(b.unit)},
+        {"target", id_or_null(b.target)},
+        {"window", seat_or_null(b.window)},
+        {"withdrawing", seat_or_null(b.withdrawing)},
+        {"taking_part", per_seat(kTakingPart)},
+        {"withdrawn", per_seat(kWithdrawn)},
+        {"bonus", bonus},
+    });
+  }
+  const Json vp(Json::Array{Json(state.vp(0)), Json(state.vp(1))});
+  return Json::object({
+      {"phase", kPhaseNames[static_cast<int>(state.phase())]},
+      {"current_player", state.current_player()},
+      {"turn", state.turn()},
+      {"drawing_player", seat_or_null(state.drawing())},
+      {"sides", Json(Json::Array{Json(kSideNames[0]), Json(kSideNames[1])})},
+      {"reserve", per_seat(kReserve)},
+      {"stacks", stacks},
+      {"kept", Json(Json::Array{conflict_ids(state.pile(static_cast<ConflictPile>(kKept))),
+                                conflict_ids(state.pile(static_cast<ConflictPile>(kKept + 1)))})},
+      {"won", Json(Json::Array{conflict_ids(state.pile(static_cast<ConflictPile>(kWon))),
+                               conflict_ids(state.pile(static_cast<ConflictPile>(kWon + 1)))})},
+      {"arsenal_deck", per_seat(kArsenalDeck)},
+      {"arsenal_discard", per_seat(kArsenalDiscard)},
+      {"conflict_deck", conflict_ids(state.pile(kConflictDeck))},
+      {"conflict_discard", conflict_ids(state.pile(kConflictDiscard))},
+      {"cancelled", conflict_ids(state.pile(kCancelled))},
+      {"card", state.card() < 0 ? Json(nullptr)
+                                : Json(cs.conflict[static_cast<std::size_t>(state.card())].id)},
+      {"effect_index", state.effect_index() < 0 ? Json(nullptr) : Json(state.effect_index())},
+      {"subject", seat_or_null(state.subject())},
+      {"left", state.left()},
+      {"battle", battle},
+      {"vp", vp},
+      {"end_reason", state.end_reason() == EndReason::kNone
+                         ? Json(nullptr)
+                         : Json(kEndNames[static_cast<int>(state.end_reason())])},
+      {"winner", seat_or_null(state.winner())},
+      {"scores", vp},
+  });
+}
+
+std::string Battlecards::picture(const State& state, Player viewer) const {
+  const CardSet& cs = *cards_;
+  auto unit_text = [&](int a) {
+    const ArsenalCard& u = cs.arsenal(a);
+    return u.id + " " + u.name + " [" + std::to_string(u.attack[0]) + "/" +
+           std::to_string(u.attack[1]) + "/" + std::to_string(u.attack[2]) + " d" +
+           std::to_string(u.defence) + " p" + std::to_string(u.phase) + "]";
+  };
+  auto join = [](const std::vector<std::string>& items, const char* separator) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+    return out.empty() ? std::string("-") : out;
+  };
+  auto arsenal_ids = [&](u128 cards, int seat) {
+    std::vector<std::string> out;
+    for_each_card(cards, kMaxArsenal * seat, [&](int a) { out.push_back(cs.arsenal(a).id); });
+    return join(out, ", ");
+  };
+  auto conflict_ids = [&](u128 cards) {
+    std::vector<std::string> out;
+    for_each_card(cards, 0,
+                  [&](int k) { out.push_back(cs.conflict[static_cast<std::size_t>(k)].id); });
+    return join(out, ", ");
+  };
+  std::string out = "turn " + std::to_string(state.turn()) + ", phase " +
+                    kPhaseNames[static_cast<int>(state.phase())] + "\n";
+  for (int seat = 0; seat < 2; ++seat) {
+    const bool sees = viewer < 0 || viewer == seat;
+    const u128 face_up = state.pile(kFaceUp, seat);
+    out += std::string(kSideNames[seat]) + " (seat " + std::to_string(seat) +
+           "): " + std::to_string(state.vp(seat)) + " VP\n";
+    for (int t = 0; t < kNumTypes; ++t) {
+      std::vector<std::string> shown;
+      int hidden = 0;
+      for_each_card(state.stack(seat, t), kMaxArsenal * seat, [&](int a) {
+        const bool up = (face_up & card_bit(slot_of(a))) != 0;
+        if (sees || up)
+          shown.push_back(unit_text(a) + (up ? "" : " (face down)"));
+        else
+          ++hidden;
+      });
+      if (hidden) shown.push_back(std::to_string(hidden) + " face down");
+      out += std::string("  ") + kTypeNames[t] + ": " + join(shown, "; ") + "\n";
+    }
+    const u128 kept = state.pile(static_cast<ConflictPile>(kKept + seat));
+    if (sees) {
+      out += "  reserve: " + arsenal_ids(state.pile(kReserve, seat), seat) + "\n";
+      out += "  kept: " + conflict_ids(kept) + "\n";
+    } else {
+      out += "  reserve: " + std::to_string(popcount(state.pile(kReserve, seat))) +
+             " cards; kept: " + std::to_string(popcount(kept)) + " cards\n";
+    }
+    out += "  won: " + conflict_ids(state.pile(static_cast<ConflictPile>(kWon + seat))) + "\n";
+    out += "  arsenal deck " + std::to_string(popcount(state.pile(kArsenalDeck, seat))) +
+           ", discard " + arsenal_ids(state.pile(kArsenalDiscard, seat), seat) + "\n";
+  }
+  out += "conflict deck " + std::to_string(popcount(state.pile(kConflictDeck))) + ", discard " +
+         std::to_string(popcount(state.pile(kConflictDiscard))) + "\n";
+  if (state.card() >= 0) {
+    const ConflictCard& card = cs.conflict[static_cast<std::size_t>(state.card())];
+    out += "card: " + card.id + " " + card.name + "\n";
+  }
+  if (state.in_battle()) {
+    const Battle& b = state.battle();
+    out += std::string("battle: aggressor ") + kSideNames[b.aggressor] + ", round " +
+           std::to_string(b.round) + ", phase " + std::to_string(b.firing_phase) + "\n";
+    for (int seat = 0; seat < 2; ++seat)
+      out += std::string("  ") + kSideNames[seat] +
+             " taking part: " + arsenal_ids(state.pile(kTakingPart, seat), seat) + "\n";
+  }
+  if (state.is_terminal()) {
+    out += std::string("game over (") + kEndNames[static_cast<int>(state.end_reason())] + "): " +
+           (state.winner() < 0 ? std::string("draw")
+                               : std::string(kSideNames[state.winner()]) + " wins");
+  } else {
+    out += "to move: " + std::to_string(state.current_player());
+  }
+  return out;
+}
+
+std::string Battlecards::to_string(const State& state) const { return picture(state, -1); }
+
+std::string Battlecards::observation_string(const State& state, Player player) const {
+  return "view of seat " + std::to_string(player) + " (" + kSideNames[player] + ")\n" +
+         picture(state, player);
+}
+
+void Battlecards::observation_tensor(const State& state, Player player, float* out) const {
+  const CardSet& cs = *cards_;
+  std::fill(out, out + observation_size_, 0.0f);
+  const Battle& b = state.battle();
+  const bool battle = state.in_battle();
+  int offset = 0;
+  for (int r = 0; r < 2; ++r) {
+    const int seat = (player + r) % 2;
+    for (int slot = 0; slot < cs.arsenal_size[seat]; ++slot, offset += 9) {
+      const u128 bit = card_bit(slot);
+      const int a = kMaxArsenal * seat + slot;
+      const bool in_stack = (state.pile(kStack, seat) & bit) != 0;
+      const bool up = (state.pile(kFaceUp, seat) & bit) != 0;
+      if (r == 0) {
+        out[offset + 0] = (state.pile(kArsenalDeck, seat) & bit) != 0;
+        out[offset + 1] = (state.pile(kReserve, seat) & bit) != 0;
+        out[offset + 2] = in_stack && !up;
+      }
+      out[offset + 3] = in_stack && up;
+      out[offset + 4] = (state.pile(kTakingPart, seat) & bit) != 0;
+      out[offset + 5] = (state.pile(kWithdrawn, seat) & bit) != 0;
+      out[offset + 6] = (state.pile(kArsenalDiscard, seat) & bit) != 0;
+      out[offset + 7] = battle && b.unit == a;
+      out[offset + 8] = battle && b.target == a;
+    }
+  }
+  for (int k = 0; k < cs.conflict_size; ++k, offset += 6) {
+    const u128 bit = card_bit(k);
+    out[offset + 0] = (state.pile(static_cast<ConflictPile>(kKept + player)) & bit) != 0;
+    out[offset + 1] = (state.pile(kConflictDiscard) & bit) != 0;
+    out[offset + 2] = (state.pile(static_cast<ConflictPile>(kWon + player)) & bit) != 0;
+    out[offset + 3] = (state.pile(static_cast<ConflictPile>(kWon + 1 - player)) & bit) != 0;
+    out[offset + 4] = (state.pile(kCancelled) & bit) != 0;
+    out[offset + 5] = state.card() == k;
+  }
+  float* o = out + offset;
+  for (int r = 0; r < 2; ++r) {
+    const int seat = (player + r) % 2;
+    float* row = o + 9 * r;
+    row[0] = static_cast<float>(popcount(state.pile(kArsenalDeck, seat)));
+    row[1] = static_cast<float>(popcount(state.pile(kArsenalDiscard, seat)));
+    row[2] = static_cast<float>(popcount(state.pile(kReserve, seat)));
+    for (int t = 0; t < kNumTypes; ++t)
+      row[3 + t] = static_cast<float>(popcount(state.stack(seat, t) & ~state.pile(kFaceUp, seat)));
+    row[6] = static_cast<float>(popcount(state.pile(static_cast<ConflictPile>(kKept + seat))));
+    row[7] = static_cast<float>(state.vp(seat));
+    row[8] = static_cast<float>(popcount(state.pile(static_cast<ConflictPile>(kWon + seat))));
+  }
+  o[18] = static_cast<float>(popcount(state.pile(kConflictDeck)));
+  o[19] = player == 0;
+  o[20] = static_cast<float>(state.turn());
+  o[21 + static_cast<int>(state.phase())] = 1;
+  const Player mover = state.current_player();
+  if (mover >= 0) o[36 + (mover - player + 2) % 2] = 1;
+  if (battle) {
+    o[38] = 1;
+    o[39 + (b.aggressor - player + 2) % 2] = 1;
+    o[41] = b.round;
+    o[42] = b.firing_phase;
+    const int seats[3][2] = {{43, b.firing_side}, {45, b.window}, {47, b.withdrawing}};
+    for (const auto& [base, seat] : seats)
+      if (seat >= 0) o[base + (seat - player + 2) % 2] = 1;
+    for (int r = 0; r < 2; ++r) {
+      const int seat = (player + r) % 2;
+      for (int t = 0; t < kNumTypes; ++t) {
+        o[49 + 6 * r + 2 * t] = b.bonus[seat][t][0];
+        o[50 + 6 * r + 2 * t] = b.bonus[seat][t][1];
+      }
+    }
+  }
+  if (state.subject() >= 0) o[61 + (state.subject() - player + 2) % 2] = 1;
+  o[63] = static_cast<float>(state.left());
+  o[64] = static_cast<float>(state.effect_index() + 1);
+  o[65] = state.drawing() == player;
+}
+
+std::string Battlecards::information_state_string(const State& /*state*/,
+                                                   const std::vector<Action>& history,
+                                                   Player player) const {
+  const CardSet& cs = *cards_;
+  std::string out = "seat " + std::to_string(player) + " " + kSideNames[player];
+  State replay = initial_state();
+  for (const Action action : history) {
+    const Player mover = replay.current_player();
+    out += "\n";
+    out += mover == kChancePlayer ? "chance" : kSideNames[mover];
+    if (!hidden_from(replay, action, player))
+      out += " " + action_to_string(replay, action);
+    else if (replay.is_chance_node())
+      out += " ?";
+    else
+      out += std::string(" deploy ? (") + kTypeNames[cs.type_of[static_cast<std::size_t>(
+                                              action - kDeploy)]] +
+             ")";
+    replay.apply(action);
+  }
+  return out;
+}
+
+std::vector<Action> Battlecards::resample_history(const std::vector<Action>& history,
+                                                  Player player, Rng& rng) const {
+  const CardSet& cs = *cards_;
+  const int o = 1 - player;
+  // The cards seen by `player` over the history (rules page): only the opponent's arsenal cards
+  // and the conflict cards can be unseen.
+  u128 seen = 0;
+  u128 seen_conflict = 0;
+  State state = initial_state();
+  for (const Action action : history) {
+    const bool hidden = hidden_from(state, action, player);
+    state.apply(action);
+    const Named named = named_card(action);
+    if (!hidden && named.base >= 0) {
+      if (named.conflict)
+        seen_conflict |= card_bit(named.index);
+      else if (seat_of(named.index) == o)
+        seen |= card_bit(slot_of(named.index));
+    }
+    seen |= state.pile(kFaceUp, o) | state.pile(kArsenalDiscard, o);
+    seen_conflict |= state.pile(kConflictDiscard) | state.pile(static_cast<ConflictPile>(kKept + player));
+  }
+
+  // sigma on the opponent's slots, qsigma on conflict indices; identity elsewhere.
+  std::array<std::int16_t, kMaxArsenal> sigma;
+  std::array<std::int16_t, kMaxConflict> qsigma;
+  for (int i = 0; i < kMaxArsenal; ++i) sigma[i] = static_cast<std::int16_t>(i);
+  for (int i = 0; i < kMaxConflict; ++i) qsigma[i] = static_cast<std::int16_t>(i);
+  // Masks keep the rules page's lists in index order: removing a card keeps the order.
+  auto take = [&rng](u128& avail, u128 candidates) {
+    const int y = nth_set_bit(candidates, static_cast<int>(rng.below(
+                                              static_cast<std::uint32_t>(popcount(candidates)))));
+    avail &= ~card_bit(y);
+    return static_cast<std::int16_t>(y);
+  };
+  u128 avail = cs.all_arsenal[o] & ~seen;
+  for (int t = 0; t < kNumTypes; ++t)
+    for (u128 m = state.stack(o, t) & ~seen; m; m &= m - 1)
+      sigma[lowest_bit(m)] = take(avail, avail & cs.of_type[o][t]);
+  for (u128 m = state.pile(kReserve, o) & ~seen; m; m &= m - 1)
+    sigma[lowest_bit(m)] = take(avail, avail);
+  for (u128 m = state.pile(kArsenalDeck, o) & ~seen; m; m &= m - 1, avail &= avail - 1)
+    sigma[lowest_bit(m)] = static_cast<std::int16_t>(lowest_bit(avail));
+
+  u128 qavail = cs.kept & ~seen_conflict;
+  for (u128 m = state.pile(static_cast<ConflictPile>(kKept + o)) & ~seen_conflict; m; m &= m - 1)
+    qsigma[lowest_bit(m)] = take(qavail, qavail);
+  for (u128 m = state.pile(kConflictDeck) & cs.kept & ~seen_conflict; m; m &= m - 1, qavail &= qavail - 1)
+    qsigma[lowest_bit(m)] = static_cast<std::int16_t>(lowest_bit(qavail));
+
+  std::vector<Action> out;
+  out.reserve(history.size());
+  for (const Action action : history) {
+    const Named named = named_card(action);
+    if (named.base < 0) {
+      out.push_back(action);
+    } else if (named.conflict) {
+      out.push_back(named.base + qsigma[static_cast<std::size_t>(named.index)]);
+    } else if (seat_of(named.index) == o) {
+      out.push_back(named.base + kMaxArsenal * o + sigma[static_cast<std::size_t>(slot_of(named.index))]);
+    } else {
+      out.push_back(action);
+    }
+  }
+  return out;
+}
+
+}  // namespace rivals::battlecards

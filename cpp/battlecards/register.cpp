@@ -1,0 +1,10 @@
+#include "rivals/battlecards/game.h"
+#include "rivals/core/adapter.h"
+
+namespace rivals {
+
+std::shared_ptr<AnyGame> make_battlecards(const Json& params) {
+  return std::make_shared<GameAdapter<battlecards::Battlecards>>(params);
+}
+
+}  // namespace rivals

@@ -1,0 +1,67 @@
+// Battlecards: Western European Theater, for 2 players. Rules and encoding:
+// docs/rules/battlecards.md.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "rivals/battlecards/cards.h"
+#include "rivals/battlecards/state.h"
+#include "rivals/core/json.h"
+#include "rivals/core/params.h"
+#include "rivals/core/rng.h"
+
+namespace rivals::battlecards {
+
+inline constexpr int kObservationGlobals = 66;
+
+class Battlecards {
+ public:
+  static constexpr const char* kName = "battlecards";
+  using State = battlecards::State;
+
+  static std::vector<ParamSpec> param_specs();
+  explicit Battlecards(const Json& params);
+
+  Json params() const { return params_; }
+  int num_players() const { return 2; }
+  int num_distinct_actions() const { return kNumActions; }
+  int max_chance_outcomes() const { return State::kMaxChanceOutcomes; }
+  int max_game_length() const { return max_game_length_; }
+  std::vector<int> observation_shape() const { return {observation_size_}; }
+  // States point to the card set, which the shared_ptr keeps in place however the game moves.
+  State initial_state() const { return State(cards_.get(), max_turns_); }
+  const CardSet& card_set() const { return *cards_; }
+
+  std::string action_to_string(const State& state, Action action) const;
+  Action string_to_action(const State& state, std::string_view text) const;
+  void scores(const State& state, double* out) const;
+  Json to_json(const State& state) const;
+  std::string to_string(const State& state) const;
+  std::string observation_string(const State& state, Player player) const;
+  void observation_tensor(const State& state, Player player, float* out) const;
+
+  // Hidden information (rules page, "Information state"): the history with a permutation of the
+  // cards `player` has not seen, drawn with `rng` exactly as the page prescribes.
+  std::vector<Action> resample_history(const std::vector<Action>& history, Player player,
+                                       Rng& rng) const;
+  std::string information_state_string(const State& state, const std::vector<Action>& history,
+                                       Player player) const;
+
+ private:
+  // The table as text; `viewer` sees only their own hidden cards (-1: everything).
+  std::string picture(const State& state, Player viewer) const;
+
+  std::shared_ptr<const CardSet> cards_;
+  Json params_;
+  std::int32_t max_turns_ = 1000;
+  int max_game_length_ = 0;
+  int observation_size_ = 0;
+  std::unordered_map<std::string, int> arsenal_ids_;   // id -> global arsenal index
+  std::unordered_map<std::string, int> conflict_ids_;  // id -> conflict index
+};
+
+}  // namespace rivals::battlecards

@@ -1,0 +1,81 @@
+// Rheinländer for 3-5 players on a map given as data. Rules: docs/rules/rheinlaender.md.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "rivals/core/json.h"
+#include "rivals/core/params.h"
+#include "rivals/core/rng.h"
+#include "rivals/rheinlaender/state.h"
+
+namespace rivals::rheinlaender {
+
+class Rheinlaender {
+ public:
+  static constexpr const char* kName = "rheinlaender";
+  using State = rheinlaender::State;
+
+  static std::vector<ParamSpec> param_specs();
+  explicit Rheinlaender(const Json& params);
+
+  Json params() const;
+  int num_players() const { return data_->setup.players; }
+  int num_distinct_actions() const { return data_->setup.num_actions; }
+  int max_chance_outcomes() const { return data_->setup.board.max_number + 1; }
+  // Setup chance nodes, then at most bastion, card, draw and redraw per turn.
+  int max_game_length() const {
+    const Setup& g = data_->setup;
+    return g.board.sites + kHandSize * g.players + 4 * g.max_turns;
+  }
+  std::vector<int> observation_shape() const;
+  State initial_state() const { return State(data_->setup); }
+  const Setup& setup() const { return data_->setup; }
+  // The map document, as read.
+  const Json& map() const { return data_->map; }
+
+  std::string action_to_string(const State& state, Action action) const;
+  Action string_to_action(const State& state, std::string_view text) const;
+  void scores(const State& state, double* out) const;
+  Json to_json(const State& state) const;
+  std::string to_string(const State& state) const;
+  std::string observation_string(const State& state, Player player) const;
+  void observation_tensor(const State& state, Player player, float* out) const;
+
+  // Hidden information (docs/rules/rheinlaender.md, "Hidden information"): the cards other seats
+  // receive are hidden; a resampled history re-deals those of them that are never played.
+  std::vector<Action> resample_history(const std::vector<Action>& history, Player player,
+                                       Rng& rng) const;
+  std::string information_state_string(const State& state, const std::vector<Action>& history,
+                                       Player player) const;
+
+  // The string of any action id; throws std::invalid_argument outside 0..num_distinct_actions-1.
+  std::string action_name(Action action) const;
+
+ private:
+  // Immutable and shared by copies of the game (vector environments copy it), so the states'
+  // pointers to the setup stay valid as long as any copy lives.
+  struct Data {
+    Setup setup;
+    Json map;
+    Json map_param;
+    std::vector<std::string> names;               // action id -> string
+    std::unordered_map<std::string, Action> ids;  // string -> action id
+  };
+  // For every history position: the seat deciding, or -1 at chance; and the seat receiving a
+  // number card there, or -1.
+  struct Roles {
+    std::vector<std::int8_t> actor;
+    std::vector<std::int8_t> receiver;
+  };
+  Roles roles(const std::vector<Action>& history) const;
+  std::string board_lines(const State& state) const;
+  std::string status_lines(const State& state) const;
+
+  std::shared_ptr<const Data> data_;
+};
+
+}  // namespace rivals::rheinlaender

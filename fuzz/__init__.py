@@ -1,0 +1,1 @@
+"""Fuzz harnesses over the Python bindings (atheris); see docs/fuzzing.md."""

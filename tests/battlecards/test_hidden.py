@@ -1,0 +1,161 @@
+"""Hidden information in the engine: resample_from_infostate and the information state.
+
+The positions come from random games on the shipped card set, deep enough that the opponent
+holds reserve cards, face-down stacks and kept cards, and that decks have been reshuffled. Every
+resampled state must look the same to the player it was drawn for (observation string and
+tensor, information state), deal the opponent's hidden cards anew from seed to seed, repeat
+itself for the same seed, and play on legally to the end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import pytest
+
+import rivals
+
+SEEDS = range(10)
+
+
+def random_position(seed: int, plies: int) -> Any:
+    """The engine state after `plies` random actions of game `seed` (earlier if it ends)."""
+    state = rivals.make("battlecards").new_initial_state()
+    rng = random.Random(seed)
+    while len(state.history()) < plies and not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def hidden_part(snapshot: dict[str, Any], seat: int) -> tuple[Any, ...]:
+    """What the other player cannot see of `seat`: reserve, face-down cards, kept cards, deck."""
+    face_down = [
+        c["id"] for kind in snapshot["stacks"][seat].values() for c in kind if not c["face_up"]
+    ]
+    return (
+        tuple(snapshot["reserve"][seat]),
+        tuple(sorted(face_down)),
+        tuple(snapshot["kept"][seat]),
+        tuple(snapshot["arsenal_deck"][seat]),
+    )
+
+
+POSITIONS = [(seed, plies) for seed in (1, 2, 3) for plies in (40, 250, 700)]
+
+
+@pytest.mark.parametrize(("seed", "plies"), POSITIONS)
+def test_resampled_states_look_the_same_to_the_player(seed: int, plies: int) -> None:
+    state = random_position(seed, plies)
+    for p in (0, 1):
+        for s in SEEDS:
+            other = state.resample_from_infostate(p, s)
+            assert other.observation_string(p) == state.observation_string(p)
+            np.testing.assert_array_equal(other.observation_tensor(p), state.observation_tensor(p))
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert other.current_player() == state.current_player()
+            assert len(other.history()) == len(state.history())
+            if state.current_player() == p:
+                assert other.legal_actions() == state.legal_actions()
+            mine = other.to_dict()
+            real = state.to_dict()
+            # The player's own cards and everything public stay exactly as they are.
+            for key in ("turn", "phase", "vp", "won", "cancelled", "conflict_discard", "battle"):
+                assert mine[key] == real[key], key
+            assert mine["reserve"][p] == real["reserve"][p]
+            assert mine["stacks"][p] == real["stacks"][p]
+            assert mine["kept"][p] == real["kept"][p]
+            assert mine["arsenal_discard"] == real["arsenal_discard"]
+            o = 1 - p
+            for kind in ("ground", "air", "sea"):
+                ups = [c for c in real["stacks"][o][kind] if c["face_up"]]
+                assert [c for c in mine["stacks"][o][kind] if c["face_up"]] == ups
+                assert len(mine["stacks"][o][kind]) == len(real["stacks"][o][kind])
+            assert len(mine["reserve"][o]) == len(real["reserve"][o])
+            assert len(mine["kept"][o]) == len(real["kept"][o])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hidden_cards_differ_across_seeds_and_repeat_for_one_seed(seed: int) -> None:
+    state = random_position(seed, 250)
+    for p in (0, 1):
+        o = 1 - p
+        real = hidden_part(state.to_dict(), o)
+        assert real[0] or real[1], "the position should hide some of the opponent's cards"
+        deals = set()
+        for s in SEEDS:
+            first = state.resample_from_infostate(p, s)
+            again = state.resample_from_infostate(p, s)
+            assert first.history() == again.history()
+            assert first.to_dict() == again.to_dict()
+            assert first.hash() == again.hash()
+            deals.add(hidden_part(first.to_dict(), o))
+        assert len(deals) > 1, f"seat {p}: every seed dealt the opponent the same hidden cards"
+
+
+def test_the_opponents_kept_cards_are_resampled() -> None:
+    # Early in game 9 Germany holds two kept cards, and Britain has seen few of the others: the
+    # flips of every battle send conflict cards to the discard pile, where everyone sees them.
+    state = random_position(9, 60)
+    assert len(state.to_dict()["kept"][0]) == 2
+    data = json.loads(
+        resources.files("rivals.data").joinpath("battlecards.json").read_text("utf-8")
+    )
+    kinds = {c["id"]: c["kind"] for c in data["conflict"]}
+    held = set()
+    for s in range(20):
+        kept = state.resample_from_infostate(1, s).to_dict()["kept"][0]
+        assert all(kinds[k] == "kept" for k in kept)
+        held.add(tuple(kept))
+    assert len(held) > 1
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_resampled_states_play_on_legally(seed: int) -> None:
+    state = random_position(seed, 400)
+    rng = random.Random(seed)
+    for p in (0, 1):
+        for s in range(3):
+            other = state.resample_from_infostate(p, s)
+            # apply_action checks every action, so a hidden card in the wrong place would raise.
+            while not other.is_terminal():
+                other.apply_action(rng.choice(other.legal_actions()))
+            assert sum(other.returns()) == 0
+
+
+def test_information_state_hides_only_the_hidden_actions() -> None:
+    state = random_position(6, 120)
+    history = state.history()
+    for p in (0, 1):
+        lines = state.information_state_string(p).split("\n")
+        assert lines[0] == f"seat {p} {('germany', 'britain')[p]}"
+        assert len(lines) == len(history) + 1
+        # The opening deal: the own six cards are named, the opponent's six are not.
+        own = lines[1 + 6 * p : 7 + 6 * p]
+        other = lines[1 + 6 * (1 - p) : 7 + 6 * (1 - p)]
+        assert all(line.startswith("chance ") and "?" not in line for line in own)
+        assert other == ["chance ?"] * 6
+        for line in lines[13:19]:
+            side = line.split(" ")[0]
+            if side == ("germany", "britain")[p]:
+                assert "?" not in line
+            else:
+                assert line.startswith(f"{side} deploy ? (") and line.endswith(")")
+
+
+def test_engine_resamples_deep_histories_like_the_reference() -> None:
+    from rivals import reference
+
+    state = random_position(8, 600)
+    oracle = reference.make("battlecards").new_initial_state()
+    for action in state.history():
+        oracle.apply_action(action)
+    for p in (0, 1):
+        assert state.information_state_string(p) == oracle.information_state_string(p)
+        for s in (0, 17):
+            assert state.resample_from_infostate(p, s).history() == (
+                oracle.resample_from_infostate(p, s).history()
+            )

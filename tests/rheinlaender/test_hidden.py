@@ -1,0 +1,189 @@
+"""Hidden information in the engine: information states and resampling (docs/rules/rheinlaender.md,
+"Hidden information").
+
+The rules tests check a resample on both implementations; these push the engine's sampler, which
+the ismcts bot calls once per iteration, over many positions, seats and seeds.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import rivals
+from rivals import reference
+
+from .helpers import BASTION_BASE, CARD_BASE, DISCARD_BASE, S, tiny_map
+
+TINY_CARD_BASE = 16 * 13 + 13 + 16  # card outcomes on the tiny map: N*S + S + N
+TINY_DISCARD_BASE = 16 * 13 + 13
+
+
+def play_randomly(state: Any, rng: random.Random, plies: int | None = None) -> Any:
+    """Random legal actions (chance outcomes by their probabilities) until the end or `plies`."""
+    done = 0
+    while not state.is_terminal() and (plies is None or done < plies):
+        if state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, weights)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        done += 1
+    return state
+
+
+def played_card(action: int) -> int | None:
+    """The card a decision plays or discards (None for a bastion or a chance outcome)."""
+    if action < BASTION_BASE:
+        return action // S + 1
+    if DISCARD_BASE <= action < CARD_BASE:
+        return action - DISCARD_BASE + 1
+    return None
+
+
+def positions(players: int, count: int, seed: int, **params: Any) -> list[Any]:
+    """Mid-game states of random games, at various depths."""
+    game = rivals.make("rheinlaender", players=players, **params)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        state = play_randomly(game.new_initial_state(), rng, rng.randrange(60, 400))
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def check_indistinguishable(state: Any, other: Any, player: int) -> None:
+    assert other.information_state_string(player) == state.information_state_string(player)
+    assert other.observation_string(player) == state.observation_string(player)
+    np.testing.assert_array_equal(
+        other.observation_tensor(player), state.observation_tensor(player)
+    )
+    assert other.current_player() == state.current_player()
+    if state.current_player() == player:
+        assert other.legal_actions() == state.legal_actions()
+    # The histories differ at most where the player saw "?".
+    tokens = state.information_state_string(player).split(" ")
+    assert len(tokens) == len(state.history()) == len(other.history())
+    for token, mine, theirs in zip(tokens, state.history(), other.history()):
+        if token != "?":
+            assert mine == theirs
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_resamples_look_the_same_to_the_player(players: int) -> None:
+    for state in positions(players, 4, seed=players):
+        for player in range(players):
+            for seed in range(6):
+                check_indistinguishable(state, state.resample_from_infostate(player, seed), player)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_resamples_redeal_the_other_hands(players: int) -> None:
+    for state in positions(players, 3, seed=10 + players):
+        for player in range(players):
+            mine = state.to_dict()["hands"][player]
+            deals = set()
+            for seed in range(10):
+                snap = state.resample_from_infostate(player, seed).to_dict()
+                assert snap["hands"][player] == mine
+                held = [card for hand in snap["hands"] for card in hand]
+                assert len(held) == len(set(held)) and not set(held) & set(snap["discard"])
+                assert snap["deck_size"] == state.to_dict()["deck_size"]
+                deals.add(tuple(tuple(hand) for hand in snap["hands"]))
+            assert len(deals) > 1, "other hands never change across seeds"
+
+
+def test_same_seed_same_sample() -> None:
+    for state in positions(4, 3, seed=21):
+        for player in range(4):
+            first = state.resample_from_infostate(player, 1234)
+            again = state.resample_from_infostate(player, 1234)
+            assert first.history() == again.history()
+            assert first.to_dict() == again.to_dict()
+            assert first.hash() == again.hash()
+        samples = {tuple(state.resample_from_infostate(0, seed).history()) for seed in range(8)}
+        assert len(samples) > 1
+
+
+def test_resampled_states_play_on_legally() -> None:
+    rng = random.Random(5)
+    for state in positions(3, 4, seed=31):
+        other = state.resample_from_infostate(rng.randrange(3), rng.randrange(10**6))
+        # state_from_history checks every action of the sample again.
+        replayed = other.game.state_from_history(other.history())
+        assert replayed.to_dict() == other.to_dict()
+        play_randomly(other, rng)
+        assert other.is_terminal()
+        assert sum(other.returns()) == pytest.approx(0.0)
+
+
+def test_cards_played_later_keep_their_deal() -> None:
+    """A hidden card that its receiver plays afterwards was seen being played: it stays put."""
+    for state in positions(3, 3, seed=41):
+        history = state.history()
+        player = 0
+        tokens = state.information_state_string(player).split(" ")
+        # Hidden receipts whose card is played later (only its receiver can play it first).
+        played = {
+            i
+            for i, token in enumerate(tokens)
+            if token == "?" and history[i] - CARD_BASE in map(played_card, history[i + 1 :])
+        }
+        assert played, "the positions should contain hidden cards that were played later"
+        for seed in range(5):
+            other = state.resample_from_infostate(player, seed).history()
+            for i in played:
+                assert other[i] == history[i]
+
+
+def test_discards_stay_legal_in_every_sample() -> None:
+    """On a map where hands are often stuck, a new hand could make an old discard illegal."""
+    rng = random.Random(8)
+    game = rivals.make("rheinlaender", map=tiny_map(), max_turns=300)
+    for _ in range(4):
+        state = play_randomly(game.new_initial_state(), rng, rng.randrange(150, 600))
+        discards = [a for a in state.history() if TINY_DISCARD_BASE <= a < TINY_CARD_BASE]
+        assert discards
+        for player in range(3):
+            for seed in range(5):
+                check_indistinguishable(state, state.resample_from_infostate(player, seed), player)
+
+
+def test_nothing_hidden_before_the_deal() -> None:
+    state = rivals.make("rheinlaender").new_initial_state()
+    play_randomly(state, random.Random(2), 26 + 5)  # the chips and seat 0's cards
+    tokens = state.information_state_string(0).split(" ")
+    assert "?" not in tokens and tokens == [str(a) for a in state.history()]
+    assert state.information_state_string(1).split(" ")[-5:] == ["?"] * 5
+    for seed in range(3):
+        assert state.resample_from_infostate(0, seed).history() == state.history()
+    assert rivals.make("rheinlaender").new_initial_state().information_state_string(0) == ""
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_information_state_strings_match_the_reference(players: int) -> None:
+    rng = random.Random(players)
+    engine = play_randomly(rivals.make("rheinlaender", players=players).new_initial_state(), rng)
+    oracle = reference.make("rheinlaender", players=players).new_initial_state()
+    for action in engine.history():
+        oracle.apply_action(action)
+    for player in range(players):
+        assert engine.information_state_string(player) == oracle.information_state_string(player)
+        assert engine.observation_string(player) == oracle.observation_string(player)
+    assert str(engine) == str(oracle)
+
+
+def test_ismcts_plays_legal_moves() -> None:
+    game = rivals.make("rheinlaender")
+    bot = rivals.bots.make("ismcts", game, seed=3, iterations=40)
+    rng = random.Random(4)
+    for state in positions(3, 3, seed=51):
+        while state.is_chance_node():
+            play_randomly(state, rng, 1)
+        if state.is_terminal():
+            continue
+        assert bot.step(state) in state.legal_actions()

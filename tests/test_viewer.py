@@ -1,0 +1,203 @@
+"""The replay viewer: one self-contained page with a picture per step and a move list, checked as
+text here and driven in a real headless Chromium (buttons and keys) below."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rivals import replay, viewer
+from rivals.render import svg
+from tests.ecosystem_cases import CASE_IDS, CASES, random_game
+
+FRAMES = re.compile(r'<script id="frames" type="application/json">(.*?)</script>', re.S)
+ITEMS = re.compile(r'<li data-step="(\d+)"[^>]*>(.*?)</li>', re.S)
+
+
+def frames_of(page: str) -> list[str]:
+    match = FRAMES.search(page)
+    assert match is not None
+    frames = json.loads(match.group(1))
+    assert isinstance(frames, list)
+    return [str(frame) for frame in frames]
+
+
+def plain(fragment: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment)).strip()
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=CASE_IDS)
+def test_page_has_every_step_and_needs_no_network(name: str, params: dict[str, Any]) -> None:
+    state = random_game(name, params, seed=2, limit=60)
+    page = viewer.to_html(replay.to_dict(state))
+    assert page == viewer.to_html(state)
+    frames = frames_of(page)
+    history = state.history()
+    assert len(frames) == len(history) + 1
+    game = state.game
+    for step in (0, len(history) // 2, len(history)):
+        expected = svg.to_svg(game.state_from_history(history[:step]))
+        assert frames[step] == expected
+        ET.fromstring(frames[step])
+    items = ITEMS.findall(page)
+    assert [int(step) for step, _ in items] == list(range(len(history) + 1))
+    for (_, item), move in zip(items[1:], svg.moves(state)):
+        assert plain(item).endswith(svg.move_text(name, move, None))
+    # Self-contained: nothing is fetched (the SVG namespace is a name, not a download).
+    without_namespace = page.replace("http://www.w3.org/2000/svg", "")
+    assert not re.search(r"https?://|<link|@import|\bsrc=", without_namespace)
+
+
+def test_write_html_and_state_at(tmp_path: Path) -> None:
+    state = random_game("rosenkoenig", {"players": 4}, seed=6, limit=50)
+    path = tmp_path / "game.html"
+    viewer.write_html(replay.to_dict(state), path, player=2)
+    page = path.read_text(encoding="utf-8")
+    assert "view of Red (2)" in page
+    assert "(you)" in frames_of(page)[0]
+    history = state.history()
+    assert viewer.state_at(state, 0).history() == []
+    assert viewer.state_at(replay.to_dict(state), 7).history() == history[:7]
+    assert viewer.state_at(state, -1).history() == history
+    assert viewer.state_at(state, -2).history() == history[:-1]
+    for bad in (len(history) + 1, -len(history) - 2):
+        with pytest.raises(ValueError, match="out of range"):
+            viewer.state_at(state, bad)
+
+
+def test_bad_replays_are_rejected() -> None:
+    data = replay.to_dict(random_game("rosenkoenig", {}, seed=1, limit=20))
+    data["actions"][12]["action"] = 10_000
+    with pytest.raises(ValueError, match=r"actions\[12\]"):
+        viewer.to_html(data)
+    with pytest.raises(ValueError, match="State or a replay dict"):
+        viewer.to_html("not a replay")  # type: ignore[arg-type]
+
+
+# --- a real browser -------------------------------------------------------------------------
+
+# Appended to the page under test: it acts as a person would (a click on "next", key presses)
+# and writes what the page showed after each into <pre id="probe">, which --dump-dom returns.
+PROBE = """
+<script>
+window.addEventListener("load", function () {
+  var log = [];
+  function look(label) {
+    var current = document.querySelectorAll("#moves li.current");
+    log.push({
+      label: label,
+      step: document.body.getAttribute("data-step"),
+      counter: document.getElementById("counter").textContent,
+      current: Array.prototype.map.call(current, function (li) {
+        return li.getAttribute("data-step");
+      }),
+      currentText: current.length ? current[0].textContent : "",
+      stones: document.querySelectorAll("#picture svg .stone").length,
+      picture: document.getElementById("picture").innerHTML
+    });
+  }
+  function key(name) {
+    document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true}));
+  }
+  look("opened");
+  key("Home"); look("home");
+  document.getElementById("next").click(); look("next");
+  key("ArrowRight"); look("right");
+  key("End"); look("end");
+  key("ArrowLeft"); look("left");
+  document.getElementById("prev").click(); look("prev");
+  var probe = document.createElement("pre");
+  probe.id = "probe";
+  probe.textContent = JSON.stringify(log);
+  document.body.appendChild(probe);
+});
+</script>
+"""
+
+
+def chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def run_page(browser: str, page: Path, tmp_path: Path, fragment: str) -> list[dict[str, Any]]:
+    done = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",  # root in CI and containers
+            "--disable-gpu",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            page.as_uri() + fragment,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    match = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
+    assert match is not None, f"no probe in Chromium's page (stderr: {done.stderr[-2000:]})"
+    log = json.loads(html.unescape(match.group(1)))
+    assert isinstance(log, list)
+    return log
+
+
+def test_viewer_steps_in_chromium(tmp_path: Path) -> None:
+    browser = chromium()
+    if browser is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")
+    state = random_game("rosenkoenig", {}, seed=4, limit=40)
+    history = state.history()
+    last = len(history)
+    page = tmp_path / "replay.html"
+    viewer.write_html(state, page)
+    page.write_text(
+        page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8"
+    )
+    log = {entry["label"]: entry for entry in run_page(browser, page, tmp_path, "#step=12")}
+
+    expected_steps = {"opened": 12, "home": 0, "next": 1, "right": 2, "end": last}
+    expected_steps.update({"left": last - 1, "prev": last - 2})
+    game = state.game
+    for label, step in expected_steps.items():
+        entry = log[label]
+        assert entry["step"] == str(step), label
+        assert entry["current"] == [str(step)], f"{label}: the move list follows the step"
+        assert entry["counter"] == f"{step} / {last}"
+        shown = game.state_from_history(history[:step])
+        board = shown.to_dict()["board"]
+        assert entry["stones"] == sum(row.count("R") + row.count("W") for row in board), label
+        if step:
+            assert entry["currentText"].strip().endswith(svg.moves(shown)[-1].text)
+    pictures = [log[label]["picture"] for label in ("home", "next", "right", "end")]
+    assert len(set(pictures)) == len(pictures), "every step shows a different picture"
+    assert "<svg" in log["next"]["picture"]
+
+
+def test_ecosystem_doc_examples_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = Path(__file__).parents[1] / "docs" / "ecosystem.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), flags=re.S)
+    assert len(blocks) == 4
+    monkeypatch.chdir(tmp_path)
+    for index, block in enumerate(blocks):
+        exec(compile(block, f"docs/ecosystem.md block {index}", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 2  # the returns of the OpenSpiel and of the PettingZoo game
+    ET.parse(tmp_path / "position.svg")
+    assert frames_of((tmp_path / "game.html").read_text(encoding="utf-8"))
