@@ -305,15 +305,13 @@ def write_seeds(corpus: Path, seeds: Sequence[bytes]) -> None:
 
 
 def main(one_input: Callable[[bytes], None], seeds: Callable[[], Sequence[bytes]]) -> None:
-    """``python fuzz/fuzz_X.py [libFuzzer flags] [corpus_dir ...]``. A corpus directory that is
-    missing or empty is filled with the harness's seeds first."""
+    """``python fuzz/fuzz_X.py [libFuzzer flags] [corpus_dir ...]``. The first corpus directory
+    (where libFuzzer adds new inputs) is filled with the harness's seeds when missing or empty."""
     import atheris
 
-    for arg in sys.argv[1:]:
-        if not arg.startswith("-"):
-            corpus = Path(arg)
-            if not corpus.is_dir() or not any(corpus.iterdir()):
-                write_seeds(corpus, seeds())
+    dirs = [Path(arg) for arg in sys.argv[1:] if not arg.startswith("-")]
+    if dirs and not dirs[0].is_file() and (not dirs[0].is_dir() or not any(dirs[0].iterdir())):
+        write_seeds(dirs[0], seeds())
     _instrument(("rivals", "fuzz", "tests.games"))
     atheris.Setup(sys.argv, one_input)
     atheris.Fuzz()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 
 import rivals
 from rivals import cli, replay
+from rivals.render import svg
 
 Capture = pytest.CaptureFixture[str]
 
@@ -501,3 +503,28 @@ def test_render_falls_back_to_str(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "seat 1: mcts" in text
     assert render.seat_label("rosenkoenig", 2, 1) == "seat 1"
     assert render.result_text(state).startswith("in progress")
+
+
+def test_replay_html_and_render_svg(capsys: Capture, tmp_path: Path) -> None:
+    state = rivals.make("rosenkoenig").new_initial_state()
+    rng = random.Random(2)
+    for _ in range(40):
+        state.apply_action(rng.choice(state.legal_actions()))
+    path = tmp_path / "game.json"
+    path.write_text(replay.dumps(state), encoding="utf-8")
+
+    page = tmp_path / "game.html"
+    status, out, _ = run(capsys, "replay", str(path), "--html", str(page))
+    assert status == 0 and "40 moves" in out
+    html = page.read_text(encoding="utf-8")
+    assert html.count("<svg") >= 41 and "http" not in html.split("<svg", 1)[0].lower()
+
+    picture = tmp_path / "step.svg"
+    status, _, _ = run(capsys, "render", str(path), "--step", "12", "--out", str(picture))
+    assert status == 0
+    expected = svg.to_svg(state.game.state_from_history(state.history()[:12]))
+    assert picture.read_text(encoding="utf-8") == expected
+    status, out, _ = run(capsys, "render", str(path))
+    assert status == 0 and out == svg.to_svg(state)
+    status, _, err = run(capsys, "render", str(path), "--step", "99")
+    assert status == 2 and "step 99 is out of range" in err

@@ -59,9 +59,12 @@ def test_page_has_every_step_and_needs_no_network(name: str, params: dict[str, A
 def test_write_html_and_state_at(tmp_path: Path) -> None:
     state = random_game("rosenkoenig", {"players": 4}, seed=6, limit=50)
     path = tmp_path / "game.html"
-    viewer.write_html(replay.to_dict(state), path, player=2)
+    data = replay.to_dict(state)
+    data["arena"] = {"bots": ["mcts", "random", "alphabeta", "random"]}
+    viewer.write_html(data, path, player=2)
     page = path.read_text(encoding="utf-8")
     assert "view of Red (2)" in page
+    assert "Red (0): mcts, White (1): random, Red (2): alphabeta" in page
     assert "(you)" in frames_of(page)[0]
     history = state.history()
     assert viewer.state_at(state, 0).history() == []

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -20,9 +19,9 @@ constexpr const char* kExpansionFormat = "rivals-battlecards-expansion";
 constexpr std::string_view kWho[] = {"drawer", "opponent", "german", "british"};
 constexpr std::string_view kWonBy[] = {"aggressor", "defender", "either"};
 constexpr std::string_view kKinds[] = {"battle", "build_up", "immediate", "kept"};
-constexpr std::string_view kEffectNames[] = {"draw",          "deploy",         "discard_reserve",
-                                             "reveal",        "destroy_stack",  "victory_points",
-                                             "combat_bonus",  "reinforce"};
+constexpr std::string_view kEffectNames[] = {"draw",         "deploy",        "discard_reserve",
+                                             "reveal",       "destroy_stack", "victory_points",
+                                             "combat_bonus", "reinforce"};
 
 // Values are quoted as Python prints them, so that the engine's messages read like the
 // reference's.
@@ -42,9 +41,8 @@ void repr_into(const Json& value, std::string& out) {
     out += text;
   } else if (value.is_string()) {
     const std::string& s = value.as_string();
-    const char quote = (s.find('\'') != std::string::npos && s.find('"') == std::string::npos)
-                           ? '"'
-                           : '\'';
+    const char quote =
+        (s.find('\'') != std::string::npos && s.find('"') == std::string::npos) ? '"' : '\'';
     out += quote;
     for (const char c : s) {
       if (c == quote || c == '\\') {
@@ -207,13 +205,10 @@ class Checker {
     bool ok = value != nullptr && value->is_string();
     if (ok) {
       const std::string& id = value->as_string();
-      ok = !id.empty() && id.size() <= 16 &&
-           std::all_of(id.begin(), id.end(),
-                       [](char c) {
-                         return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-                                (c >= '0' && c <= '9') || c == '_' || c == '-';
-                       }) &&
-           std::any_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+      ok = !id.empty() && id.size() <= 16 && std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '-';
+      }) && std::any_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
     }
     if (!ok)
       fail("a " + what +
@@ -376,9 +371,9 @@ ParsedConflict parse_conflict_card(const Checker& check, const Json& obj) {
           check.fail("a prerequisite's battle must be a card id", cid, "prerequisites");
         const int won_by = index_of(kWonBy, *pre.find("won_by"));
         if (won_by < 0)
-          check.fail("won_by must be one of " + name_list(kWonBy) + ", not " +
-                         repr(*pre.find("won_by")),
-                     cid, "prerequisites");
+          check.fail(
+              "won_by must be one of " + name_list(kWonBy) + ", not " + repr(*pre.find("won_by")),
+              cid, "prerequisites");
         parsed.prerequisite_ids.push_back(pre.find("battle")->as_string());
         card.prerequisites.push_back({-1, static_cast<WonBy>(won_by)});
       }
@@ -512,7 +507,12 @@ void derive_tables(CardSet& cs) {
       cs.of_type[seat][card.type] |= bit;
       cs.of_phase[seat][card.phase] |= bit;
       if (card.support_types) cs.supporters[seat] |= bit;
-      cs.type_of[static_cast<std::size_t>(kMaxArsenal * seat + slot)] = card.type;
+      const auto a = static_cast<std::size_t>(kMaxArsenal * seat + slot);
+      cs.type_of[a] = card.type;
+      if (card.support_types >> card.type & 1) {
+        cs.self_attack[a] = card.support_attack;
+        cs.self_defence[a] = card.support_defence;
+      }
     }
   }
   cs.conflict_size = static_cast<int>(cs.conflict.size());
@@ -528,19 +528,6 @@ void derive_tables(CardSet& cs) {
 }
 
 }  // namespace
-
-int CardSet::arsenal_index(const std::string& id) const {
-  for (int seat = 0; seat < 2; ++seat)
-    for (int slot = 0; slot < arsenal_size[seat]; ++slot)
-      if (arsenals[seat][static_cast<std::size_t>(slot)].id == id) return kMaxArsenal * seat + slot;
-  return -1;
-}
-
-int CardSet::conflict_index(const std::string& id) const {
-  for (int k = 0; k < conflict_size; ++k)
-    if (conflict[static_cast<std::size_t>(k)].id == id) return k;
-  return -1;
-}
 
 CardSet load_card_set(const Json& cards, const Json& expansions) {
   Json data;
@@ -566,7 +553,8 @@ CardSet load_card_set(const Json& cards, const Json& expansions) {
   if (!strings) check.fail("must be a list of battle card ids", list_id, "battles");
 
   std::vector<ParsedConflict> conflict;
-  for (const Json& obj : list_of(data, "conflict")) conflict.push_back(parse_conflict_card(check, obj));
+  for (const Json& obj : list_of(data, "conflict"))
+    conflict.push_back(parse_conflict_card(check, obj));
   std::array<std::vector<ArsenalCard>, 2> arsenals;
   for (int seat = 0; seat < 2; ++seat)
     for (const Json& obj : list_of(data, kSideKeys[seat]))
@@ -585,9 +573,9 @@ CardSet load_card_set(const Json& cards, const Json& expansions) {
     for (const auto& card : arsenals[seat]) {
       if (!card.leader) continue;
       if (leaders.count(card.name))
-        check.fail("leader " + repr_text(card.name) + " is twice in the " + kSideKeys[seat] +
-                       " arsenal",
-                   card.id, "leader");
+        check.fail(
+            "leader " + repr_text(card.name) + " is twice in the " + kSideKeys[seat] + " arsenal",
+            card.id, "leader");
       leaders.insert(card.name);
     }
   }
@@ -595,8 +583,8 @@ CardSet load_card_set(const Json& cards, const Json& expansions) {
   for (const Json& id : listed.as_array()) in_list.insert(id.as_string());
   for (const auto& parsed : conflict)
     if (parsed.card.kind == Kind::kBattle) in_set.insert(parsed.card.id);
-  if (in_list != in_set || std::set<std::string>(in_list.begin(), in_list.end()).size() !=
-                               in_list.size())
+  if (in_list != in_set ||
+      std::set<std::string>(in_list.begin(), in_list.end()).size() != in_list.size())
     check.fail("must list every battle card of the set exactly once", list_id, "battles");
 
   if (!expansions.is_array())
@@ -631,11 +619,10 @@ CardSet load_card_set(const Json& cards, const Json& expansions) {
   check_whole(check, conflict, arsenals);
 
   CardSet cs;
-  cs.name = data.find("name")->as_string();
-  cs.battle_list_id = list_id;
   cs.arsenals = std::move(arsenals);
   std::map<std::string, int> index;
-  for (std::size_t k = 0; k < conflict.size(); ++k) index[conflict[k].card.id] = static_cast<int>(k);
+  for (std::size_t k = 0; k < conflict.size(); ++k)
+    index[conflict[k].card.id] = static_cast<int>(k);
   for (auto& parsed : conflict) {
     for (std::size_t i = 0; i < parsed.prerequisite_ids.size(); ++i)
       parsed.card.prerequisites[i].battle = index.at(parsed.prerequisite_ids[i]);

@@ -10,9 +10,9 @@ namespace {
 
 constexpr int kMaxTurnsLimit = 100000;
 constexpr const char* kPhaseNames[kNumPhaseNodes] = {
-    "deal",   "setup_deploy", "turn_deploy", "conflict_draw", "effect_draw",
-    "effect_deploy", "effect_discard", "effect_destroy", "choice", "window",
-    "reinforce", "fire", "flip", "withdraw", "terminal"};
+    "deal",          "setup_deploy",   "turn_deploy",    "conflict_draw", "effect_draw",
+    "effect_deploy", "effect_discard", "effect_destroy", "choice",        "window",
+    "reinforce",     "fire",           "flip",           "withdraw",      "terminal"};
 constexpr const char* kEndNames[] = {nullptr, "homeland", "battles", "max_turns"};
 
 // The card an action names: the verb's base and the card index, or {-1, -1} for pass, fight
@@ -203,11 +203,13 @@ Json Battlecards::to_json(const State& state) const {
   };
   auto conflict_ids = [&](u128 cards) {
     Json out = Json::array();
-    for_each_card(cards, 0, [&](int k) { out.push_back(cs.conflict[static_cast<std::size_t>(k)].id); });
+    for_each_card(cards, 0,
+                  [&](int k) { out.push_back(cs.conflict[static_cast<std::size_t>(k)].id); });
     return out;
   };
   auto per_seat = [&](ArsenalPile pile) {
-    return Json(Json::Array{arsenal_ids(state.pile(pile, 0), 0), arsenal_ids(state.pile(pile, 1), 1)});
+    return Json(
+        Json::Array{arsenal_ids(state.pile(pile, 0), 0), arsenal_ids(state.pile(pile, 1), 1)});
   };
   auto seat_or_null = [](int seat) { return seat < 0 ? Json(nullptr) : Json(seat); };
   auto id_or_null = [&](int a) { return a < 0 ? Json(nullptr) : Json(cs.arsenal(a).id); };
@@ -451,8 +453,8 @@ void Battlecards::observation_tensor(const State& state, Player player, float* o
 }
 
 std::string Battlecards::information_state_string(const State& /*state*/,
-                                                   const std::vector<Action>& history,
-                                                   Player player) const {
+                                                  const std::vector<Action>& history,
+                                                  Player player) const {
   const CardSet& cs = *cards_;
   std::string out = "seat " + std::to_string(player) + " " + kSideNames[player];
   State replay = initial_state();
@@ -465,16 +467,15 @@ std::string Battlecards::information_state_string(const State& /*state*/,
     else if (replay.is_chance_node())
       out += " ?";
     else
-      out += std::string(" deploy ? (") + kTypeNames[cs.type_of[static_cast<std::size_t>(
-                                              action - kDeploy)]] +
-             ")";
+      out += std::string(" deploy ? (") +
+             kTypeNames[cs.type_of[static_cast<std::size_t>(action - kDeploy)]] + ")";
     replay.apply(action);
   }
   return out;
 }
 
-std::vector<Action> Battlecards::resample_history(const std::vector<Action>& history,
-                                                  Player player, Rng& rng) const {
+std::vector<Action> Battlecards::resample_history(const std::vector<Action>& history, Player player,
+                                                  Rng& rng) const {
   const CardSet& cs = *cards_;
   const int o = 1 - player;
   // The cards seen by `player` over the history (rules page): only the opponent's arsenal cards
@@ -493,7 +494,8 @@ std::vector<Action> Battlecards::resample_history(const std::vector<Action>& his
         seen |= card_bit(slot_of(named.index));
     }
     seen |= state.pile(kFaceUp, o) | state.pile(kArsenalDiscard, o);
-    seen_conflict |= state.pile(kConflictDiscard) | state.pile(static_cast<ConflictPile>(kKept + player));
+    seen_conflict |=
+        state.pile(kConflictDiscard) | state.pile(static_cast<ConflictPile>(kKept + player));
   }
 
   // sigma on the opponent's slots, qsigma on conflict indices; identity elsewhere.
@@ -503,8 +505,8 @@ std::vector<Action> Battlecards::resample_history(const std::vector<Action>& his
   for (int i = 0; i < kMaxConflict; ++i) qsigma[i] = static_cast<std::int16_t>(i);
   // Masks keep the rules page's lists in index order: removing a card keeps the order.
   auto take = [&rng](u128& avail, u128 candidates) {
-    const int y = nth_set_bit(candidates, static_cast<int>(rng.below(
-                                              static_cast<std::uint32_t>(popcount(candidates)))));
+    const int y = nth_set_bit(
+        candidates, static_cast<int>(rng.below(static_cast<std::uint32_t>(popcount(candidates)))));
     avail &= ~card_bit(y);
     return static_cast<std::int16_t>(y);
   };
@@ -520,7 +522,8 @@ std::vector<Action> Battlecards::resample_history(const std::vector<Action>& his
   u128 qavail = cs.kept & ~seen_conflict;
   for (u128 m = state.pile(static_cast<ConflictPile>(kKept + o)) & ~seen_conflict; m; m &= m - 1)
     qsigma[lowest_bit(m)] = take(qavail, qavail);
-  for (u128 m = state.pile(kConflictDeck) & cs.kept & ~seen_conflict; m; m &= m - 1, qavail &= qavail - 1)
+  for (u128 m = state.pile(kConflictDeck) & cs.kept & ~seen_conflict; m;
+       m &= m - 1, qavail &= qavail - 1)
     qsigma[lowest_bit(m)] = static_cast<std::int16_t>(lowest_bit(qavail));
 
   std::vector<Action> out;
@@ -532,7 +535,8 @@ std::vector<Action> Battlecards::resample_history(const std::vector<Action>& his
     } else if (named.conflict) {
       out.push_back(named.base + qsigma[static_cast<std::size_t>(named.index)]);
     } else if (seat_of(named.index) == o) {
-      out.push_back(named.base + kMaxArsenal * o + sigma[static_cast<std::size_t>(slot_of(named.index))]);
+      out.push_back(named.base + kMaxArsenal * o +
+                    sigma[static_cast<std::size_t>(slot_of(named.index))]);
     } else {
       out.push_back(action);
     }

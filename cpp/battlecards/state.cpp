@@ -95,9 +95,8 @@ int State::legal_actions(Action* out) const {
       return 2;
     case Phase::kWindow: {
       const int seat = battle_.window;
-      const u128 playable =
-          conflict_[kKept + seat] & (arsenal_[kReserve][seat] ? ~static_cast<u128>(0)
-                                                               : cs_->combat_bonus);
+      const u128 playable = conflict_[kKept + seat] &
+                            (arsenal_[kReserve][seat] ? ~static_cast<u128>(0) : cs_->combat_bonus);
       out[0] = kPass;
       return 1 + emit(playable, kPlay, out + 1);
     }
@@ -141,15 +140,15 @@ std::uint64_t State::hash() const {
   std::uint64_t h = hash_;
   h ^= mix64(u(turn_) | u(static_cast<int>(phase_)) << 32 | u(drawing_ + 1) << 40 |
              u(card_ + 1) << 48 | u(subject_ + 1) << 56 | u(winner_ + 1) << 60);
-  h ^= mix64(0x100000000ULL * 3 + (u(left_) | u(effect_index_ + 1) << 16 |
-                                   u(static_cast<int>(end_reason_)) << 32));
+  h ^= mix64(0x100000000ULL * 3 +
+             (u(left_) | u(effect_index_ + 1) << 16 | u(static_cast<int>(end_reason_)) << 32));
   h ^= mix64(0x200000000ULL * 5 + (u(vp_[0]) | u(vp_[1]) << 32));
   if (in_battle()) {
     const Battle& b = battle_;
-    h ^= mix64(0x300000000ULL * 7 +
-               (u(b.aggressor) | u(b.round) << 4 | u(b.firing_phase) << 8 |
-                u(b.firing_side + 1) << 12 | u(b.window + 1) << 16 | u(b.withdrawing + 1) << 20 |
-                u(b.unit + 1) << 24 | u(b.target + 1) << 40));
+    h ^= mix64(0x300000000ULL * 7 + (u(b.aggressor) | u(b.round) << 4 | u(b.firing_phase) << 8 |
+                                     u(b.firing_side + 1) << 12 | u(b.window + 1) << 16 |
+                                     u(b.withdrawing + 1) << 20 | u(b.unit + 1) << 24 |
+                                     u(b.target + 1) << 40));
     for (int seat = 0; seat < 2; ++seat)
       for (int t = 0; t < kNumTypes; ++t)
         h ^= mix64(0x400000000ULL * 11 + (seat * kNumTypes + t) +
@@ -178,9 +177,11 @@ void State::deploy(int a, bool face_up) {
 void State::destroy(int a) {
   const int seat = seat_of(a);
   const u128 bit = card_bit(slot_of(a));
+  const bool fought = (arsenal_[kTakingPart][seat] & bit) != 0;
   for (const ArsenalPile pile : {kFaceUp, kTakingPart, kWithdrawn})
     if (arsenal_[pile][seat] & bit) toggle(pile, a);
   move(kStack, kArsenalDiscard, a);
+  if (fought) refresh_boost(seat);
 }
 
 void State::refill_arsenal(int seat) {
@@ -213,27 +214,18 @@ void State::clear_battle() {
 
 // -- combat numbers -----------------------------------------------------------------------------
 
-std::array<int, 2> State::support(int a) const {
-  const int seat = seat_of(a);
-  const int type = cs_->type_of[static_cast<std::size_t>(a)];
-  std::array<int, 2> out = {battle_.bonus[seat][type][0], battle_.bonus[seat][type][1]};
-  const u128 others = arsenal_[kTakingPart][seat] & cs_->supporters[seat] & ~card_bit(slot_of(a));
-  for (u128 m = others; m; m &= m - 1) {
+void State::refresh_boost(int seat) {
+  battle_.boost[seat] = battle_.bonus[seat];
+  for (u128 m = arsenal_[kTakingPart][seat] & cs_->supporters[seat]; m; m &= m - 1) {
     const ArsenalCard& card = cs_->arsenals[seat][static_cast<std::size_t>(lowest_bit(m))];
-    if (card.support_types >> type & 1) {
-      out[0] += card.support_attack;
-      out[1] += card.support_defence;
+    for (int t = 0; t < kNumTypes; ++t) {
+      if (!(card.support_types >> t & 1)) continue;
+      auto& boost = battle_.boost[seat][t];
+      boost[0] = static_cast<std::int16_t>(boost[0] + card.support_attack);
+      boost[1] = static_cast<std::int16_t>(boost[1] + card.support_defence);
     }
   }
-  return out;
 }
-
-int State::attack_score(int a, int type) const {
-  const int base = cs_->arsenal(a).attack[type];
-  return base > 0 ? base + support(a)[0] : 0;
-}
-
-int State::defence_score(int a) const { return cs_->arsenal(a).defence + support(a)[1]; }
 
 bool State::has_target(int unit) const {
   const int enemy = 1 - seat_of(unit);
@@ -361,6 +353,7 @@ void State::apply(Action action) {
       const int a = action - kDeploy;
       deploy(a, true);
       toggle(kTakingPart, a);
+      refresh_boost(seat);
       if (!(--left_ > 0 && arsenal_[kReserve][seat])) {
         left_ = 0;
         open_window(seat);
@@ -379,6 +372,7 @@ void State::apply(Action action) {
         return;
       }
       move(kTakingPart, kWithdrawn, action - kWithdraw);
+      refresh_boost(seat);
       if (!arsenal_[kTakingPart][seat]) end_withdrawal(seat);
       return;
     }
@@ -590,6 +584,7 @@ void State::fight() {
     for (u128 m = fighting & ~arsenal_[kFaceUp][seat]; m; m &= m - 1)
       toggle(kFaceUp, kMaxArsenal * seat + lowest_bit(m));
     for (u128 m = fighting; m; m &= m - 1) toggle(kTakingPart, kMaxArsenal * seat + lowest_bit(m));
+    refresh_boost(seat);
   }
   open_window(battle_.aggressor);
 }
@@ -617,10 +612,12 @@ void State::play(int seat, int k) {
   if (effect.kind == EffectKind::kCombatBonus) {
     for (int t = 0; t < kNumTypes; ++t) {
       if (!(effect.types >> t & 1)) continue;
-      battle_.bonus[seat][t][0] = static_cast<std::int16_t>(battle_.bonus[seat][t][0] + effect.attack);
+      battle_.bonus[seat][t][0] =
+          static_cast<std::int16_t>(battle_.bonus[seat][t][0] + effect.attack);
       battle_.bonus[seat][t][1] =
           static_cast<std::int16_t>(battle_.bonus[seat][t][1] + effect.defence);
     }
+    refresh_boost(seat);
     open_window(seat);
   } else {
     left_ = effect.count;
@@ -648,8 +645,8 @@ void State::next_shooter() {
   for (;;) {
     const int side = battle_.firing_side;
     const int after = battle_.unit < 0 ? -1 : slot_of(battle_.unit);
-    const u128 candidates = arsenal_[kTakingPart][side] &
-                            cs_->of_phase[side][battle_.firing_phase] & above(after);
+    const u128 candidates =
+        arsenal_[kTakingPart][side] & cs_->of_phase[side][battle_.firing_phase] & above(after);
     if (candidates) {
       battle_.unit = static_cast<std::int16_t>(kMaxArsenal * side + lowest_bit(candidates));
       if (has_target(battle_.unit)) {

@@ -187,28 +187,18 @@ int State::legal_actions(Action* out) const {
   for (int seat = 0; seat < g.players; ++seat)
     if (seat != p) others_near |= near_[seat];
   const Bits reinforce = minus(free_land & near_[p], others_near);
-  // Every card may reinforce: the spaces are listed once, then merged with each card's own few.
-  std::int16_t reinforcing[kMaxSpaces];
-  int count = 0;
-  reinforce.for_each([&](int s) { reinforcing[count++] = static_cast<std::int16_t>(s); });
   const Bits others = minus(occupied_, knights_[p]);
   const bool archbishop = archbishop_ == p;
   for (std::uint64_t h = hands_[p]; h; h &= h - 1) {
     const int card = std::countr_zero(h);
     const Bits& lands = board.land_of[card];
     const Bits free_lands = lands & free_land;
-    Bits own = free_lands;
-    if (archbishop) own |= lands & others;
+    Bits targets = reinforce | free_lands;
+    if (archbishop) targets |= lands & others;
     const int river = board.river_of[card];
-    if (river >= 0 && !free_lands.any() && !occupied_.test(river)) own.set(river);
-    own.remove(reinforce);
+    if (river >= 0 && !free_lands.any() && !occupied_.test(river)) targets.set(river);
     const Action base = (card - 1) * board.spaces;
-    int i = 0;
-    own.for_each([&](int s) {
-      for (; i < count && reinforcing[i] < s; ++i) out[n++] = base + reinforcing[i];
-      out[n++] = base + s;
-    });
-    for (; i < count; ++i) out[n++] = base + reinforcing[i];
+    targets.for_each([&](int s) { out[n++] = base + s; });
   }
   const bool stuck = n == 0;
   if (bastions_left_[p] > 0 && !bastion_placed_)

@@ -485,7 +485,7 @@ struct Solver::Impl {
       return;
     }
     if (card == kKobayakawa && camps.camps[other].size > 0) {
-      const int chooser = camps.has_unblanked(other, kOtani) ? other : turn_player;
+      const int chooser = turn_player;
       for (int j = 0; j < camps.camps[other].size; ++j) {
         Camps swapped = camps;
         swapped.camps[turn_player].cards[mine.size - 1] = swapped.camps[other].cards[j];

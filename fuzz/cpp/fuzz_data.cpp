@@ -30,10 +30,12 @@ struct DataParam {
 
 std::vector<DataParam> discover() {
   std::vector<DataParam> found;
-  for (const auto& name : rivals::game_names())
-    for (const auto& [key, value] : rivals::make_game(name)->params().as_object())
+  for (const auto& name : rivals::game_names()) {
+    const auto game = rivals::make_game(name);
+    for (const auto& [key, value] : game->params().as_object())
       if (value.is_null() || (value.is_array() && value.as_array().empty()))
         found.push_back({name, key, value.is_array()});
+  }
   return found;
 }
 

@@ -36,10 +36,10 @@ from rich.table import Table
 from rich.text import Text
 
 import rivals
-from rivals import arena
+from rivals import arena, viewer
 from rivals import replay as replays
 from rivals._core import Bot, Game
-from rivals.render import player_label, render, result_text, seat_label
+from rivals.render import player_label, render, result_text, seat_label, svg
 
 __all__ = ["CliError", "main"]
 
@@ -708,10 +708,17 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     except ValueError as error:
         raise CliError(f"{where}: {error}") from None
     game = final.game
+    if args.html is not None:
+        try:
+            viewer.write_html(data, args.html, player=args.player)
+        except OSError as error:
+            raise CliError(f"--html {args.html}: {error.strerror}") from None
+        console.print(Text(f"wrote {args.html}: {len(final.history())} moves"))
+        return 0
     params = format_params(game.params)
     console.print(Text(f"{game.name} {params}".strip(), style="bold"))
-    arena = data.get("arena") if isinstance(data, dict) else None
-    bots = arena.get("bots") if isinstance(arena, dict) else None
+    arena_info = data.get("arena") if isinstance(data, dict) else None
+    bots = arena_info.get("bots") if isinstance(arena_info, dict) else None
     if isinstance(bots, list) and len(bots) == game.num_players:
         seats = ", ".join(f"{player_label(final, seat)}: {name}" for seat, name in enumerate(bots))
         console.print(Text(seats))
@@ -729,6 +736,24 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     console.print(Text("final position", style="bold"))
     console.print(render(final))
     console.print(Text(f"result: {result_text(final)}", style="bold"))
+    return 0
+
+
+def cmd_render(args: argparse.Namespace, console: Console) -> int:
+    data, where = _load_replay_data(Path(args.file), args.index)
+    try:
+        state = viewer.state_at(data, args.step)
+        picture = svg.to_svg(state, args.player)
+    except ValueError as error:
+        raise CliError(f"{where}: {error}") from None
+    if args.out is None:
+        sys.stdout.write(picture)
+        return 0
+    try:
+        Path(args.out).write_text(picture, encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"--out {args.out}: {error.strerror}") from None
+    console.print(Text(f"wrote {args.out}: step {args.step} of {where}"))
     return 0
 
 
@@ -847,7 +872,23 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a replay .json or an arena .jsonl")
     replay.add_argument("--index", type=_non_negative, default=None, help="game in a .jsonl")
     replay.add_argument("--boards", action="store_true", help="show the board after each move")
+    replay.add_argument(
+        "--html", default=None, metavar="OUT.html", help="write a page that steps through the game"
+    )
+    replay.add_argument(
+        "--player", type=int, default=None, help="with --html: show what this seat sees"
+    )
     replay.set_defaults(handler=cmd_replay)
+
+    render_cmd = commands.add_parser("render", help="a position of a saved game as SVG")
+    render_cmd.add_argument("file", help="a replay .json or an arena .jsonl")
+    render_cmd.add_argument(
+        "--step", type=int, default=-1, help="actions applied (default -1: the final position)"
+    )
+    render_cmd.add_argument("--index", type=_non_negative, default=None, help="game in a .jsonl")
+    render_cmd.add_argument("--player", type=int, default=None, help="show what this seat sees")
+    render_cmd.add_argument("--out", default=None, metavar="FILE.svg", help="default: stdout")
+    render_cmd.set_defaults(handler=cmd_render)
 
     bench = commands.add_parser("bench", help="engine benchmarks")
     bench.add_argument("games", nargs="*", metavar="GAME", help="default: every game")

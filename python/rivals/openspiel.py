@@ -44,6 +44,7 @@ MAX_UTILITY = 1.0
 
 Scalar = Union[bool, int, float, str]
 
+
 def pyspiel_name(name: str) -> str:
     """The OpenSpiel name of rivals game ``name``: ``rivals_rosenkoenig``."""
     return PREFIX + name

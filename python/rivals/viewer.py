@@ -85,6 +85,12 @@ def to_html(replay: Replay, player: int | None = None) -> str:
     title = f"{game.name} replay"
     view = "spectator" if player is None else f"view of {player_label(final, player)}"
     summary = f"{len(history)} moves · {view} · {result_text(final)}"
+    # An arena replay names the bot in each seat.
+    arena = replay.get("arena") if isinstance(replay, Mapping) else None
+    bots = arena.get("bots") if isinstance(arena, Mapping) else None
+    if isinstance(bots, list) and len(bots) == game.num_players:
+        seats = ", ".join(f"{player_label(final, seat)}: {bot}" for seat, bot in enumerate(bots))
+        summary += f" · {seats}"
     # "</" inside the JSON would end the script element early.
     frames_json = json.dumps(frames, ensure_ascii=False).replace("</", "<\\/")
     return _PAGE.format(

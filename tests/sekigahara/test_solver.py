@@ -3,11 +3,11 @@
 Small end-games are solved independently by brute force through the pure-Python reference: every
 reachable state (decisions inside a turn, acquisitions and reveals included) becomes a node of an
 explicit graph, and value iteration from 0 (endless play scores 0) runs to its fixed point. The
-solver must give the same values.
+solver must give the same value at every node.
 
-To keep those graphs small, a custom card file makes card 8 impossible to lock (requirement 5)
-and cards 5 and 7 lockable with a single token (requirement 0); both seats then keep three tokens
-stuck on card 8 and fight with the other two over the remaining cards, abilities included.
+To keep those graphs small, custom card files make card 8 impossible to lock (requirement 5) and
+other cards lockable with a single token (requirement 0); both seats keep most of their tokens
+stuck on card 8 and fight with the rest over the other cards, abilities included.
 """
 
 from __future__ import annotations
@@ -26,18 +26,35 @@ from rivals._core import sekigahara_solve
 
 RULES = ["turn_start", "symmetric", "off"]
 DATA_FILE = Path(__file__).resolve().parents[2] / "python" / "rivals" / "data" / "sekigahara.json"
-REQUIREMENTS = {5: 0, 7: 0, 8: 5}
 
-# Seat 0 (A) takes cards 1 and 3, seat 1 (B) takes 2 and 4; both keep 3 tokens on card 8. After
-# the last reveal: A to move, centre {5, 6, 8}, deck {7, 9}, camps A [1, 3], B [2, 4].
-SCRIPT = [
+# One free token each: cards 1-5 and 7 lock with one token. Seat 0 (A) takes 1 and 3, seat 1 (B)
+# takes 2 and 4 (so equal influence is an advantage for B); 4 tokens each stay on card 8. Then
+# B to move, centre {5, 6, 8} (6 cannot be locked with one token), deck {7, 9}.
+ONE_FREE = {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 7: 0, 8: 5}
+ONE_FREE_SCRIPT = [
     "reveal 8", "reveal 1", "reveal 2",
     "place 8", "place 8",                      # A
     "place 2", "place 8", "place 8",           # B (never all equal: the symmetric rule)
+    "place 8", "place 8", "place 1",           # A
+    "place 8", "place 8", "end", "reveal 3",   # B acquires 2
+    "end", "reveal 4",                         # A acquires 1
+    "place 4", "end",                          # B
+    "place 3", "end",                          # A
+    "end", "reveal 5",                         # B acquires 4
+    "end", "reveal 6",                         # A acquires 3
+]  # fmt: skip
+
+# Two free tokens each, 3 stay on card 8; cards 5 and 7 lock with one token. Then A to move,
+# centre {5, 6, 8}, deck {7, 9}, camps A [1, 3], B [2, 4].
+TWO_FREE = {5: 0, 7: 0, 8: 5}
+TWO_FREE_SCRIPT = [
+    "reveal 8", "reveal 1", "reveal 2",
+    "place 8", "place 8",                      # A
+    "place 2", "place 8", "place 8",           # B
     "place 8", "place 1", "place 1",           # A
     "place 8", "place 2", "end",               # B
     "end", "reveal 3",                         # A acquires 1
-    "end", "reveal 4",                         # B acquires 2 (equal influence is now B's)
+    "end", "reveal 4",                         # B acquires 2
     "place 3", "place 3", "end",               # A
     "place 4", "place 4", "end",               # B
     "end", "reveal 5",                         # A acquires 3
@@ -45,35 +62,37 @@ SCRIPT = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def cards(tmp_path_factory: pytest.TempPathFactory) -> str:
+def card_file(directory: Path, name: str, requirements: dict[int, int]) -> str:
     data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
     for card in data["cards"]:
-        card["requirement"] = REQUIREMENTS.get(card["id"], card["requirement"])
-    path = tmp_path_factory.mktemp("sekigahara") / "stuck.json"
+        card["requirement"] = requirements.get(card["id"], card["requirement"])
+    path = directory / name
     path.write_text(json.dumps(data), encoding="utf-8")
     return str(path)
 
 
-def pair(rule: str, cards: str, actions: list[int]) -> tuple[Any, Any]:
-    """The same position in the engine and in the reference."""
+@pytest.fixture(scope="module")
+def one_free(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return card_file(tmp_path_factory.mktemp("sekigahara"), "one_free.json", ONE_FREE)
+
+
+@pytest.fixture(scope="module")
+def two_free(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return card_file(tmp_path_factory.mktemp("sekigahara"), "two_free.json", TWO_FREE)
+
+
+def scripted(rule: str, cards: str, script: list[str]) -> tuple[Any, Any]:
+    """The position after ``script`` in the engine and in the reference."""
     engine = rivals.make("sekigahara", repetition_rule=rule, cards=cards).new_initial_state()
     oracle = reference.make("sekigahara", repetition_rule=rule, cards=cards).new_initial_state()
-    for action in actions:
-        engine.apply_action(action)
-        oracle.apply_action(action)
+    for text in script:
+        engine.apply_action(engine.string_to_action(text))
+        oracle.apply_action(oracle.string_to_action(text))
     return engine, oracle
 
 
-def script_actions(cards: str) -> list[int]:
-    state = rivals.make("sekigahara", cards=cards).new_initial_state()
-    for text in SCRIPT:
-        state.apply_action(state.string_to_action(text))
-    return list(state.history())
-
-
-def brute_force(root: Any) -> float:
-    """Seat 0's value of a reference state: explicit graph, value iteration from 0."""
+def brute_force(root: Any) -> tuple[list[Any], list[float]]:
+    """Every state reachable from a reference state, with seat 0's value by value iteration."""
 
     def key(state: Any) -> str:
         snapshot = state.to_dict()
@@ -100,7 +119,8 @@ def brute_force(root: Any) -> float:
                 out.append((at, probability))
         edges.append(out)
     values = [s.returns()[0] if s.is_terminal() else 0.0 for s in states]
-    while True:
+    changed = True
+    while changed:
         changed = False
         for i, state in enumerate(states):
             if state.is_terminal():
@@ -113,21 +133,25 @@ def brute_force(root: Any) -> float:
             if abs(new - values[i]) > 1e-12:
                 values[i] = new
                 changed = True
-        if not changed:
-            return values[0]
+    return states, values
 
 
-def continuations(rule: str, cards: str, seed: int, count: int) -> Iterator[tuple[Any, Any]]:
-    """Positions after the script: random play, every state (mid-turn, acquisition, reveal)."""
-    engine, oracle = pair(rule, cards, script_actions(cards))
-    rng = random.Random(seed)
-    for _ in range(count):
-        if engine.is_terminal():
-            return
-        action = rng.choice(engine.legal_actions())
-        engine.apply_action(action)
-        oracle.apply_action(action)
-        yield engine.clone(), oracle.clone()
+def check_states(states: list[Any], values: list[float], count: int) -> set[str]:
+    """The solver's value of ``count`` of the reference states (it replays their history in C++):
+    the root, the rare phases (acquisition decisions, reveals, ends) first, then action phases at
+    random. Returns the phases checked."""
+    rare = [i for i in range(1, len(states)) if states[i].to_dict()["phase"] != "action"]
+    common = [i for i in range(1, len(states)) if states[i].to_dict()["phase"] == "action"]
+    rng = random.Random(len(states))
+    rng.shuffle(rare)
+    rng.shuffle(common)
+    chosen = ([0, *rare, *common])[:count]
+    phases = set()
+    for i in chosen:
+        phases.add(states[i].to_dict()["phase"])
+        solved = sekigahara_solve(states[i])[0]
+        assert solved == pytest.approx(values[i], abs=1e-9), states[i].history()
+    return phases
 
 
 # --------------------------------------------------------------------------------------------
@@ -136,67 +160,62 @@ def continuations(rule: str, cards: str, seed: int, count: int) -> Iterator[tupl
 
 
 @pytest.mark.parametrize("rule", RULES)
-def test_script_reaches_the_intended_position(rule: str, cards: str) -> None:
-    engine, oracle = pair(rule, cards, script_actions(cards))
-    snapshot = engine.to_dict()
-    assert snapshot == oracle.to_dict()
-    assert snapshot["deck"] == [7, 9]
-    assert [c["id"] for c in snapshot["camps"][0]] == [1, 3]
-    assert [c["id"] for c in snapshot["camps"][1]] == [2, 4]
-    assert snapshot["neutral"] == [
-        {"id": 5, "influence": [0, 0]},
-        {"id": 6, "influence": [0, 0]},
-        {"id": 8, "influence": [3, 3]},
-    ]
-    assert snapshot["current_player"] == 0 and snapshot["actions_left"] == 3
+def test_scripts_reach_the_intended_positions(rule: str, one_free: str, two_free: str) -> None:
+    for cards, script, mover, stuck in [
+        (one_free, ONE_FREE_SCRIPT, 1, 4),
+        (two_free, TWO_FREE_SCRIPT, 0, 3),
+    ]:
+        engine, oracle = scripted(rule, cards, script)
+        snapshot = engine.to_dict()
+        assert snapshot == oracle.to_dict()
+        assert snapshot["deck"] == [7, 9]
+        assert [c["id"] for c in snapshot["camps"][0]] == [1, 3]
+        assert [c["id"] for c in snapshot["camps"][1]] == [2, 4]
+        assert snapshot["neutral"] == [
+            {"id": 5, "influence": [0, 0]},
+            {"id": 6, "influence": [0, 0]},
+            {"id": 8, "influence": [stuck, stuck]},
+        ]
+        assert snapshot["current_player"] == mover and snapshot["actions_left"] == 3
 
 
 @pytest.mark.parametrize("rule", RULES)
-def test_two_cards_left_matches_brute_force(rule: str, cards: str) -> None:
-    engine, oracle = pair(rule, cards, script_actions(cards))
+def test_an_end_game_matches_brute_force(rule: str, one_free: str) -> None:
+    engine, oracle = scripted(rule, one_free, ONE_FREE_SCRIPT)
+    states, values = brute_force(oracle)
     value, best, nodes, seconds = sekigahara_solve(engine)
-    assert value == pytest.approx(brute_force(oracle), abs=1e-9)
+    assert value == pytest.approx(values[0], abs=1e-9)
     assert best in engine.legal_actions()
     assert nodes > 0 and seconds >= 0
-    # The binding reads only game and history, so a reference state gives the same answer.
-    assert sekigahara_solve(oracle)[0] == value
+    phases = check_states(states, values, 400)
+    assert {"action", "blank", "swap", "reveal", "terminal"} <= phases
 
 
-@pytest.mark.parametrize(("rule", "seed"), [("turn_start", 1), ("symmetric", 2), ("off", 3)])
-def test_later_positions_match_brute_force(rule: str, seed: int, cards: str) -> None:
-    phases = set()
-    for engine, oracle in continuations(rule, cards, seed, 14):
-        phases.add(oracle.to_dict()["phase"])
-        assert sekigahara_solve(engine)[0] == pytest.approx(brute_force(oracle), abs=1e-9), (
-            engine.history()
-        )
-    assert "action" in phases
+def test_abilities_at_the_last_acquisition_match_brute_force(two_free: str) -> None:
+    """Card 5's blank, then card 7's swap chosen by the card 3 holder, with the deck at one card."""
+    _, oracle = scripted("turn_start", two_free, TWO_FREE_SCRIPT)
+    moves = [
+        "place 5", "end",           # A leads on card 5
+        "place 6", "end",           # B
+        "end", "blank 2",           # A acquires 5; B's card 2 loses its text
+        "reveal 7",                 # deck {9}
+        "place 7", "end",           # B leads on card 7
+    ]  # fmt: skip
+    for text in moves:
+        oracle.apply_action(oracle.string_to_action(text))
+    assert oracle.to_dict()["deck"] == [9]
+    states, values = brute_force(oracle)
+    phases = check_states(states, values, min(len(states), 200))
+    assert {"action", "swap", "reveal", "terminal"} <= phases
 
 
-def test_abilities_in_the_end_game_match_brute_force(cards: str) -> None:
-    """Card 5's blank and card 7's swap (chosen by the card 3 holder) at the last acquisition."""
-    actions = script_actions(cards)
-    engine, _ = pair("turn_start", cards, actions)
-    for text in ["place 5", "end"]:  # A leads on card 5 and acquires it next turn
-        engine.apply_action(engine.string_to_action(text))
-    for text in ["place 6", "end", "end"]:  # B, then A acquires 5
-        engine.apply_action(engine.string_to_action(text))
-    assert engine.to_dict()["phase"] == "blank"
-    engine.apply_action(engine.string_to_action("blank 2"))  # B's card 2 loses its text
-    engine.apply_action(engine.string_to_action("reveal 7"))
-    assert engine.to_dict()["deck"] == [9]
-    # B takes card 7 with one token; A holds card 3 and so chooses the swap.
-    for text in ["place 7", "end", "end"]:
-        engine.apply_action(engine.string_to_action(text))
-    seen = set()
-    for _ in range(4):
-        _, oracle = pair("turn_start", cards, list(engine.history()))
-        seen.add(oracle.to_dict()["phase"])
-        assert sekigahara_solve(engine)[0] == pytest.approx(brute_force(oracle), abs=1e-9)
-        if engine.is_terminal():
-            break
-        engine.apply_action(engine.legal_actions()[0])
-    assert {"action", "swap", "reveal", "terminal"} <= seen
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", RULES)
+def test_two_free_tokens_and_two_cards_left_match_brute_force(rule: str, two_free: str) -> None:
+    engine, oracle = scripted(rule, two_free, TWO_FREE_SCRIPT)
+    states, values = brute_force(oracle)
+    assert sekigahara_solve(engine)[0] == pytest.approx(values[0], abs=1e-9)
+    check_states(states, values, 60)
 
 
 # --------------------------------------------------------------------------------------------

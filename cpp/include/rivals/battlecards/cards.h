@@ -90,8 +90,6 @@ struct ConflictCard {
 // A merged, validated card set and the masks derived from it. Immutable once built; states keep
 // a pointer to it.
 struct CardSet {
-  std::string name;
-  std::string battle_list_id;
   std::array<std::vector<ArsenalCard>, 2> arsenals;
   std::vector<ConflictCard> conflict;
 
@@ -108,13 +106,14 @@ struct CardSet {
   // global arsenal index.
   std::array<std::int8_t, 2 * kMaxArsenal> type_of{};
   std::array<std::int8_t, kMaxConflict> action_of{};
+  // The support a unit gives its own type. A battle's running support totals count every unit
+  // taking part; a unit's own scores take its share back out (support goes to the other units).
+  std::array<std::int8_t, 2 * kMaxArsenal> self_attack{};
+  std::array<std::int8_t, 2 * kMaxArsenal> self_defence{};
 
   const ArsenalCard& arsenal(int a) const {
     return arsenals[a / kMaxArsenal][static_cast<std::size_t>(a % kMaxArsenal)];
   }
-  // The index of an id: global arsenal index or conflict index, or -1.
-  int arsenal_index(const std::string& id) const;
-  int conflict_index(const std::string& id) const;
 };
 
 // Reads, merges and checks a card set: `cards` is null (the shipped set), a path or an object,

@@ -19,13 +19,13 @@ namespace rivals::battlecards {
 inline constexpr Action kPass = 0;
 inline constexpr Action kFight = 1;
 inline constexpr Action kDecline = 2;
-inline constexpr Action kDeploy = 3;                                      // + a
-inline constexpr Action kFire = kDeploy + 2 * kMaxArsenal;                // 259 + a
-inline constexpr Action kWithdraw = kFire + 2 * kMaxArsenal;              // 515 + a
-inline constexpr Action kPlay = kWithdraw + 2 * kMaxArsenal;              // 771 + k
-inline constexpr Action kArsenalOutcome = kPlay + kMaxConflict;           // 899 + a
+inline constexpr Action kDeploy = 3;                                           // + a
+inline constexpr Action kFire = kDeploy + 2 * kMaxArsenal;                     // 259 + a
+inline constexpr Action kWithdraw = kFire + 2 * kMaxArsenal;                   // 515 + a
+inline constexpr Action kPlay = kWithdraw + 2 * kMaxArsenal;                   // 771 + k
+inline constexpr Action kArsenalOutcome = kPlay + kMaxConflict;                // 899 + a
 inline constexpr Action kConflictOutcome = kArsenalOutcome + 2 * kMaxArsenal;  // 1155 + k
-inline constexpr int kNumActions = kConflictOutcome + kMaxConflict;       // 1283
+inline constexpr int kNumActions = kConflictOutcome + kMaxConflict;            // 1283
 
 // In the order of the rules page's node table (the observation's one-hot).
 enum class Phase : std::int8_t {
@@ -66,7 +66,7 @@ enum ArsenalPile : std::int8_t {
 enum ConflictPile : std::int8_t {
   kConflictDeck,
   kConflictDiscard,
-  kKept,  // + seat
+  kKept,             // + seat
   kWon = kKept + 2,  // + seat
   kCancelled = kWon + 2,
   kNumConflictPiles,
@@ -84,8 +84,11 @@ constexpr int nth_set_bit(u128 mask, int k) {
 // The battle in progress (docs/rules/battlecards.md, snapshot key `battle`); -1 stands for null.
 struct Battle {
   std::array<std::array<std::array<std::int16_t, 2>, kNumTypes>, 2> bonus{};  // [seat][type][a/d]
-  std::int16_t unit = -1;    // global arsenal index
-  std::int16_t target = -1;  // global arsenal index
+  // The bonuses plus the supports of every unit taking part, kept up to date for the hot path
+  // (not part of the snapshot: it follows from the rest).
+  std::array<std::array<std::array<std::int16_t, 2>, kNumTypes>, 2> boost{};
+  std::int16_t unit = -1;      // global arsenal index
+  std::int16_t target = -1;    // global arsenal index
   std::int8_t aggressor = -1;  // -1: no battle
   std::int8_t round = 0;
   std::int8_t firing_phase = 0;
@@ -122,9 +125,10 @@ class State {
   int chance_outcomes(ChanceOutcome* out) const;
   Action sample_chance(Rng& rng) const {
     const ChanceCards chance = chance_cards();
-    return chance.base + nth_set_bit(chance.cards, static_cast<int>(rng.below(
-                                                        static_cast<std::uint32_t>(
-                                                            popcount(chance.cards)))));
+    return chance.base +
+           nth_set_bit(
+               chance.cards,
+               static_cast<int>(rng.below(static_cast<std::uint32_t>(popcount(chance.cards)))));
   }
   void apply(Action action);
   void returns(double* out) const;
@@ -146,12 +150,13 @@ class State {
   const Battle& battle() const { return battle_; }
   u128 pile(ArsenalPile pile, int seat) const { return arsenal_[pile][seat]; }
   u128 pile(ConflictPile pile) const { return conflict_[pile]; }
-  u128 stack(int seat, int type) const {
-    return arsenal_[kStack][seat] & cs_->of_type[seat][type];
-  }
+  u128 stack(int seat, int type) const { return arsenal_[kStack][seat] & cs_->of_type[seat][type]; }
   // Combat numbers (Firing) of a unit taking part.
-  int attack_score(int a, int type) const;
-  int defence_score(int a) const;
+  int attack_score(int a, int type) const {
+    const int base = cs_->arsenal(a).attack[type];
+    return base > 0 ? base + support(a)[0] : 0;
+  }
+  int defence_score(int a) const { return cs_->arsenal(a).defence + support(a)[1]; }
 
  private:
   struct ChanceCards {
@@ -168,7 +173,14 @@ class State {
   }
   // (attack, defence) that the other units of `a`'s side taking part and the played bonuses
   // give `a`.
-  std::array<int, 2> support(int a) const;
+  std::array<int, 2> support(int a) const {
+    const int seat = seat_of(a);
+    const auto& boost = battle_.boost[seat][cs_->type_of[static_cast<std::size_t>(a)]];
+    if (!(arsenal_[kTakingPart][seat] & card_bit(slot_of(a)))) return {boost[0], boost[1]};
+    return {boost[0] - cs_->self_attack[static_cast<std::size_t>(a)],
+            boost[1] - cs_->self_defence[static_cast<std::size_t>(a)]};
+  }
+  void refresh_boost(int seat);
   bool has_target(int unit) const;
   int targets(int unit, Action* out) const;
   bool has_decisive(int seat) const;
