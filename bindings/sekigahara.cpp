@@ -31,8 +31,8 @@ std::tuple<double, Action, std::int64_t, double> solve(nb::handle state, std::in
   if (max_contexts < 1)
     throw std::invalid_argument("sekigahara_solve: max_contexts must be positive");
   if (time_s < 0) throw std::invalid_argument("sekigahara_solve: time_s must be >= 0");
-  const sekigahara::Sekigahara rules(
-      resolve_params(name, sekigahara::Sekigahara::param_specs(), from_python(game.attr("params"))));
+  const sekigahara::Sekigahara rules(resolve_params(name, sekigahara::Sekigahara::param_specs(),
+                                                    from_python(game.attr("params"))));
   const auto history = nb::cast<std::vector<Action>>(state.attr("history")());
 
   nb::gil_scoped_release release;

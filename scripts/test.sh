@@ -22,4 +22,5 @@ PY
 echo "== clang-format"
 git ls-files 'cpp/*.h' 'cpp/*.cpp' 'bindings/*.h' 'bindings/*.cpp' | xargs "$bin/clang-format" --dry-run -Werror
 echo "== pytest"
-"$bin/python" -m pytest -q -m "not slow" "$@"
+# One worker per core: the suite is dominated by the pure-Python reference games.
+"$bin/python" -m pytest -q -m "not slow" -n auto "$@"

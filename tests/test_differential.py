@@ -12,10 +12,28 @@ import rivals
 from rivals import reference
 from tests.games import config_id, configs
 
-CASES = [case for case in configs("differential") if case[0] in reference.games()]
+# Games are checked in chunks, so that a parallel test run spreads a slow game over workers.
+CHUNK = 20
+CASES = [
+    (name, params, first, min(CHUNK, total - first))
+    for name, params, total in configs("differential")
+    if name in reference.games()
+    for first in range(0, total, CHUNK)
+]
+IDS = [f"{config_id(name, params)}-from{first}" for name, params, first, _ in CASES]
 
 
-def compare(engine: Any, oracle: Any, where: str, with_tensors: bool) -> None:
+class Place:
+    """Where a comparison stands; turned into text only when an assertion fails."""
+
+    def __init__(self, name: str, number: int, engine: Any) -> None:
+        self.name, self.number, self.engine = name, number, engine
+
+    def __str__(self) -> str:
+        return f"{self.name} game {self.number} after {self.engine.history()}"
+
+
+def compare(engine: Any, oracle: Any, where: Place, with_tensors: bool) -> None:
     assert engine.current_player() == oracle.current_player(), where
     assert engine.is_terminal() == oracle.is_terminal(), where
     assert engine.is_chance_node() == oracle.is_chance_node(), where
@@ -35,14 +53,14 @@ def compare(engine: Any, oracle: Any, where: str, with_tensors: bool) -> None:
     if with_tensors:
         for player in range(engine.game.num_players):
             np.testing.assert_array_equal(
-                engine.observation_tensor(player), oracle.observation_tensor(player), err_msg=where
+                engine.observation_tensor(player), oracle.observation_tensor(player), str(where)
             )
 
 
-@pytest.mark.parametrize(
-    ("name", "params", "num_games"), CASES, ids=[config_id(n, p) for n, p, _ in CASES]
-)
-def test_engine_matches_reference(name: str, params: dict[str, Any], num_games: int) -> None:
+@pytest.mark.parametrize(("name", "params", "first", "count"), CASES, ids=IDS)
+def test_engine_matches_reference(
+    name: str, params: dict[str, Any], first: int, count: int
+) -> None:
     game = rivals.make(name, **params)
     oracle_game = reference.make(name, **params)
     assert game.params == oracle_game.params
@@ -50,15 +68,15 @@ def test_engine_matches_reference(name: str, params: dict[str, Any], num_games: 
     assert game.num_distinct_actions == oracle_game.num_distinct_actions
     assert game.max_game_length == oracle_game.max_game_length
     assert game.observation_shape == tuple(oracle_game.observation_shape)
-    rng = random.Random(config_id(name, params))
-    for number in range(num_games):
+    rng = random.Random(f"{config_id(name, params)}-{first}")
+    for number in range(first, first + count):
         engine = game.new_initial_state()
         oracle = oracle_game.new_initial_state()
+        where = Place(name, number, engine)
         # Observation tensors are the slowest part of the reference: check every step of a
         # quarter of the games.
         with_tensors = number % 4 == 0
         while True:
-            where = f"{name} game {number} after {engine.history()}"
             compare(engine, oracle, where, with_tensors)
             if engine.is_terminal():
                 break

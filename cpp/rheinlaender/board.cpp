@@ -1,7 +1,7 @@
 #include "rivals/rheinlaender/board.h"
 
 #include <algorithm>
-#include <climits>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string_view>
@@ -200,13 +200,13 @@ Board parse_map(const Json& data, const std::string& source) {
                                          [](const Json& v) { return int_in(v, 1, kMaxCity); }))
     fail(source, "landmarks.city", "must be a list of city values 1-" + std::to_string(kMaxCity));
   for (const char* kind : {"castle", "church"})
-    if (!int_in(*marks.find(kind), 0, INT32_MAX))
+    if (!int_in(*marks.find(kind), 0, INT64_MAX))
       fail(source, std::string("landmarks.") + kind, "must be an int >= 0");
-  const std::int64_t castles = marks.find("castle")->as_int();
-  const std::int64_t churches = marks.find("church")->as_int();
-  const std::int64_t total =
-      castles + churches + static_cast<std::int64_t>(cities.as_array().size());
-  if (total != board.sites)
+  // Unsigned: two counts below 2^63 and the cities cannot overflow it.
+  const auto castles = static_cast<std::uint64_t>(marks.find("castle")->as_int());
+  const auto churches = static_cast<std::uint64_t>(marks.find("church")->as_int());
+  const std::uint64_t total = castles + churches + cities.as_array().size();
+  if (total != static_cast<std::uint64_t>(board.sites))
     fail(source, "landmarks",
          std::to_string(total) + " chips for " + std::to_string(board.sites) +
              " sites (one chip per site is needed)");

@@ -95,8 +95,7 @@ Rheinlaender::Rheinlaender(const Json& params) {
   try {
     data->map = load_data(chosen, kName);
   } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument("bad Rheinländer map " + source + ": (file): cannot read it (" +
-                                error.what() + ")");
+    throw std::invalid_argument("bad Rheinländer map " + source + ": (file): " + error.what());
   }
   g.board = parse_map(data->map, source);
   const Board& board = g.board;

@@ -62,7 +62,8 @@ CardNumbers parse_cards(const Json& data, const std::string& source) {
     if (seen & card_bit(id)) fail(source, where + "id " + std::to_string(id) + " appears twice");
     seen |= card_bit(id);
     for (const std::string_view key : {"name", "name_zh", "ability"})
-      if (!card.find(key)->is_string()) fail(source, where + std::string(key) + " must be a string");
+      if (!card.find(key)->is_string())
+        fail(source, where + std::string(key) + " must be a string");
     numbers.strength[id] = static_cast<std::int8_t>(int_in(card, "strength", 0, 99, where, source));
     numbers.requirement[id] =
         static_cast<std::int8_t>(int_in(card, "requirement", 0, kTokens, where, source));
@@ -74,7 +75,8 @@ Strengths camp_strengths(const std::array<Camp, 2>& camps, std::uint16_t blank,
                          const CardNumbers& numbers) {
   Strengths base{};
   for (int seat = 0; seat < 2; ++seat)
-    for (int i = 0; i < camps[seat].size; ++i) base[seat][i] = numbers.strength[camps[seat].cards[i]];
+    for (int i = 0; i < camps[seat].size; ++i)
+      base[seat][i] = numbers.strength[camps[seat].cards[i]];
   // Card 1 looks at base strengths only; the leftmost of equal highest is its target.
   for (int seat = 0; seat < 2; ++seat) {
     const Camp& other = camps[1 - seat];

@@ -83,7 +83,8 @@ Sekigahara::Sekigahara(const Json& params) {
   setup_.max_turns = static_cast<std::int32_t>(max_turns.as_int());
 
   cards_param_ = *params.find("cards");
-  if (!cards_param_.is_null() && !cards_param_.is_string()) bad_param(kName, specs[2], cards_param_);
+  if (!cards_param_.is_null() && !cards_param_.is_string())
+    bad_param(kName, specs[2], cards_param_);
   const std::string source = cards_param_.is_null() ? std::string("sekigahara.json (shipped)")
                                                     : "'" + cards_param_.as_string() + "'";
   Json data;
@@ -145,8 +146,8 @@ Json Sekigahara::to_json(const State& state) const {
   return Json::object({
       {"camps", camps},
       {"neutral", influence_json(state.influence(), state.central())},
-      {"supply", Json::array_of(std::array{state.supply(0), state.supply(1)},
-                                [](int v) { return Json(v); })},
+      {"supply",
+       Json::array_of(std::array{state.supply(0), state.supply(1)}, [](int v) { return Json(v); })},
       {"deck", cards_json(state.deck())},
       {"current_player", state.current_player()},
       {"phase", kPhaseNames[static_cast<int>(state.phase())]},
@@ -156,8 +157,8 @@ Json Sekigahara::to_json(const State& state) const {
       {"locked", cards_json(state.locked())},
       {"reveals_pending", state.reveals_pending()},
       {"start_influence", start},
-      {"end_reason", reason == EndReason::kNone ? Json(nullptr)
-                                                : Json(kEndNames[static_cast<int>(reason)])},
+      {"end_reason",
+       reason == EndReason::kNone ? Json(nullptr) : Json(kEndNames[static_cast<int>(reason)])},
       {"scores", Json::array_of(total, [](int v) { return Json(v); })},
   });
 }
@@ -194,8 +195,8 @@ std::string Sekigahara::to_string(const State& state) const {
     double result[2];
     state.returns(result);
     static constexpr const char* kEndNames[] = {"", "deck", "dead", "max_turns"};
-    out += std::string("game over (") + kEndNames[static_cast<int>(state.end_reason())] + "): " +
-           (result[0] > 0 ? "seat 0 wins" : (result[0] < 0 ? "seat 1 wins" : "draw"));
+    out += std::string("game over (") + kEndNames[static_cast<int>(state.end_reason())] +
+           "): " + (result[0] > 0 ? "seat 0 wins" : (result[0] < 0 ? "seat 1 wins" : "draw"));
   } else if (state.is_chance_node()) {
     out += "chance: reveal (" + std::to_string(state.reveals_pending()) + " to come)";
   } else {

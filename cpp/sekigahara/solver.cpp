@@ -59,9 +59,9 @@ constexpr int node_of(int mover, int k0, int k1) { return mover * kPairs + k0 * 
 
 // Blank marks that can still change something: cards 5, 7 and 8 have no text left to lose once
 // they sit in a camp.
-constexpr std::uint16_t kRelevantBlank =
-    card_bit(kSanada) | card_bit(kAnkokuji) | card_bit(kOtani) | card_bit(kIi) |
-    card_bit(kKikkawa) | card_bit(kUkita);
+constexpr std::uint16_t kRelevantBlank = card_bit(kSanada) | card_bit(kAnkokuji) |
+                                         card_bit(kOtani) | card_bit(kIi) | card_bit(kKikkawa) |
+                                         card_bit(kUkita);
 
 struct Camps {
   std::array<Camp, 2> camps{};
@@ -101,8 +101,8 @@ Camps canonical(Camps c, bool sort_free_cards) {
     std::array<bool, kNumCards> fixed{};
     for (int i = 0; i < camp.size; ++i) {
       const int card = camp.cards[i];
-      const bool positional = (card == kIi || card == kKikkawa || card == kUkita) &&
-                              !(c.blank & card_bit(card));
+      const bool positional =
+          (card == kIi || card == kKikkawa || card == kUkita) && !(c.blank & card_bit(card));
       fixed[i] = positional;
       if (!positional) free_cards |= card_bit(card);
     }
@@ -170,8 +170,7 @@ struct Shape {
 
   std::int64_t bytes() const {
     return static_cast<std::int64_t>(kind.size() + locks.size() + succ.size() +
-                                     4 * (succ_begin.size() + pred_begin.size()) +
-                                     2 * pred.size());
+                                     4 * (succ_begin.size() + pred_begin.size()) + 2 * pred.size());
   }
 };
 
@@ -372,7 +371,7 @@ struct Solver::Impl {
   void start_clock() {
     started = Clock::now();
     deadline = limits.time_s > 0 ? started + std::chrono::duration_cast<Clock::duration>(
-                                                  std::chrono::duration<double>(limits.time_s))
+                                                 std::chrono::duration<double>(limits.time_s))
                                  : Clock::time_point::max();
   }
   void stop_clock() {
@@ -395,7 +394,8 @@ struct Solver::Impl {
       key.requirement[p] = setup.numbers.requirement[ctx.cards[p]];
       if (ctx.cards[p] == kFukushima) key.fukushima = p;
     }
-    for (int seat = 0; seat < 2; ++seat) key.ankokuji[seat] = ctx.camps.has_unblanked(seat, kAnkokuji);
+    for (int seat = 0; seat < 2; ++seat)
+      key.ankokuji[seat] = ctx.camps.has_unblanked(seat, kAnkokuji);
     auto found = shapes.find(key.code());
     if (found != shapes.end()) return found->second;
     Shape& shape = shapes.emplace(key.code(), build_shape(key, setup.rule)).first->second;
@@ -485,7 +485,7 @@ struct Solver::Impl {
       return;
     }
     if (card == kKobayakawa && camps.camps[other].size > 0) {
-      const int chooser = turn_player;
+      const int chooser = camps.has_unblanked(other, kOtani) ? other : turn_player;
       for (int j = 0; j < camps.camps[other].size; ++j) {
         Camps swapped = camps;
         swapped.camps[turn_player].cards[mine.size - 1] = swapped.camps[other].cards[j];
@@ -603,8 +603,8 @@ struct Solver::Impl {
         if (shape.kind[u] != kInternal) {
           if (side == 0 ? values[u] > 0 : values[u] < 0) exits.push_back(u);
         } else {
-          waiting[u] = mover == side ? 1 : static_cast<int>(shape.succ_begin[u + 1] -
-                                                            shape.succ_begin[u]);
+          waiting[u] =
+              mover == side ? 1 : static_cast<int>(shape.succ_begin[u + 1] - shape.succ_begin[u]);
         }
       }
       std::sort(exits.begin(), exits.end(), [&](int a, int b) {

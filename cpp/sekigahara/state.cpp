@@ -11,7 +11,7 @@ namespace keys {
 constexpr int kCounts = 8;  // influence 0..5 fits; 0 has no key
 constexpr auto kInfluence = zobrist_keys<2 * (kNumCards + 1) * kCounts>(0x5e0101);
 constexpr auto kStart = zobrist_keys<2 * (kNumCards + 1) * kCounts>(0x5e0102);
-constexpr auto kCamp = zobrist_keys<2 * kNumCards * (kNumCards + 1)>(0x5e0103);
+constexpr auto kCamp = zobrist_keys<2 * kNumCards*(kNumCards + 1)>(0x5e0103);
 constexpr auto kBlank = zobrist_keys<kNumCards + 1>(0x5e0104);
 constexpr auto kCentral = zobrist_keys<kNumCards + 1>(0x5e0105);
 constexpr auto kDeck = zobrist_keys<kNumCards + 1>(0x5e0106);
@@ -43,7 +43,15 @@ std::uint64_t State::hash() const {
       static_cast<std::uint64_t>(actions_left_) << 44 |
       static_cast<std::uint64_t>(reveals_pending_) << 48 |
       static_cast<std::uint64_t>(static_cast<std::uint8_t>(end_reason_)) << 56;
-  return hash_ ^ (has_start_influence() ? start_hash_ : 0) ^ mix64(scalars);
+  std::uint64_t start = 0;
+  // The start influence is shown (and so hashed) only in the action phase under turn_start;
+  // hashing it here rather than at every turn start keeps it off the playout path.
+  if (has_start_influence())
+    for (unsigned c = central_; c; c &= c - 1) {
+      const int card = std::countr_zero(c);
+      start ^= start_key(0, card, start_[0][card]) ^ start_key(1, card, start_[1][card]);
+    }
+  return hash_ ^ start ^ mix64(scalars);
 }
 
 void State::set_influence(Player seat, int card, int value) {
@@ -111,13 +119,7 @@ void State::begin_action_phase(int actions) {
   phase_ = Phase::kAction;
   to_move_ = turn_player_;
   actions_left_ = static_cast<std::int8_t>(actions);
-  if (setup_.rule != RepetitionRule::kTurnStart) return;
-  start_ = influence_;
-  start_hash_ = 0;
-  for (unsigned c = central_; c; c &= c - 1) {
-    const int card = std::countr_zero(c);
-    for (Player seat = 0; seat < 2; ++seat) start_hash_ ^= start_key(seat, card, start_[seat][card]);
-  }
+  if (setup_.rule == RepetitionRule::kTurnStart) start_ = influence_;
 }
 
 void State::end_action_phase() {
@@ -128,13 +130,13 @@ void State::end_action_phase() {
 void State::continue_acquisition() {
   to_move_ = turn_player_;
   while (locked_ != 0) {
-    if (std::popcount(locked_) >= 2) {
+    if (count_cards(locked_) >= 2) {
       phase_ = Phase::kOrder;
       return;
     }
     if (acquire(std::countr_zero(locked_))) return;
   }
-  reveals_pending_ = static_cast<std::int8_t>(std::min(+reveals_pending_, std::popcount(deck_)));
+  reveals_pending_ = static_cast<std::int8_t>(std::min<int>(reveals_pending_, count_cards(deck_)));
   if (reveals_pending_ > 0) {
     phase_ = Phase::kReveal;
     to_move_ = kChancePlayer;

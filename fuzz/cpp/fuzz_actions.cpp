@@ -30,8 +30,13 @@ Json choose_params(const Json& defaults, rivals::fuzz::Reader& in) {
     } else if (kind < 240) {
       params.set(key, Json(static_cast<std::int64_t>(in.byte() % 16) - 1));
     } else {
-      const Json others[] = {Json("fuzz"), Json(true), Json(1.5), Json::array(), Json::object(),
-                             Json(std::int64_t{-2147483648LL}), Json("/nonexistent/data.json")};
+      const Json others[] = {Json("fuzz"),
+                             Json(true),
+                             Json(1.5),
+                             Json::array(),
+                             Json::object(),
+                             Json(std::int64_t{-2147483648LL}),
+                             Json("/nonexistent/data.json")};
       params.set(key, others[in.byte() % std::size(others)]);
     }
   }

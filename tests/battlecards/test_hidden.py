@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -20,15 +21,31 @@ import pytest
 import rivals
 
 SEEDS = range(10)
+KEPT = {
+    card["id"]
+    for card in json.loads(
+        resources.files("rivals.data").joinpath("battlecards.json").read_text("utf-8")
+    )["conflict"]
+    if card["kind"] == "kept"
+}
 
 
-def random_position(seed: int, plies: int) -> Any:
-    """The engine state after `plies` random actions of game `seed` (earlier if it ends)."""
+def random_position(seed: int, plies: int, until: Callable[[Any], bool] | None = None) -> Any:
+    """The engine state after `plies` random actions of game `seed`, then further on until
+    `until(state)` holds (earlier if the game ends)."""
     state = rivals.make("battlecards").new_initial_state()
     rng = random.Random(seed)
-    while len(state.history()) < plies and not state.is_terminal():
+    while not state.is_terminal() and (
+        len(state.history()) < plies or (until is not None and not until(state))
+    ):
         state.apply_action(rng.choice(state.legal_actions()))
     return state
+
+
+def hides_cards(state: Any) -> bool:
+    """Both sides hold reserve or face-down cards that the other cannot see."""
+    snapshot = state.to_dict()
+    return all(hidden_part(snapshot, seat)[0] or hidden_part(snapshot, seat)[1] for seat in (0, 1))
 
 
 def hidden_part(snapshot: dict[str, Any], seat: int) -> tuple[Any, ...]:
@@ -80,11 +97,10 @@ def test_resampled_states_look_the_same_to_the_player(seed: int, plies: int) -> 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_hidden_cards_differ_across_seeds_and_repeat_for_one_seed(seed: int) -> None:
-    state = random_position(seed, 250)
+    state = random_position(seed, 250, hides_cards)
+    assert hides_cards(state), "the game ended before a position with hidden cards"
     for p in (0, 1):
         o = 1 - p
-        real = hidden_part(state.to_dict(), o)
-        assert real[0] or real[1], "the position should hide some of the opponent's cards"
         deals = set()
         for s in SEEDS:
             first = state.resample_from_infostate(p, s)
@@ -96,19 +112,30 @@ def test_hidden_cards_differ_across_seeds_and_repeat_for_one_seed(seed: int) -> 
         assert len(deals) > 1, f"seat {p}: every seed dealt the opponent the same hidden cards"
 
 
+def german_kept_card_early(seed: int) -> Any:
+    """The first position of game `seed` where Germany holds a kept card while another kept card
+    lies in the conflict deck, before the deck was ever reshuffled (so Britain has not seen it),
+    or None."""
+    state = rivals.make("battlecards").new_initial_state()
+    rng = random.Random(seed)
+    deck = len(state.to_dict()["conflict_deck"])
+    while not state.is_terminal():
+        snapshot = state.to_dict()
+        if len(snapshot["conflict_deck"]) > deck:
+            return None  # reshuffled: every card has been seen in the discard pile
+        deck = len(snapshot["conflict_deck"])
+        if snapshot["kept"][0] and KEPT & set(snapshot["conflict_deck"]):
+            return state
+        state.apply_action(rng.choice(state.legal_actions()))
+    return None
+
+
 def test_the_opponents_kept_cards_are_resampled() -> None:
-    # Early in game 9 Germany holds two kept cards, and Britain has seen few of the others: the
-    # flips of every battle send conflict cards to the discard pile, where everyone sees them.
-    state = random_position(9, 60)
-    assert len(state.to_dict()["kept"][0]) == 2
-    data = json.loads(
-        resources.files("rivals.data").joinpath("battlecards.json").read_text("utf-8")
-    )
-    kinds = {c["id"]: c["kind"] for c in data["conflict"]}
+    state = next(s for s in map(german_kept_card_early, range(50)) if s is not None)
     held = set()
     for s in range(20):
         kept = state.resample_from_infostate(1, s).to_dict()["kept"][0]
-        assert all(kinds[k] == "kept" for k in kept)
+        assert len(kept) == len(state.to_dict()["kept"][0]) and set(kept) <= KEPT
         held.add(tuple(kept))
     assert len(held) > 1
 

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from rivals._core import game_names
 
-from . import battlecards, rheinlaender, rosenkoenig, verraeter
+from . import battlecards, rheinlaender, rosenkoenig, sekigahara, verraeter
 from ._common import Row, Sizes, choose_sizes, machine_line, render
 
 __all__ = ["games", "main"]
@@ -23,6 +23,7 @@ _GAMES: dict[str, ModuleType] = {
     "battlecards": battlecards,
     "rheinlaender": rheinlaender,
     "rosenkoenig": rosenkoenig,
+    "sekigahara": sekigahara,
     "verraeter": verraeter,
 }
 

@@ -218,7 +218,6 @@ class CardSet:
     battle_list_name: str
     arsenals: tuple[list[ArsenalCard], list[ArsenalCard]]  # by seat
     conflict: list[ConflictCard]
-    raw: dict[str, Any] = field(default_factory=dict)  # the merged set in file format
 
     def __post_init__(self) -> None:
         self.battles: list[int] = [k for k, c in enumerate(self.conflict) if c.kind == "battle"]
@@ -572,15 +571,6 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
     battle_ids = [c.id for c in conflict if c.kind == "battle"]
     if sorted(list_battles) != sorted(battle_ids) or len(set(list_battles)) != len(list_battles):
         raise check.fail("must list every battle card of the set exactly once", list_id, "battles")
-    raw = {
-        "format": SET_FORMAT,
-        "version": 1,
-        "name": data["name"],
-        "battle_list": {"id": list_id, "name": list_name, "battles": list(list_battles)},
-        "conflict": list(data["conflict"]),
-        "german": list(data["german"]),
-        "british": list(data["british"]),
-    }
     if isinstance(expansions, (str, dict)) or not isinstance(expansions, (list, tuple)):
         raise CardError(
             f"bad value expansions={expansions!r}: a list of paths or objects is expected"
@@ -601,9 +591,6 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
                 raise echeck.fail("the id is already in the card set", new_conflict.id, "id")
             seen_ids.add(new_conflict.id)
             conflict.append(new_conflict)
-            raw["conflict"].append(obj)
-            if new_conflict.kind == "battle":
-                raw["battle_list"]["battles"].append(new_conflict.id)
         for seat, key in enumerate(SIDE_KEYS):
             names = {c.name for c in arsenals[seat] if c.leader}
             for obj in edata.get(key, []):
@@ -616,9 +603,8 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
                 if card.leader:
                     names.add(card.name)
                 arsenals[seat].append(card)
-                raw[key].append(obj)
     _check_whole(check, conflict, arsenals)
-    return CardSet(data["name"], list_id, list_name, arsenals, conflict, raw)
+    return CardSet(data["name"], list_id, list_name, arsenals, conflict)
 
 
 def _check_whole(

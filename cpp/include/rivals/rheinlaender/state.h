@@ -25,8 +25,9 @@ inline constexpr int kArchbishopBonus = 5;
 enum class Phase : std::int8_t { kLandmarks, kDeal, kPlay, kDraw, kRedraw, kTerminal };
 enum class EndReason : std::int8_t { kNone, kKnights, kMaxTurns };
 
-// Everything a state needs that does not change during a game. The game owns it and never moves
-// it while states exist, so states point to it.
+// Everything a state needs that does not change during a game. The game keeps it on the heap,
+// shared by all copies of the game, so the pointer each state holds stays valid while any copy
+// of the game lives.
 struct Setup {
   Board board;
   int players = 3;
@@ -42,7 +43,8 @@ struct Setup {
 
 class State {
  public:
-  // Five cards on any space each, plus a bastion on any space.
+  // Five cards on any space each, plus a bastion on any space (discards come only instead of
+  // card plays).
   static constexpr int kMaxLegalActions = (kHandSize + 1) * kMaxSpaces;
   static constexpr int kMaxChanceOutcomes = kMaxNumber + 1;
 

@@ -13,7 +13,7 @@ namespace rivals::sekigahara {
 // Card ids are 1-9; sets of cards are 16-bit masks with bit `id` set (bit 0 unused).
 inline constexpr int kNumCards = 9;
 inline constexpr std::uint16_t kAllCards = 0x3fe;
-inline constexpr int kTokens = 5;  // influence tokens per player
+inline constexpr int kTokens = 5;   // influence tokens per player
 inline constexpr int kCentral = 3;  // central cards while the game runs
 
 // The ids that carry a rule of their own.
@@ -28,6 +28,16 @@ inline constexpr int kFukushima = 8;   // influence on it never moves
 inline constexpr int kUkita = 9;       // scoring: 4 with neighbours on both sides
 
 constexpr std::uint16_t card_bit(int card) { return static_cast<std::uint16_t>(1u << card); }
+
+// Cards in a mask, by table: a portable build has no popcount instruction, and the library call
+// it falls back to showed up in playout profiles.
+inline constexpr auto kCardCount = [] {
+  std::array<std::uint8_t, 1024> table{};
+  for (unsigned m = 0; m < table.size(); ++m)
+    for (unsigned b = m; b; b &= b - 1) ++table[m];
+  return table;
+}();
+constexpr int count_cards(unsigned mask) { return kCardCount[mask]; }
 
 // Strength and requirement per id (index 0 unused).
 struct CardNumbers {

@@ -46,10 +46,10 @@ struct SolverLimits {
 };
 
 struct SolverStats {
-  std::int64_t contexts = 0;   // contexts solved and stored
-  std::int64_t nodes = 0;      // turn-start positions valued in them
-  std::int64_t bytes = 0;      // memory held by the tables
-  double seconds = 0;          // time spent solving
+  std::int64_t contexts = 0;  // contexts solved and stored
+  std::int64_t nodes = 0;     // turn-start positions valued in them
+  std::int64_t bytes = 0;     // memory held by the tables
+  double seconds = 0;         // time spent solving
 };
 
 class Solver {

@@ -18,10 +18,10 @@ namespace rivals::sekigahara {
 // Action ids (docs/rules/sekigahara.md, "Actions").
 inline constexpr Action kEnd = 0;
 inline constexpr Action kFirstMove = 10;
-inline constexpr Action kOrderOffset = 81;   // order c = 81 + c
-inline constexpr Action kBlankOffset = 90;   // blank c = 90 + c
-inline constexpr Action kSwapOffset = 99;    // swap c = 99 + c
-inline constexpr Action kRevealOffset = 108; // reveal c = 108 + c
+inline constexpr Action kOrderOffset = 81;    // order c = 81 + c
+inline constexpr Action kBlankOffset = 90;    // blank c = 90 + c
+inline constexpr Action kSwapOffset = 99;     // swap c = 99 + c
+inline constexpr Action kRevealOffset = 108;  // reveal c = 108 + c
 inline constexpr int kNumActions = 118;
 
 constexpr Action move_action(int from, int to) {
@@ -80,13 +80,15 @@ class State {
   }
 
   int chance_outcomes(ChanceOutcome* out) const {
-    const double p = 1.0 / std::popcount(deck_);
+    const double p = 1.0 / count_cards(deck_);
     int n = 0;
     for (unsigned d = deck_; d; d &= d - 1) out[n++] = {kRevealOffset + std::countr_zero(d), p};
     return n;
   }
 
-  Action sample_chance(Rng& rng) const { return kRevealOffset + random_set_bit(deck_, rng); }
+  Action sample_chance(Rng& rng) const {
+    return kRevealOffset + nth_set_bit(deck_, static_cast<int>(rng.below(count_cards(deck_))));
+  }
 
   void apply(Action action);
   void returns(double* out) const;
@@ -144,52 +146,50 @@ class State {
   }
 
   int action_phase_actions(Action* out) const {
+    const Player seat = to_move_;
+    const auto& own = influence_[seat];
+    // Rule 2.4 forbids reaching one influence vector (the turn start's, or the opponent's under
+    // the symmetric reading). Only the mover's tokens change and an action shifts one token, so
+    // at most one place and one move reach it: a place only when the mover is one token short
+    // on one card and equal elsewhere, a move only when one card is one over and one one under.
+    int forbidden_place = 0;
+    Action forbidden_move = -1;
+    if (setup_.rule != RepetitionRule::kOff) {
+      const auto& target =
+          setup_.rule == RepetitionRule::kTurnStart ? start_[seat] : influence_[1 - seat];
+      unsigned over = 0, under = 0, apart = 0;
+      for (unsigned c = central_; c; c &= c - 1) {
+        const int card = std::countr_zero(c);
+        const int d = own[card] - target[card];
+        over |= d == 1 ? 1u << card : 0;
+        under |= d == -1 ? 1u << card : 0;
+        apart |= d > 1 || d < -1 ? 1u << card : 0;
+      }
+      if (apart == 0 && count_cards(under) == 1) {
+        if (over == 0) forbidden_place = std::countr_zero(under);
+        if (count_cards(over) == 1)
+          forbidden_move = move_action(std::countr_zero(over), std::countr_zero(under));
+      }
+    }
     int n = 0;
     out[n++] = kEnd;
     const unsigned free = central_ & ~locked_;
-    const Player seat = to_move_;
     if (supply_[seat] > 0)
       for (unsigned f = free; f; f &= f - 1) {
         const int card = std::countr_zero(f);
         out[n] = card;
-        n += allowed(0, card);
+        n += card != forbidden_place;
       }
     for (unsigned f = free & ~card_bit(kFukushima); f; f &= f - 1) {
       const int from = std::countr_zero(f);
-      if (influence_[seat][from] == 0) continue;
+      if (own[from] == 0) continue;
       for (unsigned g = free & ~card_bit(from); g; g &= g - 1) {
-        const int to = std::countr_zero(g);
-        out[n] = move_action(from, to);
-        n += allowed(from, to);
+        const Action move = move_action(from, std::countr_zero(g));
+        out[n] = move;
+        n += move != forbidden_move;
       }
     }
     return n;
-  }
-
-  // Rule 2.4 for a place (`from` 0) or a move of the player to move onto `to`.
-  bool allowed(int from, int to) const {
-    const Player seat = to_move_;
-    switch (setup_.rule) {
-      case RepetitionRule::kOff:
-        return true;
-      case RepetitionRule::kTurnStart:
-        // Tokens leave the centre only by acquisition, so a place always changes the position.
-        if (from == 0) return true;
-        for (unsigned c = central_; c; c &= c - 1) {
-          const int card = std::countr_zero(c);
-          const int after = influence_[seat][card] - (card == from) + (card == to);
-          if (after != start_[seat][card]) return true;
-        }
-        return false;
-      case RepetitionRule::kSymmetric:
-        for (unsigned c = central_; c; c &= c - 1) {
-          const int card = std::countr_zero(c);
-          const int after = influence_[seat][card] - (card == from) + (card == to);
-          if (after != influence_[1 - seat][card]) return true;
-        }
-        return false;
-    }
-    return true;
   }
 
   void set_influence(Player seat, int card, int value);
@@ -207,8 +207,7 @@ class State {
   Influence influence_{};
   Influence start_{};
   std::array<Camp, 2> camps_{};
-  std::uint64_t hash_ = 0;        // influence, camps, blanks, centre, deck, locked
-  std::uint64_t start_hash_ = 0;  // start influence; part of hash() only when it is shown
+  std::uint64_t hash_ = 0;  // influence, camps, blanks, centre, deck, locked
   Setup setup_;
   std::int32_t turn_ = 0;
   std::array<std::uint16_t, 2> camp_mask_{};

@@ -1,0 +1,237 @@
+"""Sekigahara benchmarks: the engine against the pure-Python reference, state copies, the
+engine's own arena, and the exact solver's time and memory. Every compared pair is measured in
+the same run, alternating, and reported as a median ratio (see bench/README.md)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any, cast
+
+import rivals
+from rivals import reference
+
+from ._common import Row, Sizes, alternate, env_flag, games_for, positive, timed, verdict
+from ._loops import decisions_per_game, python_clone_ns, replay_like_playouts
+
+NAME = "sekigahara"
+TITLE = "Sekigahara"
+SEED = 20240602
+# Deck sizes the solver starts from, per mode (each one a turn start of a seeded random game).
+SOLVER_DECKS = {"full": (2, 3, 4, 5), "quick": (2, 3, 4), "tiny": (1, 2)}
+# Turn-start positions in one solver context (both seats' influence, the seat to move).
+CONTEXT_NODES = 6272
+
+Log = Callable[[str], None]
+
+# Runs in a fresh interpreter, so its peak resident memory is the solve's and nothing else's.
+_SOLVE_SCRIPT = """
+import json, resource, sys, time
+import rivals
+from rivals._core import sekigahara_solve
+args = json.loads(sys.argv[1])
+state = rivals.make("sekigahara", repetition_rule=args["rule"]).state_from_history(args["history"])
+unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
+cpu = time.process_time()
+value, action, nodes, seconds = sekigahara_solve(state)
+cpu = time.process_time() - cpu
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
+print(json.dumps({"value": value, "nodes": nodes, "cpu_s": cpu, "before": before, "after": after}))
+"""
+
+
+def _playout_rate(game: rivals.Game, games: int, seed: int) -> tuple[float, Any]:
+    """CPU-time games/s of one single-threaded random_playouts batch, and its results."""
+    results: dict[str, Any] = {}
+
+    def batch() -> None:
+        results.update(game.random_playouts(games, seed=seed, threads=1))
+
+    return games / positive(timed(batch).cpu_s), results
+
+
+def _vs_reference(sizes: Sizes, log: Log) -> tuple[list[Row], int, list[list[int]]]:
+    game = rivals.make(NAME)
+    ref_game = reference.make(NAME)
+    rate, _ = _playout_rate(game, sizes.calibration_games, SEED + 1)
+    games = games_for(rate, sizes.work_s)
+    match = game.play_match(["random"] * 2, sizes.reference_games, seed=SEED, keep_histories=True)
+    histories: list[list[int]] = [list(h) for h in match["histories"]]
+    ref_plies = sum(len(h) for h in histories) / len(histories)
+    cxx_plies = 0.0
+
+    def cxx() -> float:
+        nonlocal cxx_plies
+        rate, results = _playout_rate(game, games, SEED)
+        cxx_plies = float(results["lengths"].mean())
+        return rate
+
+    def ref() -> float:
+        return len(histories) / positive(
+            timed(lambda: replay_like_playouts(ref_game, histories)).cpu_s
+        )
+
+    pair = alternate(
+        cxx,
+        ref,
+        sizes.rounds,
+        lambda r: log(f"random playouts, C++ vs reference (round {r + 1}/{sizes.rounds})"),
+    )
+    ratio = pair.ratio()
+    rows = [
+        Row(
+            "1",
+            "random playouts: games/s, C++ / reference",
+            pair.a_median,
+            pair.b_median,
+            ratio,
+            "cpu",
+            f"≥ 1000x {verdict(ratio >= 1000)}",
+            ratio >= 1000,
+        ),
+        Row(
+            "1",
+            "random playouts: plies/s, C++ / reference",
+            pair.a_median * cxx_plies,
+            pair.b_median * ref_plies,
+            ratio * cxx_plies / ref_plies,
+            "cpu",
+        ),
+        Row("1", "plies per game (chance included)", cxx_plies, ref_plies),
+        Row("1", "decisions per game (no chance)", decisions_per_game(game, histories)),
+    ]
+    return rows, games, histories
+
+
+def _state_rows(history: list[int], sizes: Sizes, log: Log) -> list[Row]:
+    game = rivals.make(NAME)
+    state = game.state_from_history(history[: len(history) // 2])
+    pair = alternate(
+        lambda: game.copy_ns(sizes.copies),
+        lambda: python_clone_ns(state, sizes.clones),
+        sizes.rounds,
+        lambda r: log(f"state copies, C++ vs Python clone() (round {r + 1}/{sizes.rounds})"),
+    )
+    return [
+        Row("2", "state size: bytes (C++ state)", float(game.state_size)),
+        Row(
+            "2",
+            "state copy: ns, C++ copy / Python state.clone()",
+            pair.a_median,
+            pair.b_median,
+            pair.ratio(higher_is_better=False),
+            "cpu",
+        ),
+    ]
+
+
+def _arena_row(games: int, sizes: Sizes, log: Log) -> Row:
+    game = rivals.make(NAME)
+
+    def arena() -> float:
+        seconds = timed(lambda: game.play_match(["random", "random"], games, seed=SEED)).cpu_s
+        return games / positive(seconds)
+
+    def playouts() -> float:
+        return _playout_rate(game, games, SEED)[0]
+
+    pair = alternate(
+        arena,
+        playouts,
+        sizes.rounds,
+        lambda r: log(f"arena vs random_playouts (round {r + 1}/{sizes.rounds})"),
+    )
+    ratio = pair.ratio()
+    return Row(
+        "3",
+        "arena random vs random: games/s, play_match / playouts",
+        pair.a_median,
+        pair.b_median,
+        ratio,
+        "cpu",
+        f"≈ 1x: ≥ 0.8x {verdict(ratio >= 0.8)}",
+        ratio >= 0.8,
+    )
+
+
+def _turn_start(deck: int, seed: int) -> list[int]:
+    """The history of a seeded random game up to the first turn start with at most ``deck``
+    cards left in the deck (the next seed if that game ends first)."""
+    game = rivals.make(NAME)
+    while True:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            snapshot = cast("dict[str, Any]", state.to_dict())
+            if (
+                len(snapshot["deck"]) <= deck
+                and snapshot["phase"] == "action"
+                and snapshot["actions_left"] == 3
+            ):
+                return list(state.history())
+            state.apply_action(rng.choice(state.legal_actions()))
+        seed += 1
+
+
+def _solve(history: list[int], rule: str) -> dict[str, Any]:
+    """Solves a position in a fresh interpreter: value, nodes, CPU seconds, peak memory."""
+    argument = json.dumps({"history": history, "rule": rule})
+    done = subprocess.run(
+        [sys.executable, "-c", _SOLVE_SCRIPT, argument],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def _solver_rows(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
+    rows = []
+    notes = []
+    positions = [
+        (f"{deck} cards in the deck", _turn_start(deck, SEED)) for deck in SOLVER_DECKS[sizes.mode]
+    ]
+    # The whole game from its first reveal takes minutes and gigabytes: only when asked for.
+    if env_flag("RIVALS_BENCH_SOLVE_OPENING"):
+        positions.append(("the opening (before the reveals)", []))
+    for label, history in positions:
+        log(f"solver from {label}")
+        result = _solve(history, "turn_start")
+        contexts = result["nodes"] // CONTEXT_NODES
+        memory_mb = max(result["after"] - result["before"], 0) / 2**20
+        rows.append(Row("4", f"solver from {label}: CPU s", result["cpu_s"], clock="cpu"))
+        rows.append(Row("4", f"solver from {label}: memory MB", memory_mb))
+        notes.append(
+            f"Solver from {label}: value {result['value']:+.6f} for seat 0, {contexts:,} "
+            f"contexts, peak resident memory {result['after'] / 2**20:,.0f} MB."
+        )
+    return rows, notes
+
+
+def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
+    """The rows of the Sekigahara table and the notes printed under it."""
+    rows1, games, histories = _vs_reference(sizes, log)
+    solver_rows, solver_notes = _solver_rows(sizes, log)
+    rows = [
+        *rows1,
+        *_state_rows(histories[0], sizes, log),
+        _arena_row(games, sizes, log),
+        *solver_rows,
+    ]
+    notes = [
+        f"C++ batches: {games:,} games (about {sizes.work_s:g} s each, one thread); the reference "
+        f"replays {sizes.reference_games} games that play_match(random bots) recorded in the "
+        "engine.",
+        "rivals and baseline: medians over the rounds; ratio: median of the per-round ratios, "
+        "above 1 favours rivals (row 3: play_match over random_playouts).",
+        "Row 4: rivals._core.sekigahara_solve from a turn start of a seeded random game, in a "
+        "fresh interpreter; memory is the growth of its peak resident set during the solve. "
+        "RIVALS_BENCH_SOLVE_OPENING=1 adds the whole game (minutes, about 2 GB).",
+        *solver_notes,
+    ]
+    return rows, notes
