@@ -288,7 +288,7 @@ def check_replayable(state: rivals.State) -> None:
 def _instrument(prefixes: tuple[str, ...]) -> None:
     """Coverage for the Python code that matters (rivals, the harnesses) only: instrumenting
     everything loaded (numpy included) costs a minute at start-up."""
-    import atheris
+    import atheris  # type: ignore[import-untyped]
 
     for obj in gc.get_objects():
         if not isinstance(obj, types.FunctionType):

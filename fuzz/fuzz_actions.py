@@ -19,8 +19,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: the repository root holds `fuzz` and `tests`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import rivals  # noqa: E402
-from fuzz._common import (  # noqa: E402
+import rivals
+from fuzz._common import (
     Bytes,
     check,
     check_replayable,
@@ -50,7 +50,9 @@ def one_input(raw: bytes) -> None:
     game = pick_game(data)
     state = game.new_initial_state()
     name = game.name
-    while not data.exhausted:
+    ended = False
+    while not data.exhausted and not ended:
+        ended = state.is_terminal()  # one value after the end, which must raise, then stop
         legal = state.legal_actions()
         value = next_value(data, state, legal)
         is_legal = type(value) is int and value in legal

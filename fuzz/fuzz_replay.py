@@ -19,8 +19,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: the repository root holds `fuzz` and `tests`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import rivals  # noqa: E402
-from fuzz._common import (  # noqa: E402
+import rivals
+from fuzz._common import (
     Bytes,
     check,
     check_state,

@@ -19,7 +19,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: the repository root holds `fuzz` and `tests`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fuzz._common import Bytes, check, check_state, main, position, snapshot  # noqa: E402
+from fuzz._common import Bytes, check, check_state, main, position, snapshot
 
 
 def one_input(raw: bytes) -> None:

@@ -21,7 +21,7 @@ py_seconds=30
 only=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --ci) cpp_seconds=8; py_seconds=6 ;;
+    --ci) cpp_seconds=7; py_seconds=5 ;;
     --seconds) cpp_seconds="$2"; py_seconds="$2"; shift ;;
     --python-seconds) py_seconds="$2"; shift ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;

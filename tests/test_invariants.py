@@ -67,7 +67,8 @@ def check_illegal_actions_change_nothing(
     game: rivals.Game, state: rivals.State, legal: list[int], rng: random.Random
 ) -> None:
     before = snapshot(state)
-    illegal = [a for a in range(game.num_distinct_actions) if a not in legal]
+    legal_set = set(legal)
+    illegal = [a for a in range(game.num_distinct_actions) if a not in legal_set]
     candidates = [
         -1,
         game.num_distinct_actions,

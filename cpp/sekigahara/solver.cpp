@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <chrono>
 #include <cmath>
-#include <limits>
 #include <unordered_map>
 #include <utility>
 
@@ -434,8 +434,9 @@ struct Solver::Impl {
     const int at = stored_index(node);
     if (at >= 0) return table(key)[at] / kScale;
     if (!(full_key == key) || full_values.empty()) {
-      full_values.assign(kNodes, 0.0);
-      solve(key, full_values, nullptr);
+      std::vector<double> values(kNodes);
+      solve(key, values, nullptr);  // may throw SolverBudgetExceeded: keep the old slot intact
+      full_values = std::move(values);
       full_key = key;
     }
     return full_values[node];

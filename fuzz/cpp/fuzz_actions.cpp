@@ -73,7 +73,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<float> obs(static_cast<std::size_t>(game->observation_size()));
   rivals::fuzz::check_state(*state, obs);
   const int range = game->num_distinct_actions();
-  while (!in.empty()) {
+  bool ended = false;
+  while (!in.empty() && !ended) {
+    ended = state->is_terminal();  // one action after the end, which must raise, then stop
     const std::uint8_t kind = in.byte();
     const std::vector<Action> legal = state->legal_actions();
     Action action;

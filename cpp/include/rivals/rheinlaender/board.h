@@ -103,7 +103,6 @@ class Bits {
   friend constexpr Bits operator&(Bits a, const Bits& b) { return a &= b; }
   friend constexpr Bits operator^(Bits a, const Bits& b) { return a ^= b; }
   friend constexpr Bits minus(Bits a, const Bits& b) { return a.remove(b); }
-  friend constexpr bool operator==(const Bits&, const Bits&) = default;
 
  private:
   std::array<std::uint64_t, kWords> w_{};

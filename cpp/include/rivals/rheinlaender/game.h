@@ -33,7 +33,6 @@ class Rheinlaender {
   }
   std::vector<int> observation_shape() const;
   State initial_state() const { return State(data_->setup); }
-  const Setup& setup() const { return data_->setup; }
   // The map document, as read.
   const Json& map() const { return data_->map; }
 

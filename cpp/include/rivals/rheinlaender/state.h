@@ -65,7 +65,6 @@ class State {
   bool can_place() const;
 
   // Read access for presentation, observation and hidden-information sampling.
-  const Setup& setup() const { return *setup_; }
   Phase phase() const { return phase_; }
   EndReason end_reason() const { return end_reason_; }
   int turn() const { return turn_; }

@@ -22,11 +22,9 @@
 // unblanked 4, 6 and 9) are sorted within their camp, which merges contexts of equal value.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
-#include <unordered_map>
 #include <vector>
 
 #include "rivals/core/params.h"

@@ -113,7 +113,6 @@ class State {
   int supply(Player seat) const { return supply_[seat]; }
   const Camp& camp(Player seat) const { return camps_[seat]; }
   const std::array<Camp, 2>& camps() const { return camps_; }
-  std::uint16_t camp_mask(Player seat) const { return camp_mask_[seat]; }
   std::uint16_t central() const { return central_; }
   std::uint16_t deck() const { return deck_; }
   std::uint16_t locked() const { return locked_; }
