@@ -113,12 +113,13 @@ std::vector<BotSpec> to_bot_specs(nb::handle bots) {
   std::vector<BotSpec> specs;
   for (nb::handle bot : bots) {
     if (nb::isinstance<nb::str>(bot)) {
-      specs.push_back({nb::cast<std::string>(bot), Json::object()});
+      specs.push_back({to_utf8(bot, "bot name"), Json::object()});
       continue;
     }
-    auto pair = nb::cast<nb::tuple>(bot);
-    if (pair.size() != 2) throw std::invalid_argument("a bot is a name or (name, params)");
-    specs.push_back({nb::cast<std::string>(pair[0]), from_python(pair[1], "bot params")});
+    if (!nb::isinstance<nb::tuple>(bot) || nb::len(bot) != 2 || !nb::isinstance<nb::str>(bot[0]))
+      throw std::invalid_argument("a bot is a name or (name, params), got " +
+                                  nb::cast<std::string>(nb::repr(bot)));
+    specs.push_back({to_utf8(bot[0], "bot name"), from_python(bot[1], "bot params")});
   }
   return specs;
 }
@@ -218,8 +219,9 @@ NB_MODULE(_core, m) {
           "copies"_a = 1000000, "Mean nanoseconds to copy a mid-game state (a benchmark figure).")
       .def(
           "make_bot",
-          [](const PyGame& g, const std::string& name, nb::handle params, std::uint64_t seed) {
-            return PyBot{g.impl->make_bot({name, from_python(params, "bot params")}, seed)};
+          [](const PyGame& g, const nb::str& name, nb::handle params, std::uint64_t seed) {
+            return PyBot{g.impl->make_bot(
+                {to_utf8(name, "bot name"), from_python(params, "bot params")}, seed)};
           },
           "name"_a, "params"_a = nb::dict(), "seed"_a = 0)
       .def("__eq__",

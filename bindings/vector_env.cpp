@@ -149,7 +149,7 @@ void bind_vector_env(nb::module_& m) {
           [](PyVectorEnv* self, nb::handle game, int num_envs, std::uint64_t seed, int threads) {
             std::shared_ptr<AnyGame> resolved;
             if (nb::isinstance<nb::str>(game)) {
-              resolved = make_game(nb::cast<std::string>(game));
+              resolved = make_game(to_utf8(game, "game name"));
             } else {
               PyGame* py_game = nullptr;
               if (!nb::try_cast<PyGame*>(game, py_game) || py_game == nullptr)

@@ -315,7 +315,3 @@ def main(one_input: Callable[[bytes], None], seeds: Callable[[], Sequence[bytes]
     _instrument(("rivals", "fuzz", "tests.games"))
     atheris.Setup(sys.argv, one_input)
     atheris.Fuzz()
-
-
-def repo_root() -> Path:
-    return Path(__file__).resolve().parent.parent

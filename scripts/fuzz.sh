@@ -43,14 +43,37 @@ wanted() {
   for t in "${only[@]}"; do [ "$t" = "$1" ] && return 0; done
   return 1
 }
+for t in "${only[@]}"; do
+  case " ${cpp_targets[*]} ${py_targets[*]} " in
+    *" $t "*) ;;
+    *) echo "fuzz.sh: no harness '$t'; harnesses: ${cpp_targets[*]} ${py_targets[*]}" >&2; exit 2 ;;
+  esac
+done
 
 out="$root/build/fuzz"
 mkdir -p "$out/logs" "$out/artifacts" "$out/corpus"
 py=python3
 
-# --- Build -----------------------------------------------------------------------------------
+# --- Venv and build ----------------------------------------------------------------------------
 need_cpp=0
 for t in "${cpp_targets[@]}"; do wanted "$t" && need_cpp=1; done
+need_py=0
+for t in "${py_targets[@]}"; do wanted "$t" && need_py=1; done
+cmake=cmake
+if [ "$need_py" = 1 ] || { [ "$need_cpp" = 1 ] && ! command -v cmake >/dev/null; }; then
+  venv="${RIVALS_VENV:-$root/.venv}"
+  # RIVALS_SETUP=0 takes the venv as it is (already built by the caller).
+  [ "${RIVALS_SETUP:-1}" = 0 ] || bash scripts/setup.sh >&2
+  py="$venv/bin/python"
+  if [ "$need_py" = 1 ]; then
+    "$py" -c "import atheris" 2>/dev/null || "$py" -m pip install --quiet atheris
+  fi
+  if ! command -v cmake >/dev/null; then
+    [ -x "$venv/bin/cmake" ] || "$py" -m pip install --quiet cmake ninja
+    cmake="$venv/bin/cmake"
+    PATH="$venv/bin:$PATH"
+  fi
+fi
 if [ "$need_cpp" = 1 ]; then
   if ! command -v clang++ >/dev/null; then
     echo "fuzz.sh: clang++ not found (Debian: apt-get install -y clang libclang-rt-14-dev)" >&2
@@ -61,20 +84,11 @@ if [ "$need_cpp" = 1 ]; then
     generator=(-G Ninja)
   fi
   echo "== building the libFuzzer harnesses in build/fuzz/cpp" >&2
-  cmake -S "$root" -B "$out/cpp" "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIVALS_PYTHON=OFF -DRIVALS_FUZZ=ON >"$out/logs/cmake.log"
-  cmake --build "$out/cpp" -j "$(nproc)" >"$out/logs/build.log" ||
+  "$cmake" -S "$root" -B "$out/cpp" "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIVALS_PYTHON=OFF -DRIVALS_FUZZ=ON >"$out/logs/cmake.log" 2>&1 ||
+    { tail -30 "$out/logs/cmake.log" >&2; exit 1; }
+  "$cmake" --build "$out/cpp" -j "$(nproc)" >"$out/logs/build.log" 2>&1 ||
     { tail -30 "$out/logs/build.log" >&2; exit 1; }
-fi
-
-need_py=0
-for t in "${py_targets[@]}"; do wanted "$t" && need_py=1; done
-if [ "$need_py" = 1 ]; then
-  venv="${RIVALS_VENV:-$root/.venv}"
-  # RIVALS_SETUP=0 takes the venv as it is (already built by the caller).
-  [ "${RIVALS_SETUP:-1}" = 0 ] || bash scripts/setup.sh >&2
-  py="$venv/bin/python"
-  "$py" -c "import atheris" 2>/dev/null || "$py" -m pip install --quiet atheris
 fi
 
 # --- Seeds and dictionary ----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The package surface of CONTRACT.md: names, errors, parameters."""
+"""The package surface: names, errors, parameters."""
 
 from __future__ import annotations
 

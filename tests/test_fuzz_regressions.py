@@ -11,6 +11,8 @@ from types import ModuleType
 
 import pytest
 
+import rivals
+
 ROOT = Path(__file__).resolve().parent.parent
 FUZZ = ROOT / "fuzz"
 REGRESSIONS = FUZZ / "regressions"
@@ -63,3 +65,42 @@ def test_any_bytes_decode(name: str) -> None:
     module = harness(name)
     for raw in (b"", b"\x00", b"\xff" * 64, bytes(range(256))):
         module.one_input(raw)
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_found_edge_values_raise_value_error(name: str) -> None:
+    """The bindings bugs the harnesses found, spelled out: each of these once raised TypeError,
+    RuntimeError or UnicodeDecodeError instead of a ValueError naming the value."""
+    state = rivals.make(name).new_initial_state()
+    for method in ("observation_string", "information_state_string", "observation_tensor"):
+        with pytest.raises(ValueError, match=f"player {2**40} is not a seat"):
+            getattr(state, method)(2**40)
+    with pytest.raises(ValueError, match=f"player {-(2**70)} is not a seat"):
+        state.resample_from_infostate(-(2**70), 0)
+    for seed in (-1, 2**64):
+        with pytest.raises(ValueError, match=f"seed must be .*got {seed}"):
+            state.resample_from_infostate(0, seed)
+    state.resample_from_infostate(0, 2**64 - 1)
+    with pytest.raises(ValueError, match="action text: text is not valid Unicode"):
+        state.string_to_action("NE\udc80")
+    with pytest.raises(ValueError, match="game name: text is not valid Unicode"):
+        rivals.make(name + "\udc80")
+    with pytest.raises(ValueError, match="params: text is not valid Unicode"):
+        rivals.make(name, **{"\udc80": 1})
+    game = state.game
+    with pytest.raises(ValueError, match="bot name: text is not valid Unicode"):
+        rivals.bots.make("random\udc80", game)
+    with pytest.raises(ValueError, match="a bot is a name or"):
+        game.play_match([7] * game.num_players, 1)
+    with pytest.raises(ValueError, match="game name: text is not valid Unicode"):
+        rivals.VectorEnv(name + "\udc80", 1)
+
+
+def test_engine_messages_with_bytes_that_are_not_utf8(tmp_path: Path) -> None:
+    """A data file whose key is not UTF-8 is quoted in the engine's message; the bytes arrive
+    escaped instead of the message turning into a UnicodeDecodeError."""
+    path = tmp_path / "cards.json"
+    path.write_bytes(b'{"format": "rivals-sekigahara-cards", "version": 1, "\xed\xb3\x81": 1}')
+    with pytest.raises(ValueError, match=r"\\xed\\xb3\\x81") as raised:
+        rivals.make("sekigahara", cards=str(path))
+    assert type(raised.value) is ValueError

@@ -1,4 +1,4 @@
-"""Random simulation of the invariants every game promises (CONTRACT.md), on the C++ engine."""
+"""Random simulation of the invariants every game promises, on the C++ engine."""
 
 from __future__ import annotations
 

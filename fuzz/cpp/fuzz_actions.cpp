@@ -4,6 +4,7 @@
 // any 32-bit int. See checked_apply and check_history for what must hold.
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <stdexcept>

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,6 @@ class Reader {
     for (int i = 0; i < bytes; ++i) value |= static_cast<std::uint32_t>(byte()) << (8 * i);
     return value;
   }
-  std::uint64_t u64() { return uint(4) | static_cast<std::uint64_t>(uint(4)) << 32; }
 
  private:
   const std::uint8_t* data_;
