@@ -474,7 +474,8 @@ def test_no_command_prints_help(capsys: Capture) -> None:
 
 
 def test_bench_calls_rivals_bench(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
-    bench = pytest.importorskip("rivals.bench")
+    from rivals import bench
+
     calls: list[tuple[list[str], bool]] = []
 
     def fake(games: list[str], quick: bool) -> int:
@@ -484,7 +485,8 @@ def test_bench_calls_rivals_bench(capsys: Capture, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(bench, "main", fake)
     assert cli.main(["bench", "rosenkoenig", "--quick"]) == 0
     assert cli.main(["bench"]) == 0
-    assert calls == [(["rosenkoenig"], True), (rivals.games(), False)]
+    assert cli.main(["bench", "scale"]) == 0
+    assert calls == [(["rosenkoenig"], True), (rivals.games(), False), (["scale"], False)]
     status, _, err = run(capsys, "bench", "chess")
     assert status == 2 and "chess" in err
 

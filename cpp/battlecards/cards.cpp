@@ -1,8 +1,12 @@
 #include "rivals/battlecards/cards.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <set>
@@ -432,11 +436,19 @@ std::pair<Json, std::string> read_source(const Json& source, const std::string& 
     throw std::invalid_argument("bad " + what + ": a path or an object is expected, not " +
                                 repr(source));
   const std::string name = repr(source);
+  // Opened here first so that an unreadable file and a malformed one get different messages.
+  std::error_code error;
+  if (std::filesystem::is_directory(source.as_string(), error))
+    throw std::invalid_argument("bad Battlecards card set " + name +
+                                ": cannot read it (Is a directory)");
+  if (!std::ifstream(source.as_string()))
+    throw std::invalid_argument("bad Battlecards card set " + name + ": cannot read it (" +
+                                std::strerror(errno) + ")");
   try {
     return {load_data(source, "battlecards"), name};
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument("bad Battlecards card set " + name + ": cannot read it (" +
-                                error.what() + ")");
+  } catch (const std::invalid_argument& bad) {
+    throw std::invalid_argument("bad Battlecards card set " + name + ": not valid JSON (" +
+                                bad.what() + ")");
   }
 }
 

@@ -762,18 +762,13 @@ def cmd_render(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
-    known = rivals.games()
+    # Imported here: the benchmarks pull in more than the other sub-commands need.
+    bench = importlib.import_module("rivals.bench")
+    known = bench.games()
     unknown = [name for name in args.games if name not in known]
     if unknown:
-        raise CliError(f"unknown game {unknown[0]!r}; games: {', '.join(known)}")
-    try:
-        # Imported here: the benchmarks pull in more than the other sub-commands need.
-        bench = importlib.import_module("rivals.bench")
-    except ModuleNotFoundError as error:
-        if error.name not in ("rivals.bench",):
-            raise
-        raise CliError("the benchmarks (rivals.bench) are not part of this build") from None
-    status = bench.main(list(args.games) or known, args.quick)
+        raise CliError(f"unknown benchmark {unknown[0]!r}; choose from {', '.join(known)}")
+    status = bench.main(list(args.games) or rivals.games(), args.quick)
     return status if isinstance(status, int) else 0
 
 
@@ -891,7 +886,12 @@ def build_parser() -> argparse.ArgumentParser:
     render_cmd.set_defaults(handler=cmd_render)
 
     bench = commands.add_parser("bench", help="engine benchmarks")
-    bench.add_argument("games", nargs="*", metavar="GAME", help="default: every game")
+    bench.add_argument(
+        "games",
+        nargs="*",
+        metavar="GAME",
+        help="games, or scale (VectorEnv and search); default: every game",
+    )
     bench.add_argument("--quick", action="store_true", help="a short run")
     bench.set_defaults(handler=cmd_bench)
 

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from rivals._core import game_names
 
-from . import battlecards, rheinlaender, rosenkoenig, sekigahara, verraeter
+from . import battlecards, rheinlaender, rosenkoenig, scale, sekigahara, verraeter
 from ._common import Row, Sizes, choose_sizes, machine_line, render
 
 __all__ = ["games", "main"]
@@ -23,6 +23,8 @@ _GAMES: dict[str, ModuleType] = {
     "battlecards": battlecards,
     "rheinlaender": rheinlaender,
     "rosenkoenig": rosenkoenig,
+    # Not a game: VectorEnv and search figures over every game (rivals bench scale).
+    "scale": scale,
     "sekigahara": sekigahara,
     "verraeter": verraeter,
 }

@@ -1,0 +1,142 @@
+"""Search and scale, for every game: VectorEnv against a Python loop over single states, two
+threads against one, and tree-search iterations per second. ``rivals bench scale``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+
+import rivals
+from rivals._core import Game, State, game_names
+
+from ._common import Row, Sizes, alternate, positive, timed
+
+TITLE = "Search and scale"
+NUM_ENVS = 256
+
+Log = Callable[[str], None]
+
+
+def _steps(sizes: Sizes) -> int:
+    return {"full": 200, "quick": 60}.get(sizes.mode, 3)
+
+
+def _vector_rate(game: Game, steps: int, threads: int) -> Callable[[], float]:
+    """Environment steps per second of VectorEnv, random legal actions chosen in numpy."""
+
+    def run() -> float:
+        env = rivals.VectorEnv(game, NUM_ENVS, seed=1, threads=threads)
+        out = env.reset()
+        rng = np.random.default_rng(1)
+
+        def loop() -> None:
+            nonlocal out
+            for _ in range(steps):
+                mask = out["legal_mask"]
+                out = env.step((rng.random(mask.shape) * mask).argmax(axis=1))
+
+        return NUM_ENVS * steps / positive(timed(loop).wall_s)
+
+    return run
+
+
+def _python_rate(game: Game, steps: int) -> Callable[[], float]:
+    """The same work as VectorEnv.step from Python over single states: per environment, apply the
+    action, resolve chance, write the observation and the legal mask, restart finished games."""
+
+    def run() -> float:
+        rng = random.Random(1)
+        shape = game.observation_shape
+        obs = np.zeros((NUM_ENVS, *shape), dtype=np.float32)
+        mask = np.zeros((NUM_ENVS, game.num_distinct_actions), dtype=bool)
+
+        def settle(state: State) -> State:
+            while state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, weights)[0])
+            return state
+
+        states = [settle(game.new_initial_state()) for _ in range(NUM_ENVS)]
+
+        def loop() -> None:
+            for _ in range(steps):
+                for e, state in enumerate(states):
+                    if state.is_terminal():
+                        state = states[e] = settle(game.new_initial_state())
+                    else:
+                        state.apply_action(rng.choice(state.legal_actions()))
+                        settle(state)
+                    player = state.current_player()
+                    if player >= 0:
+                        obs[e] = state.observation_tensor(player)
+                        mask[e] = False
+                        mask[e, state.legal_actions()] = True
+
+        return NUM_ENVS * steps / positive(timed(loop).wall_s)
+
+    return run
+
+
+def _search_rate(game: Game, iterations: int) -> float:
+    """Iterations per second of the game's tree search (ismcts where information is hidden)."""
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal() and len(state.history()) < 40:
+        state.apply_action(rng.choice(state.legal_actions()))
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(rng.choice(state.legal_actions()))
+    name = "mcts" if game.name in ("rosenkoenig", "sekigahara") else "ismcts"
+    bot = rivals.bots.make(name, game, seed=1, iterations=iterations)
+    return iterations / positive(timed(lambda: bot.step(state)).cpu_s)
+
+
+def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
+    steps = _steps(sizes)
+    rows: list[Row] = []
+    for name in game_names():
+        game = rivals.make(name)
+        log(f"{name}: VectorEnv vs a Python loop")
+        pair = alternate(_vector_rate(game, steps, 1), _python_rate(game, steps), sizes.rounds)
+        ratio = pair.ratio()
+        rows.append(
+            Row(
+                "1",
+                f"{name}: env steps/s, VectorEnv({NUM_ENVS}) / Python loop",
+                pair.a_median(),
+                pair.b_median(),
+                ratio,
+                "wall",
+                ">= 20x",
+                ratio >= 20,
+            )
+        )
+    for name in game_names():
+        game = rivals.make(name)
+        log(f"{name}: VectorEnv, 2 threads vs 1")
+        pair = alternate(_vector_rate(game, steps, 2), _vector_rate(game, steps, 1), sizes.rounds)
+        rows.append(
+            Row(
+                "2",
+                f"{name}: env steps/s, 2 threads / 1 thread",
+                pair.a_median(),
+                pair.b_median(),
+                pair.ratio(),
+                "wall",
+            )
+        )
+    iterations = {"full": 20_000, "quick": 5_000}.get(sizes.mode, 200)
+    for name in game_names():
+        log(f"{name}: tree search")
+        rates = [_search_rate(rivals.make(name), iterations) for _ in range(sizes.rounds)]
+        label = f"{name}: search iterations/s (one move)"
+        rows.append(Row("3", label, float(np.median(rates)), clock="cpu"))
+    notes = [
+        f"Row 1: {NUM_ENVS} environments stepped {steps} times with random legal actions; the "
+        "Python loop does the same work per environment (apply, resolve chance, observation "
+        "tensor and legal mask for the player to move, restart finished games).",
+        "Row 3: mcts for the perfect-information games, ismcts (one determinisation per "
+        "iteration) for the others, from a position 40 actions into a random game.",
+    ]
+    return rows, notes
