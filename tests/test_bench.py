@@ -12,6 +12,7 @@ import math
 
 import pytest
 
+import rivals
 from rivals import bench
 from rivals.bench._common import FULL, QUICK, TINY, choose_sizes
 
@@ -122,3 +123,15 @@ def test_sizes_follow_arguments_then_environment(monkeypatch: pytest.MonkeyPatch
     sizes = choose_sizes(False, None, None)
     assert sizes.mode == "tiny" and not sizes.pyspiel
     assert choose_sizes(False, False, True) == FULL
+
+
+def test_scale_rows_cover_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert bench.main(["scale"], quick=True, tiny=True) == 0
+    text = buffer.getvalue()
+    for name in rivals.games():
+        assert f"{name}: env steps/s, VectorEnv(256) / Python loop" in text
+        assert f"{name}: env steps/s, 2 threads / 1 thread" in text
+        assert f"{name}: search iterations/s (one move)" in text

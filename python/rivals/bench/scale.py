@@ -104,8 +104,8 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
             Row(
                 "1",
                 f"{name}: env steps/s, VectorEnv({NUM_ENVS}) / Python loop",
-                pair.a_median(),
-                pair.b_median(),
+                pair.a_median,
+                pair.b_median,
                 ratio,
                 "wall",
                 ">= 20x",
@@ -120,8 +120,8 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
             Row(
                 "2",
                 f"{name}: env steps/s, 2 threads / 1 thread",
-                pair.a_median(),
-                pair.b_median(),
+                pair.a_median,
+                pair.b_median,
                 pair.ratio(),
                 "wall",
             )

@@ -1,0 +1,289 @@
+"""SVG pictures of the card games: Sekigahara, Verräter and Battlecards. Every view parses as
+XML and shows the public facts of the position, and a hidden card appears only to the seat that
+may see it."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from importlib import resources
+from typing import Any
+
+import pytest
+
+import rivals
+from rivals.render import svg
+from rivals.render.svg import escape
+from tests.ecosystem_cases import random_game
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def parse(text: str) -> ET.Element:
+    root = ET.fromstring(text)
+    assert root.tag == f"{SVG_NS}svg"
+    assert float(root.attrib["width"]) > 0 and float(root.attrib["height"]) > 0
+    return root
+
+
+def by_class(root: ET.Element, name: str) -> list[ET.Element]:
+    return [el for el in root.iter() if name in el.attrib.get("class", "").split()]
+
+
+def text_of(element: ET.Element) -> str:
+    return " ".join(element.itertext())
+
+
+def positions(name: str, params: dict[str, Any], seed: int) -> list[rivals.State]:
+    """Early, middle and late positions of one random game, and its end."""
+    final = random_game(name, params, seed)
+    history = final.history()
+    points = sorted({1, len(history) // 4, len(history) // 2, 3 * len(history) // 4, len(history)})
+    return [final.game.state_from_history(history[:k]) for k in points]
+
+
+def shipped(name: str) -> dict[str, Any]:
+    text = resources.files("rivals.data").joinpath(f"{name}.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+# --- Sekigahara ------------------------------------------------------------------------------
+
+SEKIGAHARA_NAMES = {int(card["id"]): str(card["name"]) for card in shipped("sekigahara")["cards"]}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sekigahara_shows_camps_centre_supplies_and_totals(seed: int) -> None:
+    for state in positions("sekigahara", {}, seed):
+        snap = state.to_dict()
+        for player in (None, 0, 1):
+            root = parse(svg.to_svg(state, player))
+            camps = {int(group.attrib["data-seat"]): group for group in by_class(root, "camp")}
+            assert sorted(camps) == [0, 1]
+            for seat in (0, 1):
+                cards = by_class(camps[seat], "card")
+                assert [int(card.attrib["data-card"]) for card in cards] == [
+                    entry["id"] for entry in snap["camps"][seat]
+                ]
+                for card, entry in zip(cards, snap["camps"][seat], strict=True):
+                    title = card.find(f"{SVG_NS}title")
+                    assert title is not None and title.text == SEKIGAHARA_NAMES[entry["id"]]
+                    assert ("blank" in card.attrib["class"].split()) == entry["blank"]
+                    assert bool(by_class(card, "blank-mark")) == entry["blank"]
+                # The strengths the cards count now add up to the total (with the Tokugawa token).
+                counted = sum(int(card.attrib["data-strength"]) for card in cards)
+                assert counted + seat == snap["scores"][seat]
+            influence = {
+                int(group.attrib["data-card"]): [
+                    int(el.text or "") for el in by_class(group, "influence-count")
+                ]
+                for group in by_class(root, "influence")
+            }
+            assert influence == {entry["id"]: entry["influence"] for entry in snap["neutral"]}
+            supply = {
+                int(el.attrib["data-seat"]): int(el.text or "") for el in by_class(root, "supply")
+            }
+            assert supply == dict(enumerate(snap["supply"]))
+            scores = {
+                int(el.attrib["data-seat"]): int(el.text or "") for el in by_class(root, "score")
+            }
+            assert scores == dict(enumerate(snap["scores"]))
+            (deck,) = by_class(root, "deck")
+            assert deck.text == str(len(snap["deck"]))
+            assert len(by_class(root, "tokugawa-token")) == 1
+
+
+def test_sekigahara_highlights_the_cards_of_the_last_move() -> None:
+    state = random_game("sekigahara", {}, seed=4, limit=12)
+    last = state.history()[-1]
+    text = state.action_to_string(last)
+    root = parse(svg.to_svg(state))
+    assert f"Last move: " in text_of(root)
+    named = {int(part) for part in text.split(" ", 1)[1].split("->")} if " " in text else set()
+    framed = {
+        int(card.attrib["data-card"])
+        for card in by_class(root, "card")
+        if by_class(card, "last-move")
+    }
+    assert framed == named
+
+
+# --- Verräter --------------------------------------------------------------------------------
+
+
+def seat_groups(root: ET.Element) -> dict[int, ET.Element]:
+    return {int(group.attrib["data-seat"]): group for group in by_class(root, "seat")}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_verraeter_shows_the_ring_and_the_public_facts(players: int) -> None:
+    for state in positions("verraeter", {"players": players}, seed=players):
+        snap = state.to_dict()
+        if len(snap["ring"]) < 12:
+            continue
+        for player in (None, *range(players)):
+            root = parse(svg.to_svg(state, player))
+            tiles = by_class(root, "landscape")
+            assert len(tiles) == 12
+            for tile, land in zip(tiles, snap["ring"], strict=True):
+                assert tile.attrib["data-type"] == land["type"]
+                assert tile.attrib["data-house"] == land["house"]
+                estates = by_class(tile, "estate")
+                if land["estate"] is None:
+                    assert not estates
+                else:
+                    (estate,) = estates
+                    assert int(estate.attrib["data-owner"]) == land["estate"]["owner"]
+                    assert estate.attrib["data-kontor"] == str(land["estate"]["kontor"]).lower()
+            conflict = by_class(root, "conflict")
+            if snap["conflict"] is None:
+                assert not conflict
+            else:
+                assert int(conflict[0].attrib["data-site"]) == snap["conflict"]
+            groups = seat_groups(root)
+            for seat, group in groups.items():
+                (vp,) = by_class(group, "vp")
+                assert vp.text == str(snap["vp"][seat])
+                played = [el for el in by_class(group, "played-card")]
+                assert [int(text_of(el)) for el in played] == snap["played"][seat]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_verraeter_hands_and_picks_are_shown_only_to_their_owner(players: int) -> None:
+    drafting_seen = 0
+    for seed in range(4):
+        final = random_game("verraeter", {"players": players}, seed)
+        game = final.game
+        for k in range(0, len(final.history()) + 1, 3):
+            state = game.state_from_history(final.history()[:k])
+            snap = state.to_dict()
+            for player in (None, *range(players)):
+                groups = seat_groups(parse(svg.to_svg(state, player)))
+                for seat in range(players):
+                    group = groups[seat]
+                    shown = [int(text_of(el)) for el in by_class(group, "hand-card")]
+                    backs = len(by_class(group, "back"))
+                    if seat == player:
+                        assert shown == snap["hands"][seat] and backs == 0
+                    else:
+                        assert shown == [] and backs == len(snap["hands"][seat])
+                    action = snap["actions"][seat]
+                    names = [text_of(el) for el in by_class(group, "action")]
+                    hidden = bool(by_class(group, "action-back"))
+                    seen_by_all = all(
+                        f"action {action}" in line
+                        for other in range(players)
+                        for line in state.observation_string(other).splitlines()
+                        if line.startswith(f"seat {seat} ")
+                    )
+                    if action is None:
+                        assert not names and not hidden
+                    elif seat == player or seen_by_all:
+                        assert len(names) == 1 and not hidden
+                    else:
+                        drafting_seen += 1
+                        assert not names and hidden
+    assert drafting_seen > 0, "no position with a hidden pick was drawn"
+
+
+# --- Battlecards -----------------------------------------------------------------------------
+
+
+def shows(picture: str, name: str) -> bool:
+    """Whether a text of ``picture`` starts with the whole name ``name`` (a card's face; not
+    "Spitfire Mk I" in "Spitfire Mk IX", not a unit in a battle's name)."""
+    return re.search(rf">(▶ )?{re.escape(escape(name))}(?!\w)", picture) is not None
+
+
+def battlecards_names() -> dict[str, str]:
+    data = shipped("battlecards")
+    return {
+        card["id"]: card["name"] for key in ("conflict", "german", "british") for card in data[key]
+    }
+
+
+def test_battlecards_shows_victory_points_and_the_battle_list() -> None:
+    battles = shipped("battlecards")["battle_list"]["battles"]
+    for seed in (1, 2):
+        for state in positions("battlecards", {}, seed):
+            snap = state.to_dict()
+            won = {card: seat for seat in (0, 1) for card in snap["won"][seat]}
+            for player in (None, 0, 1):
+                root = parse(svg.to_svg(state, player))
+                vp = {
+                    int(el.attrib["data-seat"]): int(el.text or "") for el in by_class(root, "vp")
+                }
+                assert vp == dict(enumerate(snap["vp"]))
+                rows = by_class(root, "battle")
+                assert [row.attrib["data-card"] for row in rows] == battles
+                for row in rows:
+                    card = row.attrib["data-card"]
+                    classes = row.attrib["class"].split()
+                    if card in won:
+                        assert "won" in classes
+                        assert f"won by {('Germany', 'Britain')[won[card]]}" in text_of(row)
+                    elif card in snap["cancelled"]:
+                        assert "cancelled" in classes
+                    else:
+                        assert "open" in classes
+                for seat in (0, 1):
+                    (side,) = [
+                        g for g in by_class(root, "side") if g.attrib["data-seat"] == str(seat)
+                    ]
+                    (reserve,) = by_class(side, "reserve-count")
+                    assert reserve.text == str(len(snap["reserve"][seat]))
+                    (kept,) = by_class(side, "kept-count")
+                    assert kept.text == str(len(snap["kept"][seat]))
+
+
+def test_battlecards_hidden_cards_appear_only_to_their_owner() -> None:
+    names = battlecards_names()
+    checked = 0
+    for seed in (3, 5):
+        for state in positions("battlecards", {}, seed):
+            snap = state.to_dict()
+            views = {player: svg.to_svg(state, player) for player in (None, 0, 1)}
+            for seat in (0, 1):
+                hidden = [
+                    card["id"]
+                    for kind in ("ground", "air", "sea")
+                    for card in snap["stacks"][seat][kind]
+                    if not card["face_up"]
+                ]
+                hidden += snap["reserve"][seat] + snap["kept"][seat]
+                for card in hidden:
+                    checked += 1
+                    name = names[card]
+                    assert shows(views[seat], name), (card, name)
+                    assert not shows(views[1 - seat], name), (card, name)
+                    assert not shows(views[None], name), (card, name)
+                    assert f'data-card="{card}"' in views[seat]
+                    assert f'data-card="{card}"' not in views[1 - seat]
+                    assert f'data-card="{card}"' not in views[None]
+                face_up = [
+                    card["id"]
+                    for kind in ("ground", "air", "sea")
+                    for card in snap["stacks"][seat][kind]
+                    if card["face_up"]
+                ]
+                for card in face_up:
+                    assert all(shows(view, names[card]) for view in views.values())
+            backs = {player: len(by_class(parse(views[player]), "back")) for player in views}
+            hidden_counts = [
+                sum(
+                    not card["face_up"]
+                    for kind in ("ground", "air", "sea")
+                    for card in snap["stacks"][seat][kind]
+                )
+                + len(snap["reserve"][seat])
+                + len(snap["kept"][seat])
+                for seat in (0, 1)
+            ]
+            assert backs == {
+                None: sum(hidden_counts),
+                0: hidden_counts[1],
+                1: hidden_counts[0],
+            }
+    assert checked > 0
