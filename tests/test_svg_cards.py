@@ -8,7 +8,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -43,6 +43,10 @@ def positions(name: str, params: dict[str, Any], seed: int) -> list[rivals.State
     return [final.game.state_from_history(history[:k]) for k in points]
 
 
+def snapshot(state: rivals.State) -> dict[str, Any]:
+    return cast("dict[str, Any]", state.to_dict())
+
+
 def shipped(name: str) -> dict[str, Any]:
     text = resources.files("rivals.data").joinpath(f"{name}.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
@@ -57,7 +61,7 @@ SEKIGAHARA_NAMES = {int(card["id"]): str(card["name"]) for card in shipped("seki
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_sekigahara_shows_camps_centre_supplies_and_totals(seed: int) -> None:
     for state in positions("sekigahara", {}, seed):
-        snap = state.to_dict()
+        snap = snapshot(state)
         for player in (None, 0, 1):
             root = parse(svg.to_svg(state, player))
             camps = {int(group.attrib["data-seat"]): group for group in by_class(root, "camp")}
@@ -100,7 +104,7 @@ def test_sekigahara_highlights_the_cards_of_the_last_move() -> None:
     last = state.history()[-1]
     text = state.action_to_string(last)
     root = parse(svg.to_svg(state))
-    assert f"Last move: " in text_of(root)
+    assert "Last move: " in text_of(root)
     named = {int(part) for part in text.split(" ", 1)[1].split("->")} if " " in text else set()
     framed = {
         int(card.attrib["data-card"])
@@ -120,7 +124,7 @@ def seat_groups(root: ET.Element) -> dict[int, ET.Element]:
 @pytest.mark.parametrize("players", [3, 4])
 def test_verraeter_shows_the_ring_and_the_public_facts(players: int) -> None:
     for state in positions("verraeter", {"players": players}, seed=players):
-        snap = state.to_dict()
+        snap = snapshot(state)
         if len(snap["ring"]) < 12:
             continue
         for player in (None, *range(players)):
@@ -158,7 +162,7 @@ def test_verraeter_hands_and_picks_are_shown_only_to_their_owner(players: int) -
         game = final.game
         for k in range(0, len(final.history()) + 1, 3):
             state = game.state_from_history(final.history()[:k])
-            snap = state.to_dict()
+            snap = snapshot(state)
             for player in (None, *range(players)):
                 groups = seat_groups(parse(svg.to_svg(state, player)))
                 for seat in range(players):
@@ -208,7 +212,7 @@ def test_battlecards_shows_victory_points_and_the_battle_list() -> None:
     battles = shipped("battlecards")["battle_list"]["battles"]
     for seed in (1, 2):
         for state in positions("battlecards", {}, seed):
-            snap = state.to_dict()
+            snap = snapshot(state)
             won = {card: seat for seat in (0, 1) for card in snap["won"][seat]}
             for player in (None, 0, 1):
                 root = parse(svg.to_svg(state, player))
@@ -243,7 +247,7 @@ def test_battlecards_hidden_cards_appear_only_to_their_owner() -> None:
     checked = 0
     for seed in (3, 5):
         for state in positions("battlecards", {}, seed):
-            snap = state.to_dict()
+            snap = snapshot(state)
             views = {player: svg.to_svg(state, player) for player in (None, 0, 1)}
             for seat in (0, 1):
                 hidden = [

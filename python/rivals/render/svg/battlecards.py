@@ -16,7 +16,6 @@ from typing import Any, cast
 
 from rivals._core import CHANCE, State
 from rivals.reference.battlecards import CardSet, load_card_set
-from rivals.render import result_text
 from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
 
 __all__ = ["draw"]
@@ -86,7 +85,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     ]
     if last:
         who, _, text = last.partition(" ")
-        words = f"{who}: {text}"
+        words = f"{who.capitalize()}: {text}"
         named = [names[word] for word in text.split() if word in names]
         if named:
             words += f" ({', '.join(named)})"
@@ -108,7 +107,9 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
 
 def _status(state: State, snapshot: dict[str, Any]) -> str:
     if state.is_terminal():
-        return f"game over ({snapshot['end_reason']}): {result_text(state)}"
+        winner = snapshot["winner"]
+        outcome = "a draw" if winner is None else f"{SIDES[winner]} wins"
+        return f"game over ({snapshot['end_reason']}): {outcome}"
     to_move = int(snapshot["current_player"])
     phase = str(snapshot["phase"]).replace("_", " ")
     if to_move == CHANCE:
@@ -173,7 +174,8 @@ def _side(
         f'<rect x="{MARGIN - 8}" y="{top}" width="{LIST_X - MARGIN - 8}" height="{height}" '
         f'rx="8" fill="{"#fff3c8" if to_move else "#f6efdf"}" '
         f'stroke="{HIGHLIGHT if to_move else "#d8ccb2"}" stroke-width="{2.5 if to_move else 1}"/>',
-        f'<rect x="{MARGIN}" y="{top + 9}" width="16" height="16" rx="3" fill="{SIDE_FILL[seat]}"/>',
+        f'<rect x="{MARGIN}" y="{top + 9}" width="16" height="16" rx="3" '
+        f'fill="{SIDE_FILL[seat]}"/>',
         f'<text x="{MARGIN + 24}" y="{top + 23}" font-size="16" font-weight="bold" fill="{INK}">'
         f"{escape(name)}{' ▶' if to_move else ''}</text>",
         f'<text x="{MARGIN + 200}" y="{top + 23}" font-size="12" fill="{MUTED}">'
@@ -282,10 +284,11 @@ def _right(state: State, snapshot: dict[str, Any], marked: set[str]) -> tuple[st
             mark, colour, css = "open", INK, "open"
         active = card_id == current
         frame = HIGHLIGHT if active or card_id in marked else "#d8ccb2"
-        name = card.name if len(card.name) <= 30 else card.name[:29] + "…"
+        # The status takes the right end of the first line: long names are cut short.
+        name = card.name if len(card.name) <= 24 else card.name[:23] + "…"
         decoration = ' text-decoration="line-through"' if css == "cancelled" else ""
         parts.append(
-            f'<g class="battle {css}" data-card="{card_id}">'
+            f'<g class="battle {css}" data-card="{card_id}"><title>{escape(card.name)}</title>'
             f'<rect x="{x}" y="{y}" width="{width}" height="30" rx="4" '
             f'fill="{"#fff3c8" if active else "#fffaf0"}" stroke="{frame}" '
             f'stroke-width="{2.4 if frame == HIGHLIGHT else 1}"/>'
@@ -295,7 +298,7 @@ def _right(state: State, snapshot: dict[str, Any], marked: set[str]) -> tuple[st
             f'<text x="{x + 10}" y="{y + 26}" font-size="10" fill="{MUTED}">'
             f"{SIDES[card.aggressor]} attacks · {'/'.join(card.types)} · {card.vp} VP"
             f"{' · homeland' if card.homeland else ''}</text>"
-            f'<text x="{x + width - 6}" y="{y + 26}" font-size="10" font-weight="bold" '
+            f'<text x="{x + width - 6}" y="{y + 13}" font-size="10" font-weight="bold" '
             f'fill="{colour}" text-anchor="end">{"✔ " if css == "won" else ""}{mark}</text></g>'
         )
         y += 33

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from rivals._core import CHANCE, State
-from rivals.render import result_text
 from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
 
 __all__ = ["draw"]
@@ -126,7 +125,11 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
 
 def _status(state: State, snapshot: dict[str, Any]) -> str:
     if state.is_terminal():
-        return f"game over: {result_text(state)}"
+        vp = [int(points) for points in snapshot["vp"]]
+        leaders = [str(seat) for seat, points in enumerate(vp) if points == max(vp)]
+        if len(leaders) == 1:
+            return f"game over: seat {leaders[0]} wins with {max(vp)} VP"
+        return f"game over: seats {' and '.join(leaders)} tie with {max(vp)} VP"
     to_move = int(snapshot["current_player"])
     phase = snapshot["phase"]
     if to_move == CHANCE:
@@ -246,10 +249,16 @@ def _panel(state: State, snapshot: dict[str, Any], player: int | None, num_playe
     actions = _visible_actions(state, player, num_players)
     to_move = int(snapshot["current_player"])
     x = PANEL_X
+    done = int(snapshot["round"])
+    if state.is_terminal():
+        progress = f'game over after <tspan font-weight="bold" class="round">{done}</tspan> rounds'
+    else:
+        progress = (
+            f'Round <tspan font-weight="bold" class="round">{done + 1}</tspan> of {rounds} · '
+            f"phase {escape(str(snapshot['phase']))}"
+        )
     parts = [
-        f'<text x="{x}" y="90" font-size="14" fill="{INK}">Round <tspan font-weight="bold" '
-        f'class="round">{min(int(snapshot["round"]) + 1, rounds)}</tspan> of {rounds} · '
-        f"{snapshot['round']} completed · phase {escape(str(snapshot['phase']))}</text>",
+        f'<text x="{x}" y="90" font-size="14" fill="{INK}">{progress}</text>',
         f'<text x="{x}" y="112" font-size="13" fill="{MUTED}">start player: seat '
         f"{snapshot['start_player']} · strategist: seat {snapshot['strategist']}</text>",
     ]
@@ -298,10 +307,10 @@ def _seat(
         f'<rect x="{x}" y="{y + 9}" width="14" height="14" rx="3" fill="{SEAT_COLOURS[seat]}"/>',
         f'<text x="{x + 22}" y="{y + 21}" font-size="15" font-weight="bold" fill="{INK}">'
         f"{escape(name)}{' ▶' if to_move else ''}</text>",
-        f'<rect x="{x + 130}" y="{y + 7}" width="66" height="18" rx="9" '
-        f'fill="{HOUSE_FILL[house]}"/><text x="{x + 163}" y="{y + 20}" font-size="12" '
+        f'<rect x="{x + 150}" y="{y + 7}" width="66" height="18" rx="9" '
+        f'fill="{HOUSE_FILL[house]}"/><text x="{x + 183}" y="{y + 20}" font-size="12" '
         f'fill="{HOUSE_TEXT[house]}" text-anchor="middle" class="house">{house}</text>',
-        f'<text x="{x + 208}" y="{y + 21}" font-size="12" fill="{MUTED}">'
+        f'<text x="{x + 228}" y="{y + 21}" font-size="12" fill="{MUTED}">'
         f"{escape(' · '.join(marks))}</text>",
         f'<text x="{WIDTH - 36}" y="{y + 22}" font-size="13" fill="{INK}" text-anchor="end">'
         f'VP <tspan font-size="19" font-weight="bold" class="vp">{snapshot["vp"][seat]}</tspan>'

@@ -1,0 +1,50 @@
+"""The C++ embedding guide works: the example program builds against the installed package's
+CMake package (find_package(rivals)) and plays every game."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rivals
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "embed"
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    cmake = shutil.which("cmake")
+    assert cmake is not None, "cmake builds the engine, so it is on PATH wherever tests run"
+    build = tmp_path_factory.mktemp("embed")
+    prefix = subprocess.run(
+        [sys.executable, "-m", "rivals.cmake_dir"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    subprocess.run(
+        [cmake, "-S", str(EXAMPLE), "-B", str(build), f"-DCMAKE_PREFIX_PATH={prefix}"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run([cmake, "--build", str(build)], check=True, capture_output=True)
+    return build / "embed"
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_the_example_plays_every_game(program: Path, name: str) -> None:
+    done = subprocess.run([str(program), name], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"{name}: one game of ")
+    returns = [float(r) for r in lines[0].split("returns")[1].split()]
+    assert len(returns) == rivals.make(name).num_players
+    assert sum(returns) == pytest.approx(0.0, abs=0.02)
+    assert lines[2] == "mcts against random: 4 games played"
+
+
+def test_the_example_reports_an_unknown_game(program: Path) -> None:
+    done = subprocess.run([str(program), "chess"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "unknown game 'chess'" in done.stderr
