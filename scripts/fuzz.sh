@@ -10,7 +10,8 @@
 #   RIVALS_VENV=/path RIVALS_SETUP=0     atheris harnesses in that venv, taken as it is
 #
 # Needs clang and its fuzzer runtime (Debian: apt-get install -y clang libclang-rt-14-dev).
-# Corpora grow in build/fuzz/corpus/<harness>; fuzz/regressions/<harness> is replayed first.
+# Corpora grow in build/fuzz/corpus/<harness> (with --ci: a fresh build/fuzz/ci-corpus each time,
+# so a grown corpus cannot stretch the budget); fuzz/regressions/<harness> is replayed first.
 # Crashing inputs land in build/fuzz/artifacts; keep each one in fuzz/regressions (docs/fuzzing.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,12 +20,13 @@ cd "$root"
 cpp_seconds=30
 py_seconds=30
 only=()
+corpus_root="build/fuzz/corpus"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --ci) cpp_seconds=7; py_seconds=5 ;;
+    --ci) cpp_seconds=7; py_seconds=5; corpus_root="build/fuzz/ci-corpus" ;;
     --seconds) cpp_seconds="$2"; py_seconds="$2"; shift ;;
     --python-seconds) py_seconds="$2"; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) only+=("$1") ;;
   esac
@@ -51,7 +53,9 @@ for t in "${only[@]}"; do
 done
 
 out="$root/build/fuzz"
-mkdir -p "$out/logs" "$out/artifacts" "$out/corpus"
+corpus_root="$root/$corpus_root"
+[ "$corpus_root" = "$out/ci-corpus" ] && rm -rf "$corpus_root"
+mkdir -p "$out/logs" "$out/artifacts" "$corpus_root"
 py=python3
 
 # --- Venv and build ----------------------------------------------------------------------------
@@ -94,18 +98,18 @@ fi
 # --- Seeds and dictionary ----------------------------------------------------------------------
 # The shipped data files seed the JSON and data harnesses; their keys and short strings, with
 # JSON's own tokens, make the dictionary. Both follow python/rivals/data, so new games count.
-"$py" - "$out" <<'PY'
+"$py" - "$out" "$corpus_root" <<'PY'
 import json, random, shutil, sys
 from pathlib import Path
 
-out = Path(sys.argv[1])
+out, corpora = Path(sys.argv[1]), Path(sys.argv[2])
 data = sorted(Path("python/rivals/data").glob("*.json"))
 for target in ("cpp_json", "cpp_data"):
-    corpus = out / "corpus" / target
+    corpus = corpora / target
     corpus.mkdir(parents=True, exist_ok=True)
     for path in data:
         shutil.copyfile(path, corpus / path.name)
-corpus = out / "corpus" / "cpp_actions"
+corpus = corpora / "cpp_actions"
 corpus.mkdir(parents=True, exist_ok=True)
 rng = random.Random(0)
 for game in range(16):
@@ -142,7 +146,7 @@ run() {
   shift 2
   local log="$out/logs/$name.log"
   local regressions="$root/fuzz/regressions/$name"
-  local corpora=("$out/corpus/$name")
+  local corpora=("$corpus_root/$name")
   mkdir -p "${corpora[0]}"
   [ -d "$regressions" ] && corpora+=("$regressions")
   echo "== $name: ${seconds}s" >&2

@@ -80,3 +80,15 @@ def test_mcts_beats_random() -> None:
     results = game.play_match([("mcts", {"iterations": 200}), "random"], 20, seed=1, threads=2)
     mcts_returns = results["returns"][results["seating"] == 0]
     assert mcts_returns.mean() > 0.5
+
+
+@pytest.mark.parametrize("name", ["rosenkoenig", "sekigahara"])
+def test_alphabeta_beats_random(name: str) -> None:
+    game = rivals.make(name)
+    results = game.play_match([("alphabeta", {"depth": 2}), "random"], 20, seed=4, threads=2)
+    assert (results["returns"][results["seating"] == 0] > 0).mean() >= 0.8
+
+
+def test_alphabeta_needs_an_evaluation() -> None:
+    with pytest.raises(ValueError, match="alphabeta has no evaluation for verraeter"):
+        rivals.bots.make("alphabeta", rivals.make("verraeter"))

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <stdexcept>
 
 #include "rivals/core/data.h"
@@ -120,6 +122,21 @@ void Sekigahara::scores(const State& state, double* out) const {
   const auto total = state.totals();
   out[0] = total[0];
   out[1] = total[1];
+}
+
+// The camps as they would score now, plus for every central card half its strength to whichever
+// side leads on it in influence (a lead of three tokens or more counts in full): a card is usually
+// won by the side that leads on it. tanh keeps the value inside (-0.9, 0.9), below any result.
+double Sekigahara::evaluate(const State& state, Player player) const {
+  const auto total = state.totals();
+  const Player other = 1 - player;
+  double lead = total[player] - total[other];
+  for (unsigned c = state.central(); c; c &= c - 1) {
+    const int card = std::countr_zero(c);
+    const int margin = state.influence(player, card) - state.influence(other, card);
+    lead += 0.5 * setup_.numbers.strength[card] * std::clamp(margin / 3.0, -1.0, 1.0);
+  }
+  return 0.9 * std::tanh(lead / 6.0);
 }
 
 Json Sekigahara::to_json(const State& state) const {

@@ -40,6 +40,10 @@ class Sekigahara {
   std::string observation_string(const State& state, Player player) const;
   void observation_tensor(const State& state, Player player, float* out) const;
 
+  // For search (bots/alphabeta.h): docs/rules/sekigahara.md, "Evaluation".
+  double evaluate(const State& state, Player player) const;
+  bool same_side(Player a, Player b) const { return a == b; }
+
   // Everything is public and reveals are uniform, so the history is the information state and
   // the only history consistent with it is itself.
   std::vector<Action> resample_history(const std::vector<Action>& history, Player player,
