@@ -71,4 +71,12 @@ Json from_python(nb::handle value, const std::string& where) {
                               nb::cast<std::string>(nb::str(value.type().attr("__name__"))));
 }
 
+std::uint64_t to_seed(const nb::int_& value) {
+  std::uint64_t seed = 0;
+  if (!nb::try_cast<std::uint64_t>(value, seed))
+    throw std::invalid_argument("seed must be an int 0..2**64-1, got " +
+                                nb::cast<std::string>(nb::str(value)));
+  return seed;
+}
+
 }  // namespace rivals::bindings

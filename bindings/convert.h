@@ -16,4 +16,7 @@ std::string to_utf8(nanobind::handle text, const std::string& where);
 // ValueError naming the offending type and where it sits.
 Json from_python(nanobind::handle value, const std::string& where = "value");
 
+// A seed from Python: an int in 0..2**64-1, else ValueError naming the value.
+std::uint64_t to_seed(const nanobind::int_& value);
+
 }  // namespace rivals::bindings

@@ -61,14 +61,6 @@ Player to_player(const AnyState& state, const nb::int_& value) {
                               " is not a seat (0.." + std::to_string(game.num_players() - 1) + ")");
 }
 
-std::uint64_t to_seed(const nb::int_& value) {
-  std::uint64_t seed = 0;
-  if (!nb::try_cast<std::uint64_t>(value, seed))
-    throw std::invalid_argument("seed must be an int 0..2**64-1, got " +
-                                nb::cast<std::string>(nb::str(value)));
-  return seed;
-}
-
 // Engine messages quote user input (data-file keys, action text) that need not be UTF-8; they
 // reach Python with such bytes escaped instead of turning into a UnicodeDecodeError.
 void translate_exception(const std::exception_ptr& error, void*) {
@@ -179,7 +171,8 @@ NB_MODULE(_core, m) {
           "actions"_a, "Replays the actions with full checks; ValueError names the first bad one.")
       .def(
           "random_playouts",
-          [](const PyGame& g, int num_games, std::uint64_t seed, int threads) {
+          [](const PyGame& g, int num_games, const nb::int_& seed_arg, int threads) {
+            const std::uint64_t seed = to_seed(seed_arg);
             MatchResults results;
             {
               nb::gil_scoped_release release;
@@ -192,8 +185,9 @@ NB_MODULE(_core, m) {
           "'returns' [games, players], 'lengths' [games], 'seating' [games, players].")
       .def(
           "play_match",
-          [](const PyGame& g, nb::handle bots, int num_games, std::uint64_t seed, int first_game,
-             int threads, bool keep_histories) {
+          [](const PyGame& g, nb::handle bots, int num_games, const nb::int_& seed_arg,
+             int first_game, int threads, bool keep_histories) {
+            const std::uint64_t seed = to_seed(seed_arg);
             const auto specs = to_bot_specs(bots);
             MatchResults results;
             {
@@ -219,7 +213,8 @@ NB_MODULE(_core, m) {
           "copies"_a = 1000000, "Mean nanoseconds to copy a mid-game state (a benchmark figure).")
       .def(
           "make_bot",
-          [](const PyGame& g, const nb::str& name, nb::handle params, std::uint64_t seed) {
+          [](const PyGame& g, const nb::str& name, nb::handle params, const nb::int_& seed_arg) {
+            const std::uint64_t seed = to_seed(seed_arg);
             return PyBot{g.impl->make_bot(
                 {to_utf8(name, "bot name"), from_python(params, "bot params")}, seed)};
           },

@@ -146,7 +146,7 @@ void bind_vector_env(nb::module_& m) {
                           "Many games stepped together in C++; see rivals.VectorEnv.")
       .def(
           "__init__",
-          [](PyVectorEnv* self, nb::handle game, int num_envs, std::uint64_t seed, int threads) {
+          [](PyVectorEnv* self, nb::handle game, int num_envs, const nb::int_& seed, int threads) {
             std::shared_ptr<AnyGame> resolved;
             if (nb::isinstance<nb::str>(game)) {
               resolved = make_game(to_utf8(game, "game name"));
@@ -157,7 +157,7 @@ void bind_vector_env(nb::module_& m) {
               resolved = py_game->impl;
             }
             if (threads < 1) throw std::invalid_argument("threads must be at least 1");
-            new (self) PyVectorEnv(std::move(resolved), num_envs, seed, threads);
+            new (self) PyVectorEnv(std::move(resolved), num_envs, to_seed(seed), threads);
           },
           "game"_a, "num_envs"_a, "seed"_a = 0, "threads"_a = 1,
           nb::sig("def __init__(self, game: Game | str, num_envs: int, seed: int = 0, threads: int "

@@ -12,9 +12,11 @@ history rebuilds it, and whose C++ playouts run.
 
 from __future__ import annotations
 
+import atexit
 import copy
 import json
 import random
+import shutil
 import sys
 import tempfile
 from functools import cache
@@ -45,7 +47,9 @@ def shipped(param: DataParam) -> Any:
 
 @cache
 def scratch_file() -> Path:
-    return Path(tempfile.mkdtemp(prefix="rivals-fuzz-")) / "data.json"
+    folder = tempfile.mkdtemp(prefix="rivals-fuzz-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return Path(folder) / "data.json"
 
 
 def strings_in(value: Any) -> list[str]:

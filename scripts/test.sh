@@ -8,8 +8,8 @@ bash scripts/setup.sh
 bin="${RIVALS_VENV:-$root/.venv}/bin"
 
 echo "== ruff"
-"$bin/ruff" check python tests bench
-"$bin/ruff" format --check python tests bench
+"$bin/ruff" check python tests bench fuzz
+"$bin/ruff" format --check python tests bench fuzz
 echo "== mypy"
 # The stub of the compiled module is generated at build time; mypy reads the source tree, so it
 # gets a copy there (ignored by git).

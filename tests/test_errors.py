@@ -79,3 +79,18 @@ def test_history_replay_and_bots_name_the_problem(name: str) -> None:
     if not state.is_terminal():
         with pytest.raises(ValueError, match=f"plays {other}, not {name}"):
             bot.step(state)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**70])
+def test_seeds_outside_64_bits_are_value_errors(seed: int) -> None:
+    game = rivals.make("rosenkoenig")
+    calls = [
+        lambda: game.random_playouts(2, seed=seed),
+        lambda: game.play_match(["random", "random"], 1, seed=seed),
+        lambda: rivals.bots.make("random", game, seed=seed),
+        lambda: rivals.VectorEnv(game, 2, seed=seed),
+        lambda: game.new_initial_state().resample_from_infostate(0, seed),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=f"seed must be an int 0..2\\*\\*64-1, got {seed}"):
+            call()

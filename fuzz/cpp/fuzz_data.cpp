@@ -63,6 +63,9 @@ void play(const rivals::AnyGame& game, std::uint64_t seed) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::vector<DataParam> params = discover();
   static const std::string path = "/tmp/rivals-fuzz-data-" + std::to_string(getpid()) + ".json";
+  static const struct Cleanup {
+    ~Cleanup() { std::remove(path.c_str()); }
+  } cleanup;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
     Json::parse(text);
