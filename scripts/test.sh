@@ -20,7 +20,7 @@ shutil.copy(stub, "python/rivals/_core.pyi")
 PY
 "$bin/mypy"
 echo "== clang-format"
-git ls-files 'cpp/*.h' 'cpp/*.cpp' 'bindings/*.h' 'bindings/*.cpp' | xargs "$bin/clang-format" --dry-run -Werror
+git ls-files 'cpp/*.h' 'cpp/*.cpp' 'bindings/*.h' 'bindings/*.cpp' 'fuzz/*.h' 'fuzz/*.cpp' 'examples/*.cpp' | xargs "$bin/clang-format" --dry-run -Werror
 echo "== pytest"
 # One worker per core: the suite is dominated by the pure-Python reference games.
 "$bin/python" -m pytest -q -m "not slow" -n auto "$@"

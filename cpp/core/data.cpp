@@ -28,8 +28,9 @@ Json load_data(const Json& param, std::string_view default_name) {
   if (param.is_null()) return Json::parse(embedded_data(default_name));
   if (param.is_string()) return read_json_file(param.as_string());
   if (param.is_object()) return param;
-  throw std::invalid_argument("a data parameter is null (the shipped file), a path or an object, got " +
-                              std::string(param.kind_name()));
+  throw std::invalid_argument(
+      "a data parameter is null (the shipped file), a path or an object, got " +
+      std::string(param.kind_name()));
 }
 
 }  // namespace rivals

@@ -20,10 +20,8 @@ using Factory = std::shared_ptr<AnyGame> (*)(const Json&);
 
 const std::vector<std::pair<std::string, Factory>>& factories() {
   static const std::vector<std::pair<std::string, Factory>> table = {
-      {"battlecards", &make_battlecards},
-      {"rheinlaender", &make_rheinlaender},
-      {"rosenkoenig", &make_rosenkoenig},
-      {"sekigahara", &make_sekigahara},
+      {"battlecards", &make_battlecards}, {"rheinlaender", &make_rheinlaender},
+      {"rosenkoenig", &make_rosenkoenig}, {"sekigahara", &make_sekigahara},
       {"verraeter", &make_verraeter},
   };
   return table;

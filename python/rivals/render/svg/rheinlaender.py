@@ -159,7 +159,7 @@ def move_text(move: Move, player: int | None) -> str:
 def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     """The picture of ``state`` as ``player`` sees it; ``history`` are the moves that led to it."""
     snapshot = cast("dict[str, Any]", state.to_dict())
-    game_map = cast("dict[str, Any]", state.game.map)  # type: ignore[attr-defined]
+    game_map = state.game.map
     layout = _Layout(game_map)
     num_players = len(snapshot["points"])
     panel_x = MAP_X + layout.width + 30
