@@ -135,3 +135,15 @@ def test_scale_rows_cover_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
         assert f"{name}: env steps/s, VectorEnv(256) / Python loop" in text
         assert f"{name}: env steps/s, 2 threads / 1 thread" in text
         assert f"{name}: search iterations/s (one move)" in text
+
+
+@pytest.mark.parametrize("name", ["battlecards", "rheinlaender", "sekigahara"])
+def test_every_game_prints_its_table(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert bench.main([name], quick=True, tiny=True) == 0
+    text = buffer.getvalue()
+    assert "random playouts: games/s, C++ / reference" in text
+    assert "state copy: ns, C++ copy / Python state.clone()" in text
+    assert "games/s, play_match / playouts" in text
