@@ -25,8 +25,10 @@ __all__ = [
 # Both games lay everything open: Rosenkönig's hands are public and Sekigahara's deck order is not
 # part of the state (docs/rules/*.md, "Observation tensor").
 _PERFECT_INFORMATION = frozenset({"rosenkoenig", "sekigahara"})
-# Team games whose two colours always get +1 and -1 (or 0 and 0) with any number of seats.
-_ZERO_SUM = frozenset({"rosenkoenig", "sekigahara"})
+# Games whose returns sum to zero with any number of seats: Rosenkönig's two colours get +1 and
+# -1; in Rheinländer and Verräter k tied leaders get 1/k each and the others -1/(n - k)
+# (docs/rules/*.md, "Returns").
+_ZERO_SUM = frozenset({"rheinlaender", "rosenkoenig", "sekigahara", "verraeter"})
 # Games whose observation tensors are scaled into [0, 1] (docs/rules/*.md, "Observation tensor").
 _UNIT_OBSERVATIONS = frozenset({"rosenkoenig", "sekigahara"})
 MAX_PLAYERS_PROBED = 8
