@@ -11,10 +11,13 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+from rivals._core import Game
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,16 @@ def alternate(
             pair.b.append(b())
             pair.a.append(a())
     return pair
+
+
+def playout_rate(game: Game, games: int, seed: int, threads: int = 1) -> tuple[float, Any]:
+    """CPU-time games/s of one random_playouts batch, and its results."""
+    results: dict[str, Any] = {}
+
+    def batch() -> None:
+        results.update(game.random_playouts(games, seed=seed, threads=threads))
+
+    return games / positive(timed(batch).cpu_s), results
 
 
 def games_for(rate: float, seconds: float, minimum: int = 20) -> int:

@@ -13,20 +13,10 @@ from typing import Any
 import rivals
 from rivals import reference
 
-from ._common import Row, Sizes, alternate, games_for, positive, timed, verdict
+from ._common import Row, Sizes, alternate, games_for, playout_rate, positive, timed, verdict
 from ._loops import decisions_per_game, python_clone_ns, replay_like_playouts
 
 Log = Callable[[str], None]
-
-
-def _playout_rate(game: rivals.Game, games: int, seed: int) -> tuple[float, Any]:
-    """CPU-time games/s of one single-threaded random_playouts batch, and its results."""
-    results: dict[str, Any] = {}
-
-    def batch() -> None:
-        results.update(game.random_playouts(games, seed=seed, threads=1))
-
-    return games / positive(timed(batch).cpu_s), results
 
 
 def _positions(histories: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -68,7 +58,7 @@ class HiddenInformationBench:
     ) -> tuple[list[Row], int, list[list[int]]]:
         game, ref_game = self._make(players)
         who = self._prefix(players)
-        rate, _ = _playout_rate(game, sizes.calibration_games, self.seed + 1)
+        rate, _ = playout_rate(game, sizes.calibration_games, self.seed + 1)
         games = games_for(rate, sizes.work_s)
         match = game.play_match(
             ["random"] * game.num_players,
@@ -82,7 +72,7 @@ class HiddenInformationBench:
 
         def cxx() -> float:
             nonlocal cxx_plies
-            rate, results = _playout_rate(game, games, self.seed)
+            rate, results = playout_rate(game, games, self.seed)
             cxx_plies = float(results["lengths"].mean())
             return rate
 
@@ -217,7 +207,7 @@ class HiddenInformationBench:
             return games / positive(seconds)
 
         def playouts() -> float:
-            return _playout_rate(game, games, self.seed)[0]
+            return playout_rate(game, games, self.seed)[0]
 
         pair = alternate(
             arena,

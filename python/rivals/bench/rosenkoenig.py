@@ -8,13 +8,12 @@ import os
 import statistics
 import subprocess
 from collections.abc import Callable
-from typing import Any
 
 import rivals
 from rivals import reference
 
 from . import _pyspiel
-from ._common import Row, Sizes, alternate, games_for, positive, timed, verdict
+from ._common import Row, Sizes, alternate, games_for, playout_rate, positive, timed, verdict
 from ._loops import decisions_per_game, python_clone_ns, python_loop, replay_like_playouts
 
 NAME = "rosenkoenig"
@@ -25,18 +24,8 @@ PYSPIEL_GAME = "connect_four"
 Log = Callable[[str], None]
 
 
-def _playout_rate(game: rivals.Game, games: int, seed: int, threads: int = 1) -> tuple[float, Any]:
-    """CPU-time games/s of one random_playouts batch, and its results."""
-    results: dict[str, Any] = {}
-
-    def batch() -> None:
-        results.update(game.random_playouts(games, seed=seed, threads=threads))
-
-    return games / positive(timed(batch).cpu_s), results
-
-
 def _calibrated_games(game: rivals.Game, sizes: Sizes) -> int:
-    rate, _ = _playout_rate(game, sizes.calibration_games, SEED + 1)
+    rate, _ = playout_rate(game, sizes.calibration_games, SEED + 1)
     return games_for(rate, sizes.work_s)
 
 
@@ -53,7 +42,7 @@ def _vs_reference(players: int, sizes: Sizes, log: Log) -> tuple[list[Row], int,
 
     def cxx() -> float:
         nonlocal cxx_plies
-        rate, results = _playout_rate(game, games, SEED)
+        rate, results = playout_rate(game, games, SEED)
         cxx_plies = float(results["lengths"].mean())
         return rate
 
@@ -215,7 +204,7 @@ def _arena_row(games: int, sizes: Sizes, log: Log) -> Row:
         return games / positive(seconds)
 
     def playouts() -> float:
-        return _playout_rate(game, games, SEED)[0]
+        return playout_rate(game, games, SEED)[0]
 
     pair = alternate(
         arena,

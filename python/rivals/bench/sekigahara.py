@@ -14,7 +14,17 @@ from typing import Any, cast
 import rivals
 from rivals import reference
 
-from ._common import Row, Sizes, alternate, env_flag, games_for, positive, timed, verdict
+from ._common import (
+    Row,
+    Sizes,
+    alternate,
+    env_flag,
+    games_for,
+    playout_rate,
+    positive,
+    timed,
+    verdict,
+)
 from ._loops import decisions_per_game, python_clone_ns, replay_like_playouts
 
 NAME = "sekigahara"
@@ -44,20 +54,10 @@ print(json.dumps({"value": value, "nodes": nodes, "cpu_s": cpu, "before": before
 """
 
 
-def _playout_rate(game: rivals.Game, games: int, seed: int) -> tuple[float, Any]:
-    """CPU-time games/s of one single-threaded random_playouts batch, and its results."""
-    results: dict[str, Any] = {}
-
-    def batch() -> None:
-        results.update(game.random_playouts(games, seed=seed, threads=1))
-
-    return games / positive(timed(batch).cpu_s), results
-
-
 def _vs_reference(sizes: Sizes, log: Log) -> tuple[list[Row], int, list[list[int]]]:
     game = rivals.make(NAME)
     ref_game = reference.make(NAME)
-    rate, _ = _playout_rate(game, sizes.calibration_games, SEED + 1)
+    rate, _ = playout_rate(game, sizes.calibration_games, SEED + 1)
     games = games_for(rate, sizes.work_s)
     match = game.play_match(["random"] * 2, sizes.reference_games, seed=SEED, keep_histories=True)
     histories: list[list[int]] = [list(h) for h in match["histories"]]
@@ -66,7 +66,7 @@ def _vs_reference(sizes: Sizes, log: Log) -> tuple[list[Row], int, list[list[int
 
     def cxx() -> float:
         nonlocal cxx_plies
-        rate, results = _playout_rate(game, games, SEED)
+        rate, results = playout_rate(game, games, SEED)
         cxx_plies = float(results["lengths"].mean())
         return rate
 
@@ -137,7 +137,7 @@ def _arena_row(games: int, sizes: Sizes, log: Log) -> Row:
         return games / positive(seconds)
 
     def playouts() -> float:
-        return _playout_rate(game, games, SEED)[0]
+        return playout_rate(game, games, SEED)[0]
 
     pair = alternate(
         arena,
