@@ -17,6 +17,7 @@
 #include "convert.h"
 #include "py_types.h"
 #include "rivals/bots/bot_names.h"
+#include "rivals/core/errors.h"
 #include "rivals/core/registry.h"
 
 namespace nb = nanobind;
@@ -130,6 +131,7 @@ NB_MODULE(_core, m) {
   m.attr("CHANCE") = kChancePlayer;
   m.attr("TERMINAL") = kTerminalPlayer;
   nb::register_exception_translator(&translate_exception);
+  nb::exception<BudgetExceeded>(m, "BudgetExceeded", PyExc_RuntimeError);
 
   m.def("game_names", &game_names, "Sorted names of every game in the engine.");
   m.def(
@@ -345,6 +347,13 @@ NB_MODULE(_core, m) {
 
   nb::class_<PyBot>(m, "Bot", "A bot built into the engine. Make one with rivals.bots.make().")
       .def_prop_ro("name", [](const PyBot& b) { return b.impl->name(); })
+      .def_prop_ro(
+          "params", [](const PyBot& b) { return nb::cast<AnyDict>(to_python(b.impl->params())); },
+          "Every parameter, defaults filled in.")
+      .def(
+          "stats", [](const PyBot& b) { return nb::cast<AnyDict>(to_python(b.impl->stats())); },
+          "Progress of a bot that works for long (the solver: {'contexts': n}, its shared table "
+          "of solved contexts); empty for the others. Safe to call while another thread steps.")
       .def(
           "step",
           [](PyBot& b, const PyState& s) {

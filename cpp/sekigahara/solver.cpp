@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -355,6 +356,7 @@ struct Solver::Impl {
   SolverLimits limits;
   bool sort_free_cards = true;
   SolverStats stats;
+  std::atomic<std::int64_t> contexts_solved{0};  // stats.contexts, for readers on other threads
   std::unordered_map<Key, std::vector<std::int16_t>, KeyHash> tables;
   std::unordered_map<int, Shape> shapes;
   Key full_key;
@@ -422,6 +424,7 @@ struct Solver::Impl {
       if (at >= 0) stored[at] = static_cast<std::int16_t>(std::lround(values[node] * kScale));
     }
     ++stats.contexts;
+    contexts_solved.store(stats.contexts, std::memory_order_relaxed);
     stats.nodes += kNodes;
     stats.bytes += static_cast<std::int64_t>(sizeof(std::int16_t) * stored.size() + sizeof(Key) +
                                              kMapOverhead);
@@ -773,11 +776,18 @@ Action Solver::best_action(const State& state) {
 
 const SolverStats& Solver::stats() const { return impl_->stats; }
 
+std::int64_t Solver::contexts_solved() const noexcept {
+  return impl_->contexts_solved.load(std::memory_order_relaxed);
+}
+
+void Solver::set_limits(SolverLimits limits) { impl_->limits = limits; }
+
 void Solver::clear() {
   impl_->tables.clear();
   impl_->shapes.clear();
   impl_->full_values.clear();
   impl_->stats = SolverStats{};
+  impl_->contexts_solved.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace rivals::sekigahara

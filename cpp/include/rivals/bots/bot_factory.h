@@ -26,23 +26,26 @@ using BotOf = std::variant<RandomBot<G>, MctsBot<G>, IsmctsBot<G>, AlphaBetaBot<
 
 namespace detail {
 template <Game G, class Bot>
-bool try_make(const G& game, const BotSpec& spec, std::uint64_t seed,
-              std::optional<BotOf<G>>& out) {
+bool try_make(const G& game, const BotSpec& spec, std::uint64_t seed, std::optional<BotOf<G>>& out,
+              Json* resolved) {
   if (spec.name != Bot::kName) return false;
-  const Json params = resolve_params(Bot::kName, Bot::param_specs(), spec.params);
+  Json params = resolve_params(Bot::kName, Bot::param_specs(), spec.params);
   out.emplace(std::in_place_type<Bot>, game, params, seed);
+  if (resolved != nullptr) *resolved = std::move(params);
   return true;
 }
 }  // namespace detail
 
+// `resolved`, when given, receives every parameter of the bot with the defaults filled in.
 template <Game G>
-BotOf<G> make_bot_of(const G& game, const BotSpec& spec, std::uint64_t seed) {
+BotOf<G> make_bot_of(const G& game, const BotSpec& spec, std::uint64_t seed,
+                     Json* resolved = nullptr) {
   std::optional<BotOf<G>> bot;
-  if (detail::try_make<G, RandomBot<G>>(game, spec, seed, bot) ||
-      detail::try_make<G, MctsBot<G>>(game, spec, seed, bot) ||
-      detail::try_make<G, IsmctsBot<G>>(game, spec, seed, bot) ||
-      detail::try_make<G, AlphaBetaBot<G>>(game, spec, seed, bot) ||
-      detail::try_make<G, SolverBot<G>>(game, spec, seed, bot))
+  if (detail::try_make<G, RandomBot<G>>(game, spec, seed, bot, resolved) ||
+      detail::try_make<G, MctsBot<G>>(game, spec, seed, bot, resolved) ||
+      detail::try_make<G, IsmctsBot<G>>(game, spec, seed, bot, resolved) ||
+      detail::try_make<G, AlphaBetaBot<G>>(game, spec, seed, bot, resolved) ||
+      detail::try_make<G, SolverBot<G>>(game, spec, seed, bot, resolved))
     return std::move(*bot);
   std::string names;
   for (const auto& name : bot_names()) names += (names.empty() ? "" : ", ") + name;
@@ -65,6 +68,20 @@ Action bot_step(BotOf<G>& bot, const typename G::State& state, const std::vector
 template <Game G>
 void bot_reseed(BotOf<G>& bot, std::uint64_t seed) {
   std::visit([&](auto& b) { b.reseed(seed); }, bot);
+}
+
+// What a bot that works for long reports about its progress (the solver: contexts solved); an
+// empty object for the others.
+template <Game G>
+Json bot_stats(const BotOf<G>& bot) {
+  return std::visit(
+      [](const auto& b) {
+        if constexpr (requires { b.stats(); })
+          return b.stats();
+        else
+          return Json::object();
+      },
+      bot);
 }
 
 }  // namespace rivals

@@ -3,7 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "rivals/core/game_concept.h"
@@ -27,8 +31,56 @@ class SolverBot {
   }
 };
 
+// One table of solved contexts for every solver bot of the same cards and repetition rule, for
+// as long as any of them lives. Solving from the opening takes minutes and about a gigabyte, and
+// every game of a match starts there, so the bots of a match (one per seat and thread) and the
+// matches of an arena (which keeps a bot alive between them) solve it once. The solver is exact:
+// which bot solved a context first changes no move. Moves are chosen under a lock, one at a time.
+class SharedSolver {
+ public:
+  static std::shared_ptr<SharedSolver> of(const sekigahara::Setup& setup) {
+    static std::mutex registry_mutex;
+    static std::map<std::string, std::weak_ptr<SharedSolver>> registry;
+    const std::string key = key_of(setup);
+    std::lock_guard lock(registry_mutex);
+    std::weak_ptr<SharedSolver>& slot = registry[key];
+    std::shared_ptr<SharedSolver> shared = slot.lock();
+    if (!shared) {
+      shared = std::make_shared<SharedSolver>(setup);
+      slot = shared;
+    }
+    // Entries whose solvers are gone would otherwise pile up over many card sets.
+    std::erase_if(registry, [](const auto& entry) { return entry.second.expired(); });
+    return shared;
+  }
+
+  explicit SharedSolver(const sekigahara::Setup& setup) : solver_(setup, {}) {}
+
+  Action best_action(const sekigahara::State& state, const sekigahara::SolverLimits& limits) {
+    std::lock_guard lock(mutex_);
+    solver_.set_limits(limits);
+    return solver_.best_action(state);
+  }
+
+  std::int64_t contexts_solved() const noexcept { return solver_.contexts_solved(); }
+
+ private:
+  // The solver ignores max_turns; the card numbers and the repetition rule are all it reads.
+  static std::string key_of(const sekigahara::Setup& setup) {
+    std::string key(1, static_cast<char>(setup.rule));
+    for (int card = 1; card <= sekigahara::kNumCards; ++card) {
+      key += static_cast<char>(setup.numbers.strength[card]);
+      key += static_cast<char>(setup.numbers.requirement[card]);
+    }
+    return key;
+  }
+
+  std::mutex mutex_;
+  sekigahara::Solver solver_;
+};
+
 // Plays an optimal action, and when it can force a win it also makes progress towards it. The
-// solved contexts stay cached across moves and games. The solver is exact, so the seed is unused.
+// solver is exact, so the seed is unused.
 template <>
 class SolverBot<sekigahara::Sekigahara> {
  public:
@@ -36,9 +88,11 @@ class SolverBot<sekigahara::Sekigahara> {
   static std::vector<ParamSpec> param_specs() { return sekigahara::solver_param_specs(); }
 
   SolverBot(const sekigahara::Sekigahara& game, const Json& params, std::uint64_t /*seed*/)
-      : solver_(game.setup(), limits(params)) {}
+      : limits_(limits(params)), solver_(SharedSolver::of(game.setup())) {}
   void reseed(std::uint64_t /*seed*/) {}
-  Action step(const sekigahara::State& state) { return solver_.best_action(state); }
+  Action step(const sekigahara::State& state) { return solver_->best_action(state, limits_); }
+  // For progress displays: the contexts in the shared table so far.
+  Json stats() const { return Json::object({{"contexts", Json(solver_->contexts_solved())}}); }
 
  private:
   static sekigahara::SolverLimits limits(const Json& params) {
@@ -50,7 +104,8 @@ class SolverBot<sekigahara::Sekigahara> {
     return {contexts.as_int(), time_s.as_number()};
   }
 
-  sekigahara::Solver solver_;
+  sekigahara::SolverLimits limits_;
+  std::shared_ptr<SharedSolver> solver_;
 };
 
 }  // namespace rivals

@@ -257,12 +257,16 @@ class GameAdapter final : public AnyGame {
       throw std::invalid_argument(name_ + ": a match needs one bot per seat (" +
                                   std::to_string(players) + "), got " +
                                   std::to_string(specs.size()));
-    for (const auto& spec : specs) make_bot_of<G>(rules_, spec, 0);  // reject bad specs up front
     MatchResults results = empty_results(num_games);
     if (keep_histories) results.histories.resize(static_cast<std::size_t>(num_games));
-    parallel_blocks(num_games, threads, [&](int, int begin, int end) {
-      std::vector<BotOf<G>> bots;
+    // Every thread's bots exist for the whole match, made here (so a bad spec fails before any
+    // game), which lets bots that share work between instances (the solver) share it throughout.
+    std::vector<std::vector<BotOf<G>>> bots_of_thread(
+        static_cast<std::size_t>(std::max(1, std::min(threads, num_games))));
+    for (auto& bots : bots_of_thread)
       for (const auto& spec : specs) bots.push_back(make_bot_of<G>(rules_, spec, 0));
+    parallel_blocks(num_games, threads, [&](int thread, int begin, int end) {
+      std::vector<BotOf<G>>& bots = bots_of_thread[static_cast<std::size_t>(thread)];
       std::vector<Action> history;  // bots that resample hidden information need it
       history.reserve(static_cast<std::size_t>(rules_.max_game_length()));
       const auto initial = rules_.initial_state();
@@ -319,10 +323,16 @@ class GameAdapter final : public AnyGame {
 template <Game G>
 class BotAdapter final : public AnyBot {
  public:
-  BotAdapter(std::shared_ptr<const GameAdapter<G>> game, BotOf<G> bot, std::string name)
-      : game_(std::move(game)), bot_(std::move(bot)), name_(std::move(name)) {}
+  BotAdapter(std::shared_ptr<const GameAdapter<G>> game, BotOf<G> bot, std::string name,
+             Json params)
+      : game_(std::move(game)),
+        bot_(std::move(bot)),
+        name_(std::move(name)),
+        params_(std::move(params)) {}
 
   const std::string& name() const override { return name_; }
+  const Json& params() const override { return params_; }
+  Json stats() const override { return bot_stats<G>(bot_); }
 
   Action step(const AnyState& state) override {
     const auto* concrete = dynamic_cast<const StateAdapter<G>*>(&state);
@@ -338,11 +348,14 @@ class BotAdapter final : public AnyBot {
   std::shared_ptr<const GameAdapter<G>> game_;
   BotOf<G> bot_;
   std::string name_;
+  Json params_;
 };
 
 template <Game G>
 std::unique_ptr<AnyBot> GameAdapter<G>::make_bot(const BotSpec& spec, std::uint64_t seed) const {
-  return std::make_unique<BotAdapter<G>>(self(), make_bot_of<G>(rules_, spec, seed), spec.name);
+  Json params;
+  BotOf<G> bot = make_bot_of<G>(rules_, spec, seed, &params);
+  return std::make_unique<BotAdapter<G>>(self(), std::move(bot), spec.name, std::move(params));
 }
 
 }  // namespace rivals

@@ -59,9 +59,14 @@ class AnyBot {
  public:
   virtual ~AnyBot() = default;
   virtual const std::string& name() const = 0;
+  // Every parameter, defaults filled in.
+  virtual const Json& params() const = 0;
   // An action legal in `state` for the player to move. Throws std::invalid_argument when the
   // state belongs to another game or is not a decision node.
   virtual Action step(const AnyState& state) = 0;
+  // Progress of a bot that works for long (the solver: {"contexts": n}); may be read from
+  // another thread while step() runs. An empty object for most bots.
+  virtual Json stats() const = 0;
 };
 
 struct BotSpec {

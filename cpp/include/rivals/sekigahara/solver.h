@@ -24,18 +24,18 @@
 
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <vector>
 
+#include "rivals/core/errors.h"
 #include "rivals/core/params.h"
 #include "rivals/sekigahara/state.h"
 
 namespace rivals::sekigahara {
 
 // The solver ran out of its budget (contexts or time) before finishing.
-class SolverBudgetExceeded : public std::runtime_error {
+class SolverBudgetExceeded : public BudgetExceeded {
  public:
-  using std::runtime_error::runtime_error;
+  using BudgetExceeded::BudgetExceeded;
 };
 
 struct SolverLimits {
@@ -62,6 +62,10 @@ class Solver {
   // An optimal action of the player to move (who also makes progress when winning).
   Action best_action(const State& state);
   const SolverStats& stats() const;
+  // Contexts stored so far, readable from any thread while another one solves (for progress).
+  std::int64_t contexts_solved() const noexcept;
+  // The budget of the next value() or best_action(); what is already solved stays.
+  void set_limits(SolverLimits limits);
   void clear();
 
  private:
