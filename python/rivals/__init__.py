@@ -14,10 +14,21 @@ from __future__ import annotations
 from typing import Any
 
 from rivals import bots, replay
-from rivals._core import CHANCE, TERMINAL, Game, State, game_names, make_game
+from rivals._core import CHANCE, TERMINAL, BudgetExceeded, Game, State, game_names, make_game
 from rivals.vector_env import VectorEnv
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "State", "VectorEnv", "bots", "games", "make", "replay"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "BudgetExceeded",
+    "Game",
+    "State",
+    "VectorEnv",
+    "bots",
+    "games",
+    "make",
+    "replay",
+]
 __version__ = "0.1.0"
 
 

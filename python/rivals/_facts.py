@@ -1,6 +1,6 @@
 """What the ecosystem adapters (OpenSpiel, PettingZoo, pictures) need to know about a game beyond
 its ``Game`` object: whether anything is hidden, whether the returns always sum to zero, the range
-of its observations and which player counts it accepts.
+of its observations, which player counts it accepts and which seats form teams.
 
 The engine answers most questions itself; the facts that only a game's rules settle are kept here,
 and a game not listed gets the cautious answer (hidden information; zero-sum only when it always has
@@ -19,6 +19,7 @@ __all__ = [
     "observation_bounds",
     "perfect_information",
     "player_counts",
+    "teams",
     "zero_sum",
 ]
 
@@ -31,6 +32,10 @@ _PERFECT_INFORMATION = frozenset({"rosenkoenig", "sekigahara"})
 _ZERO_SUM = frozenset({"rheinlaender", "rosenkoenig", "sekigahara", "verraeter"})
 # Games whose observation tensors are scaled into [0, 1] (docs/rules/*.md, "Observation tensor").
 _UNIT_OBSERVATIONS = frozenset({"rosenkoenig", "sekigahara"})
+# Seats that share one result, by game and player count: Rosenkönig with four players is Red
+# (seats 0 and 2) against White (1 and 3) (docs/rules/rosenkoenig.md). Every other game is each
+# seat for itself.
+_TEAMS = {("rosenkoenig", 4): ((0, 2), (1, 3))}
 MAX_PLAYERS_PROBED = 8
 
 
@@ -61,6 +66,12 @@ def player_counts(name: str) -> tuple[int, ...]:
         except ValueError:
             continue
     return tuple(sorted(set(counts)))
+
+
+def teams(name: str, num_players: int) -> tuple[tuple[int, ...], ...] | None:
+    """The seats of each team of game ``name`` with ``num_players``, or ``None`` when every seat
+    plays for itself."""
+    return _TEAMS.get((name, num_players))
 
 
 def zero_sum(name: str) -> bool:

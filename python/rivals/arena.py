@@ -1,42 +1,91 @@
-"""Arenas: many games between C++ bots, in chunks, on local threads or on a Ray cluster.
+"""Arenas: many games between C++ bots, on local threads or on a Ray cluster, with a replay log
+that is never lost, overwritten or mixed.
+
+>>> import rivals
+>>> from rivals import arena
+>>> game = rivals.make("rosenkoenig")
+>>> lineup = arena.Lineup.of(game, [("mcts", {"iterations": 50}), "random"])
+>>> with arena.Arena(lineup, 10, seed=1, out="games.jsonl") as match:  # doctest: +SKIP
+...     standings = match.run()
+>>> arena.tally("games.jsonl").records[0].wins  # doctest: +SKIP
+
+- ``Lineup``: who plays (each entry's full bot spec, defaults filled in by the engine) and which
+  seat each entry holds; copies of one bot get labels of their own (``random#2``).
+- ``Standings``: running totals per entry, so memory stays flat whatever the number of games.
+- ``Arena``: plays the games, appends each chunk's replays to the log (one write, then fsync)
+  under an exclusive lock, and resumes a log after re-checking every stored game.
+- ``read_log``: the one reader of replay logs (``rivals replay``, ``render`` and ``--resume``).
+- ``tally(path)``: the standings of a log, every game re-checked.
 
 Game ``i`` of an arena is seeded from ``(seed, i)`` alone (chance and every bot), so the results
-are the same whatever the backend, the chunk sizes or the number of threads; an interrupted arena
-that kept its replays continues exactly where it stopped (``resume_point``).
+are the same whatever the backend, the chunk sizes or the number of threads, and a resumed arena
+ends exactly like one never interrupted, as long as no bot thinks by the clock (``time_s``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import importlib
 import json
 import math
 import os
+import stat
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from rivals._core import Game, make_game
+from rivals import _facts
+from rivals import replay as replays
+from rivals._core import Bot, Game, State, make_game
 
 __all__ = [
+    "MAX_GAMES",
+    "WILSON_Z",
+    "Arena",
     "BotSpec",
     "Chunk",
+    "CorruptLog",
+    "Entry",
+    "ExistingLog",
+    "Lineup",
     "LocalBackend",
+    "LogLine",
+    "OtherArena",
     "RayBackend",
-    "Resume",
-    "resume_point",
+    "Record",
+    "ReplayLog",
+    "Standings",
+    "read_log",
     "run",
+    "tally",
+    "wilson",
 ]
 
 BotSpec = tuple[str, dict[str, Any]]
 
+# Game indices are 32-bit in the engine; a billion games is years of play for any real bot, and
+# the totals stay exact in float64.
+MAX_GAMES = 10**9
+MAX_SEED = 2**64 - 1
+WILSON_Z = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
+
 # A wall-clock target per local chunk: long enough that thread start-up is noise, short enough
 # that progress shows and an interrupt loses little.
 CHUNK_SECONDS = 0.5
+# Chunks are bounded in games too, so their results and replays take little memory: a chunk
+# with replays holds every action of its games in Python lists.
+MAX_CHUNK_GAMES = 65536
+MAX_CHUNK_GAMES_WITH_REPLAYS = 2048
+
+
+# --------------------------------------------------------------------------------------------
+# Backends: chunks of games in game order
 
 
 @dataclass
@@ -54,7 +103,7 @@ class Chunk:
         return len(self.lengths)
 
 
-def _chunk(first_game: int, result: dict[str, Any]) -> Chunk:
+def _chunk(first_game: int, result: Mapping[str, Any]) -> Chunk:
     histories = result.get("histories")
     return Chunk(
         first_game,
@@ -63,6 +112,10 @@ def _chunk(first_game: int, result: dict[str, Any]) -> Chunk:
         np.asarray(result["seating"]),
         [list(h) for h in histories] if histories is not None else None,
     )
+
+
+def _chunk_cap(keep_histories: bool) -> int:
+    return MAX_CHUNK_GAMES_WITH_REPLAYS if keep_histories else MAX_CHUNK_GAMES
 
 
 class Backend(Protocol):
@@ -100,7 +153,8 @@ class LocalBackend:
         keep_histories: bool,
     ) -> Iterator[Chunk]:
         done = 0
-        size = min(self.workers, num_games)
+        cap = _chunk_cap(keep_histories)
+        size = min(self.workers, num_games, cap)
         while done < num_games:
             began = time.perf_counter()
             result = game.play_match(
@@ -110,7 +164,7 @@ class LocalBackend:
             done += size
             seconds = time.perf_counter() - began
             wanted = size * 4 if seconds <= 0 else int(size * CHUNK_SECONDS / seconds)
-            size = max(1, min(max(self.workers, min(wanted, size * 4)), num_games - done))
+            size = max(1, min(max(self.workers, min(wanted, size * 4)), num_games - done, cap))
 
 
 def _play_remote(
@@ -165,28 +219,28 @@ class RayBackend:
         keep_histories: bool,
     ) -> Iterator[Chunk]:
         ray = self._ray
-        size = self.chunk_games or max(1, math.ceil(num_games / (8 * self.workers)))
-        starts = list(range(first_game, first_game + num_games, size))
+        size = self.chunk_games or math.ceil(num_games / (8 * self.workers))
+        size = max(1, min(size, _chunk_cap(keep_histories)))
         end = first_game + num_games
+        starts = iter(range(first_game, end, size))  # lazy: a billion games are many chunks
         pending: dict[Any, int] = {}
         finished: dict[int, Chunk] = {}
-        submitted = 0
-        for start in starts:
-            while submitted < len(starts) and len(pending) < 2 * self.workers:
-                first = starts[submitted]
-                count = min(size, end - first)
+        for start in range(first_game, end, size):
+            while len(pending) < 2 * self.workers:
+                first = next(starts, None)
+                if first is None:
+                    break
                 ref = self._task.remote(
                     game.name,
                     game.params,
                     list(bots),
                     seed,
                     first,
-                    count,
+                    min(size, end - first),
                     self.threads_per_task,
                     keep_histories,
                 )
                 pending[ref] = first
-                submitted += 1
             while start not in finished:
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 first = pending.pop(ready[0])
@@ -204,7 +258,9 @@ def run(
     keep_histories: bool = False,
     on_chunk: Callable[[Chunk], None] | None = None,
 ) -> Chunk:
-    """Plays games ``first_game .. first_game + num_games - 1`` and returns them as one chunk."""
+    """Plays games ``first_game .. first_game + num_games - 1`` (one bot spec per seat) and
+    returns all their results as one chunk. For long arenas use ``Arena``, whose memory stays
+    flat."""
     parts = []
     for chunk in (backend or LocalBackend()).run(
         game, bots, seed, first_game, num_games, keep_histories
@@ -231,62 +287,704 @@ def run(
     )
 
 
-@dataclass
-class Resume:
-    """What an arena's replay file already holds."""
-
-    done: int
-    returns: npt.NDArray[np.float64]
-    lengths: npt.NDArray[np.int32]
-    seating: npt.NDArray[np.int32]
-    valid_bytes: int  # the file is cut back to this length before appending
+# --------------------------------------------------------------------------------------------
+# Lineups: who plays, in which seat
 
 
-def resume_point(path: Path, game: Game, seed: int, seat_labels: Sequence[str]) -> Resume:
-    """Reads an arena's JSON-lines replays and checks that they belong to this arena.
+@dataclass(frozen=True)
+class Entry:
+    """One participant of an arena: a bot in one seat, or in every seat of one team."""
 
-    A last line without its newline is a write that was cut off: it is dropped. Any other problem
-    (a line that is not a replay of this game, seed and seating, or games out of order) raises
-    ``ValueError`` naming the line.
+    label: str
+    name: str
+    params: dict[str, Any]  # every parameter, defaults filled in by the engine
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """As recorded in a replay's ``"bots"`` list."""
+        return {"name": self.name, "params": self.params}
+
+
+def label_copies(names: Sequence[str]) -> list[str]:
+    """``["mcts", "random", "mcts"]`` -> ``["mcts", "random", "mcts#2"]``."""
+    labels = []
+    for index, name in enumerate(names):
+        count = sum(other == name for other in names[:index]) + 1
+        labels.append(name if count == 1 else f"{name}#{count}")
+    return labels
+
+
+def seat_plan(game: Game, listed: int) -> tuple[list[int], list[int]]:
+    """For ``listed`` bots: which listed bot each entry plays, and which entry holds each seat.
+
+    Where the game has teams (Rosenkönig with four players) an entry is a team when as many bots
+    as teams are listed (fewer repeat round-robin), or one seat when one bot per seat is listed.
+    Otherwise every seat is an entry of its own, the listed bots repeating round-robin over the
+    seats, so no bot ever plays against itself as one entry.
     """
     players = game.num_players
-    returns: list[list[float]] = []
-    lengths: list[int] = []
-    seating: list[list[int]] = []
-    valid = 0
-    labels = list(seat_labels)
-    with open(path, "rb") as handle:
-        data = handle.read()
-    for number, line in enumerate(data.splitlines(keepends=True), start=1):
-        if not line.endswith(b"\n"):
-            break
-        where = f"{path}:{number}"
+    teams = _facts.teams(game.name, players)
+    if listed < 1:
+        raise ValueError("an arena needs at least one bot")
+    if teams is not None and listed < players:
+        if listed > len(teams):
+            size = len(teams[0])
+            raise ValueError(
+                f"{game.name} with {players} players has {len(teams)} teams of {size} seats: "
+                f"list at most {len(teams)} bots (one per team) or {players} (one per seat), "
+                f"not {listed}"
+            )
+        team_of = {seat: index for index, team in enumerate(teams) for seat in team}
+        return [team % listed for team in range(len(teams))], [team_of[s] for s in range(players)]
+    if listed > players:
+        raise ValueError(
+            f"{listed} bots for {players} seats of {game.name}; list at most {players}"
+        )
+    return [seat % listed for seat in range(players)], list(range(players))
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """The entries of an arena and the entry in each seat of game 0.
+
+    Game ``i`` rotates the seats: seat ``s`` holds the entry of seat ``(s + i) % players`` of
+    game 0, so with a multiple of ``players`` games every entry plays every seat equally often.
+    """
+
+    game: Game
+    entries: tuple[Entry, ...]
+    seat_entry: tuple[int, ...]
+
+    @classmethod
+    def of(
+        cls,
+        game: Game,
+        bots: Sequence[str | BotSpec],
+        overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> Lineup:
+        """The lineup of ``bots`` (names or ``(name, params)``), filled over the seats as
+        ``seat_plan`` says; ``overrides`` adds parameters for one label (``{"mcts#2": {...}}``).
+
+        Raises ``ValueError`` for an unknown bot or parameter, or a count that fits no seating.
+        """
+        listed = [(bot, {}) if isinstance(bot, str) else (bot[0], dict(bot[1])) for bot in bots]
+        entry_listed, seat_entry = seat_plan(game, len(listed))
+        names = [listed[k][0] for k in entry_listed]
+        labels = label_copies(names)
+        extra = dict(overrides or {})
+        unknown = [label for label in extra if label not in labels]
+        if unknown:
+            raise ValueError(f"no bot {unknown[0]!r} in this arena (have: {', '.join(labels)})")
+        entries = []
+        for label, k in zip(labels, entry_listed):
+            name, params = listed[k]
+            entries.append(_entry(game, label, name, {**params, **extra.get(label, {})}))
+        return cls(game, tuple(entries), tuple(seat_entry))
+
+    @property
+    def players(self) -> int:
+        return len(self.seat_entry)
+
+    @property
+    def teams(self) -> bool:
+        """Whether some entry holds several seats (a team)."""
+        return len(self.entries) < self.players
+
+    def seat_specs(self) -> list[BotSpec]:
+        """One spec per seat of game 0, for ``play_match``."""
+        return [(self.entries[k].name, self.entries[k].params) for k in self.seat_entry]
+
+    def entry_at(self, index: int, seat: int) -> Entry:
+        """The entry in ``seat`` of game ``index``."""
+        return self.entries[self.seat_entry[(seat + index) % self.players]]
+
+    def seat_labels(self, index: int) -> list[str]:
+        return [self.entry_at(index, seat).label for seat in range(self.players)]
+
+    def seat_bots(self, index: int) -> list[dict[str, Any]]:
+        return [self.entry_at(index, seat).spec for seat in range(self.players)]
+
+    def clock_limited(self) -> list[Entry]:
+        """Entries that think by the clock (``time_s`` > 0): their games depend on the machine's
+        speed, so the same seed can give other games."""
+        return [e for e in self.entries if _positive_number(e.params.get("time_s"))]
+
+    @classmethod
+    def from_record(cls, record: Any) -> Lineup:
+        """The lineup that wrote an arena replay line (its ``"bots"`` and ``"arena"`` keys)."""
+        if not isinstance(record, dict):
+            raise ValueError("not a JSON object")
+        info = record.get("arena")
+        bots = record.get("bots")
+        if not isinstance(info, dict) or not isinstance(bots, list):
+            raise ValueError("not an arena replay (no 'arena' and 'bots' entries)")
+        index, labels = info.get("index"), info.get("labels")
+        name, params = record.get("game"), record.get("params")
+        if not isinstance(name, str) or not isinstance(params, dict):
+            raise ValueError("no 'game' name and 'params' object")
         try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise ValueError(f"{where}: not JSON ({error})") from None
-        arena = record.get("arena") if isinstance(record, dict) else None
-        if not isinstance(arena, dict):
-            raise ValueError(f"{where}: not an arena replay (no 'arena' entry)")
-        if record.get("game") != game.name or record.get("params") != game.params:
-            raise ValueError(f"{where}: a replay of another game or other parameters")
-        if arena.get("seed") != seed:
-            raise ValueError(f"{where}: written with seed {arena.get('seed')}, not {seed}")
-        index = len(lengths)
-        if arena.get("index") != index:
-            raise ValueError(f"{where}: game {arena.get('index')} where game {index} was due")
-        rotation = [(seat + index) % players for seat in range(players)]
-        if arena.get("bots") != [labels[k] for k in rotation]:
-            raise ValueError(f"{where}: other bots ({arena.get('bots')})")
-        result = record.get("result", {})
-        returns.append([float(r) for r in result.get("returns", [])])
-        lengths.append(len(record.get("actions", [])))
-        seating.append(rotation)
-        valid += len(line)
-    return Resume(
-        len(lengths),
-        np.asarray(returns, dtype=np.float64).reshape(-1, players),
-        np.asarray(lengths, dtype=np.int32),
-        np.asarray(seating, dtype=np.int32).reshape(-1, players),
-        valid,
+            game = make_game(name, params)
+        except ValueError as error:
+            raise ValueError(f"bad replay: {error}") from None
+        players = game.num_players
+        if not _is_index(index) or not isinstance(labels, list) or len(labels) != players:
+            raise ValueError("'arena' needs an 'index' and one label per seat")
+        if len(bots) != players:
+            raise ValueError(f"'bots' needs one entry per seat ({players}), got {len(bots)}")
+        order: list[str] = []
+        specs: dict[str, tuple[str, dict[str, Any]]] = {}
+        seat_labels = [labels[(position - index) % players] for position in range(players)]
+        for position, label in enumerate(seat_labels):
+            spec = bots[(position - index) % players]
+            if not isinstance(label, str) or not isinstance(spec, dict):
+                raise ValueError("'arena.labels' must be strings and 'bots' objects")
+            if not isinstance(spec.get("name"), str) or not isinstance(spec.get("params"), dict):
+                raise ValueError("each of 'bots' needs a 'name' and its 'params'")
+            if label not in specs:
+                order.append(label)
+                specs[label] = (spec["name"], spec["params"])
+        entries = tuple(_entry(game, label, *specs[label]) for label in order)
+        return cls(game, entries, tuple(order.index(label) for label in seat_labels))
+
+
+def _entry(game: Game, label: str, name: str, params: dict[str, Any]) -> Entry:
+    try:
+        bot = game.make_bot(name, params, 0)
+    except ValueError as error:
+        raise ValueError(f"bot {label}: {error}") from None
+    return Entry(label, name, dict(bot.params))
+
+
+def _positive_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+def _is_index(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+# --------------------------------------------------------------------------------------------
+# Standings: running totals
+
+
+def wilson(successes: int, trials: int, z: float = WILSON_Z) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (sound at 0 and at 100%)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Record:
+    """One entry's totals. A game is a win when the entry's return is positive (in free-for-all
+    games: among the tied leaders), a loss when negative, a draw otherwise. The rank is 1 plus
+    the number of seats with a higher return."""
+
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    rank_sum: float = 0.0  # exact: ranks are whole (or, averaged over a team, halves)
+    # Games per return value: returns take few distinct values (+1, -1, 0, 1/k, ...), and summing
+    # them at the end makes the total independent of how the games were split into chunks.
+    return_counts: dict[float, int] = field(default_factory=dict)
+
+    @property
+    def return_sum(self) -> float:
+        return math.fsum(value * count for value, count in sorted(self.return_counts.items()))
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the win rate."""
+        return wilson(self.wins, self.games)
+
+    @property
+    def mean_return(self) -> float:
+        return self.return_sum / self.games if self.games else 0.0
+
+    @property
+    def mean_rank(self) -> float:
+        return self.rank_sum / self.games if self.games else 0.0
+
+
+@dataclass
+class Standings:
+    """Running totals of an arena: a record per entry, the games and their total length."""
+
+    lineup: Lineup
+    records: list[Record] = field(default_factory=list)
+    games: int = 0
+    length_sum: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.records:
+            self.records = [Record() for _ in self.lineup.entries]
+
+    @property
+    def mean_length(self) -> float:
+        return self.length_sum / self.games if self.games else 0.0
+
+    @property
+    def ranked(self) -> bool:
+        """Whether a rank says more than win/draw/loss: more than two sides and no teams."""
+        return self.lineup.players > 2 and not self.lineup.teams
+
+    def add(
+        self,
+        returns: npt.NDArray[np.float64],
+        seating: npt.NDArray[np.int32],
+        lengths: npt.NDArray[np.int32],
+    ) -> None:
+        """Counts games: ``returns`` and ``seating`` (the seat-list position in each seat, as
+        ``play_match`` gives it) are ``[games, players]``, ``lengths`` ``[games]``."""
+        if len(lengths) == 0:
+            return
+        entry_at = np.asarray(self.lineup.seat_entry, dtype=np.int64)[seating]
+        ranks = 1 + (returns[:, None, :] > returns[:, :, None]).sum(axis=2)
+        for index, record in enumerate(self.records):
+            mask = entry_at == index
+            seats = mask.sum(axis=1)
+            own = np.where(mask, returns, 0.0).sum(axis=1) / seats
+            record.games += len(own)
+            record.wins += int((own > 0).sum())
+            record.losses += int((own < 0).sum())
+            record.draws = record.games - record.wins - record.losses
+            values, counts = np.unique(own, return_counts=True)
+            for value, count in zip(values.tolist(), counts.tolist()):
+                record.return_counts[value] = record.return_counts.get(value, 0) + count
+            record.rank_sum += float((np.where(mask, ranks, 0).sum(axis=1) / seats).sum())
+        self.games += len(lengths)
+        self.length_sum += int(np.asarray(lengths, dtype=np.int64).sum())
+
+
+# --------------------------------------------------------------------------------------------
+# The replay log
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """A line of a replay log: its number (from 1), where it starts, its bytes without the
+    newline, and whether the newline was there (a last line without it is a cut-off write)."""
+
+    number: int
+    offset: int
+    data: bytes
+    complete: bool
+
+    def decode(self) -> Any:
+        """The line's JSON value; ``ValueError`` when it is not UTF-8 JSON."""
+        try:
+            return json.loads(self.data.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise ValueError("not UTF-8 text") from None
+        except json.JSONDecodeError as error:
+            raise ValueError(f"not JSON ({error})") from None
+        except RecursionError:
+            raise ValueError("not JSON (nested too deeply)") from None
+
+
+def read_log(source: str | os.PathLike[str] | IO[bytes], block: int = 1 << 20) -> Iterator[LogLine]:
+    """The lines of a JSON-lines file, read in blocks, so memory follows the longest line and not
+    the file. Lines end at ``b"\\n"`` only: JSON strings may hold U+2028 and other characters
+    that ``str.splitlines`` would split at."""
+    handle = open(source, "rb") if isinstance(source, (str, os.PathLike)) else source  # noqa: SIM115
+    try:
+        number, offset, pending = 1, 0, b""
+        while True:
+            data = handle.read(block)
+            if not data:
+                break
+            pending += data
+            start = 0
+            while (end := pending.find(b"\n", start)) >= 0:
+                yield LogLine(number, offset, pending[start:end], True)
+                number += 1
+                offset += end + 1 - start
+                start = end + 1
+            pending = pending[start:]
+        if pending:
+            yield LogLine(number, offset, pending, False)
+    finally:
+        if handle is not source:
+            handle.close()
+
+
+class OtherArena(ValueError):
+    """A log holds games of another arena (other game, parameters, data, bots or seed)."""
+
+
+class CorruptLog(ValueError):
+    """A stored game does not hold up: not JSON, out of order, or its actions do not give its
+    recorded result."""
+
+
+def _recorded_params(game: Game) -> dict[str, Any]:
+    """The game parameters as a replay of ``game`` records them."""
+    return game.params
+
+
+def _check_line(line: LogLine, lineup: Lineup, seed: int, index: int, where: str) -> Any:
+    """The record of ``line`` if it is game ``index`` of this arena, replayed and re-checked;
+    raises ``OtherArena`` or ``CorruptLog`` naming ``where`` (``FILE:LINE``)."""
+    try:
+        record = line.decode()
+    except ValueError as error:
+        raise CorruptLog(f"{where}: corrupt: {error}") from None
+    if not isinstance(record, dict) or not isinstance(record.get("arena"), dict):
+        raise OtherArena(f"{where}: not an arena replay (no 'arena' entry)")
+    info = record["arena"]
+    game = lineup.game
+    if record.get("game") != game.name or record.get("params") != _recorded_params(game):
+        raise OtherArena(
+            f"{where}: a game of {record.get('game')} with other parameters or data "
+            f"({json.dumps(record.get('params'), ensure_ascii=False)[:200]})"
+        )
+    if info.get("seed") != seed:
+        raise OtherArena(f"{where}: written with seed {info.get('seed')!r}, not {seed}")
+    if info.get("index") != index:
+        raise CorruptLog(f"{where}: corrupt: game {info.get('index')!r} where game {index} was due")
+    bots = record.get("bots")
+    if not isinstance(bots, list):
+        raise OtherArena(f"{where}: no 'bots' entry (written by an older rivals?)")
+    expected = lineup.seat_bots(index)
+    for seat, (found, wanted) in enumerate(zip(bots, expected)):
+        if found != wanted:
+            raise OtherArena(f"{where}: other bots: seat {seat} {_difference(found, wanted)}")
+    if len(bots) != len(expected):
+        raise OtherArena(f"{where}: other bots: {len(bots)} seats recorded, not {len(expected)}")
+    if info.get("labels") != lineup.seat_labels(index):
+        raise OtherArena(f"{where}: other bots ({info.get('labels')!r})")
+    try:
+        state = replays.from_dict(record)
+    except ValueError as error:
+        raise CorruptLog(f"{where}: corrupt: {error}") from None
+    result = record.get("result")
+    if not isinstance(result, dict) or not isinstance(result.get("returns"), list):
+        raise CorruptLog(f"{where}: corrupt: no 'result.returns' list")
+    if not state.is_terminal():
+        raise CorruptLog(
+            f"{where}: corrupt: the game is not over after its {len(state.history())} actions"
+        )
+    if result["returns"] != state.returns():
+        raise CorruptLog(
+            f"{where}: corrupt: result.returns is {result['returns']!r}, "
+            f"but replaying gives {state.returns()!r}"
+        )
+    return state
+
+
+def _difference(found: Any, wanted: dict[str, Any]) -> str:
+    """How a recorded bot spec differs from this arena's: ``holds mcts with iterations=2, this
+    arena has iterations=400``."""
+    if not isinstance(found, dict) or not isinstance(found.get("params"), dict):
+        return f"holds {json.dumps(found)[:200]}, this arena has {wanted['name']}"
+    if found.get("name") != wanted["name"]:
+        return f"holds {found.get('name')!r}, this arena has {wanted['name']!r}"
+    params: dict[str, Any] = found["params"]
+    keys = [
+        k
+        for k in dict.fromkeys([*params, *wanted["params"]])
+        if params.get(k, _MISSING) != wanted["params"].get(k, _MISSING)
+    ]
+
+    def show(values: dict[str, Any]) -> str:
+        return ", ".join(f"{k}={json.dumps(values[k])}" if k in values else f"no {k}" for k in keys)
+
+    return f"holds {wanted['name']} with {show(params)}, this arena has {show(wanted['params'])}"
+
+
+_MISSING = object()
+
+
+def _lock_holder(fd: int) -> int | None:
+    """The pid holding a flock on ``fd``'s file, from /proc/locks (Linux), if it says."""
+    info = os.fstat(fd)
+    device = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii") as locks:
+            for line in locks:
+                fields = line.split()
+                if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == device:
+                    return int(fields[4])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _count_lines(fd: int) -> int:
+    with os.fdopen(os.dup(fd), "rb") as handle:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+
+
+class ReplayLog:
+    """An arena's JSON-lines replay file, held under an exclusive lock (``flock``) from opening
+    to ``close``, so two arenas never write one file.
+
+    An existing non-empty file is refused unless ``resume`` (continue it) or ``force`` (replace
+    it) is given: a record is never truncated by accident. Raises ``ValueError`` (``OSError``
+    messages included) with the path.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, resume: bool = False, force: bool = False
+    ) -> None:
+        self.path = Path(path)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as error:
+            raise ValueError(f"{self.path}: {error.strerror}") from None
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _lock_holder(fd)
+                who = f"pid {holder}" if holder is not None else "pid unknown"
+                raise ValueError(f"{self.path} is being written by another arena ({who})") from None
+            info = os.fstat(fd)
+            self.regular = stat.S_ISREG(info.st_mode)
+            if resume and not self.regular:
+                raise ValueError(f"{self.path}: not a regular file, so there is nothing to resume")
+            if info.st_size > 0 and not resume and not force:
+                raise ExistingLog(self.path, _count_lines(fd), info.st_size)
+            if force and self.regular:
+                os.ftruncate(fd, 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd: int | None = fd
+
+    @property
+    def fd(self) -> int:
+        if self._fd is None:
+            raise ValueError(f"{self.path}: the log is closed")
+        return self._fd
+
+    def lines(self) -> Iterator[LogLine]:
+        """The lines stored so far (read through the locked descriptor)."""
+        with os.fdopen(os.dup(self.fd), "rb") as handle:
+            handle.seek(0)
+            yield from read_log(handle)
+
+    def truncate(self, size: int) -> None:
+        os.ftruncate(self.fd, size)
+
+    def append(self, text: str) -> None:
+        """Writes ``text`` at the end in one piece and fsyncs. If the write fails or is
+        interrupted, the file is cut back to where it was, so it only ever holds whole lines."""
+        data = text.encode("utf-8")
+        fd = self.fd
+        start = os.lseek(fd, 0, os.SEEK_END) if self.regular else 0
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            if self.regular:
+                os.fsync(fd)
+        except BaseException:
+            if self.regular:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, start)
+            raise
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # releases the lock
+            self._fd = None
+
+
+class ExistingLog(ValueError):
+    """``ReplayLog`` refused a non-empty file: neither resume nor force was asked for."""
+
+    def __init__(self, path: Path, lines: int, size: int) -> None:
+        super().__init__(
+            f"{path} already holds {lines} lines ({size} bytes); resume it or replace it"
+        )
+        self.path, self.lines, self.size = path, lines, size
+
+
+# --------------------------------------------------------------------------------------------
+# Arenas
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+    return value
+
+
+class Arena:
+    """Games ``0 .. num_games - 1`` of ``lineup`` with ``seed``, their replays in ``out``.
+
+    With ``resume``, the games already in ``out`` are re-checked (replayed: their actions must
+    be legal and give their recorded returns; they must be this arena's: game, parameters, data,
+    bots, seed, order), counted, and only the missing ones are played; a last line cut off
+    mid-write is dropped. ``force`` replaces a non-empty ``out``. The log stays locked until
+    ``close`` (or the end of a ``with`` block).
+
+    ``run`` plays the remaining games; when it is interrupted (``KeyboardInterrupt``) or a write
+    fails, ``standings`` still holds every finished game and ``recorded`` says how many of them
+    are in the file.
+    """
+
+    def __init__(
+        self,
+        lineup: Lineup,
+        num_games: int,
+        seed: int = 0,
+        out: str | os.PathLike[str] | None = None,
+        *,
+        resume: bool = False,
+        force: bool = False,
+        backend: Backend | None = None,
+    ) -> None:
+        self.lineup = lineup
+        self.num_games = _check_int("the number of games", num_games, 0, MAX_GAMES)
+        self.seed = _check_int("the seed", seed, 0, MAX_SEED)
+        if resume and out is None:
+            raise ValueError("resume continues the replays of a file: give out")
+        if resume and force:
+            raise ValueError("resume keeps the file, force replaces it: not both")
+        self.backend: Backend = backend or LocalBackend()
+        self.standings = Standings(lineup)
+        self.log = ReplayLog(out, resume=resume, force=force) if out is not None else None
+        self.resumed = 0
+        try:
+            if self.log is not None and resume:
+                self.resumed = self._load()
+        except BaseException:
+            self.close()
+            raise
+        self.recorded = self.resumed
+        self._keepers: list[tuple[str, Bot]] = []
+
+    def _load(self) -> int:
+        assert self.log is not None
+        valid = 0
+        index = 0
+        lineup = self.lineup
+        for line in self.log.lines():
+            if not line.complete:
+                break  # a write cut off: the game is played again
+            where = f"{self.log.path}:{line.number}"
+            if index >= self.num_games:
+                raise OtherArena(
+                    f"{where}: the file holds more than the {self.num_games} games asked for"
+                )
+            state = _check_line(line, lineup, self.seed, index, where)
+            self.standings.add(*_one_game(state, index, lineup.players))
+            index += 1
+            valid = line.offset + len(line.data) + 1
+        self.log.truncate(valid)
+        return index
+
+    def __enter__(self) -> Arena:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Releases the log (and its lock) and the bots kept for their shared work."""
+        if self.log is not None:
+            self.log.close()
+        self._keepers = []
+
+    @property
+    def remaining(self) -> int:
+        return self.num_games - self.standings.games
+
+    def bot_stats(self) -> dict[str, dict[str, Any]]:
+        """Per label, the progress of bots that work for long (the solver: contexts solved),
+        readable from another thread while ``run`` plays."""
+        return {label: dict(bot.stats()) for label, bot in self._keepers}
+
+    def run(self, on_chunk: Callable[[Standings], None] | None = None) -> Standings:
+        """Plays the remaining games in chunks, appending each chunk's replays to the log before
+        counting it; ``on_chunk`` sees the standings after each chunk."""
+        game = self.lineup.game
+        # A bot that shares work between its instances (the solver's table) keeps it only while
+        # one of them lives: hold one through every chunk.
+        keepers = [(e.label, game.make_bot(e.name, e.params, 0)) for e in self.lineup.entries]
+        self._keepers = [(label, bot) for label, bot in keepers if bot.stats()]
+        chunks = self.backend.run(
+            game,
+            self.lineup.seat_specs(),
+            self.seed,
+            self.standings.games,
+            self.remaining,
+            self.log is not None,
+        )
+        for chunk in chunks:
+            if self.log is not None:
+                try:
+                    self.log.append(self._lines(chunk))
+                except OSError:
+                    self.standings.add(chunk.returns, chunk.seating, chunk.lengths)
+                    raise
+            self.standings.add(chunk.returns, chunk.seating, chunk.lengths)
+            self.recorded = self.standings.games if self.log is not None else 0
+            if on_chunk is not None:
+                on_chunk(self.standings)
+        return self.standings
+
+    def _lines(self, chunk: Chunk) -> str:
+        game = self.lineup.game
+        lines = []
+        for offset, history in enumerate(chunk.histories or []):
+            index = chunk.first_game + offset
+            data = replays.to_dict(game.state_from_history(history))
+            data["bots"] = self.lineup.seat_bots(index)
+            data["arena"] = {
+                "index": index,
+                "seed": self.seed,
+                "labels": self.lineup.seat_labels(index),
+            }
+            lines.append(json.dumps(data, ensure_ascii=False) + "\n")
+        return "".join(lines)
+
+
+def tally(path: str | os.PathLike[str]) -> Standings:
+    """The standings of an arena's replay log, every game re-checked as ``Arena`` does on resume
+    (``OtherArena``, ``CorruptLog``); a last line cut off mid-write is left out."""
+    where = Path(path)
+    standings: Standings | None = None
+    seed = 0
+    for index, line in enumerate(read_log(where)):
+        if not line.complete:
+            break
+        at = f"{where}:{line.number}"
+        if standings is None:
+            try:
+                record = line.decode()
+                standings = Standings(Lineup.from_record(record))
+            except ValueError as error:
+                raise CorruptLog(f"{at}: corrupt: {error}") from None
+            seed = record["arena"].get("seed")
+            if not _is_index(seed) or seed > MAX_SEED:
+                raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {seed!r}")
+        lineup = standings.lineup
+        state = _check_line(line, lineup, seed, index, at)
+        standings.add(*_one_game(state, index, lineup.players))
+    if standings is None:
+        raise CorruptLog(f"{where}: no games in the file")
+    return standings
+
+
+def _one_game(
+    state: State, index: int, players: int
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """A stored game as ``Standings.add`` takes it: returns, seating and length."""
+    return (
+        np.asarray([state.returns()], dtype=np.float64),
+        np.asarray([[(seat + index) % players for seat in range(players)]], dtype=np.int32),
+        np.asarray([len(state.history())], dtype=np.int32),
     )

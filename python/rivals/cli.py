@@ -10,24 +10,21 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
-import os
 import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import Any, NoReturn, cast
 
-import numpy as np
-import numpy.typing as npt
 from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -39,6 +36,7 @@ import rivals
 from rivals import arena, viewer
 from rivals import replay as replays
 from rivals._core import Bot, Game
+from rivals.arena import BotSpec
 from rivals.play import PLAY_HELP, PlaySession
 from rivals.render import player_label, render, result_text, seat_label, svg
 
@@ -51,7 +49,6 @@ DESCRIPTIONS = {
     "sekigahara": "1600: win the daimyō over with influence before the battle begins",
     "verraeter": "the houses of the eagle and the rose fight over twelve landscapes; switch sides",
 }
-WILSON_Z = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 
 
 class CliError(Exception):
@@ -97,44 +94,29 @@ def make_game(name: str, params: dict[str, Any]) -> Game:
         raise CliError(str(error)) from None
 
 
-@dataclass
-class BotEntry:
-    """One distinct bot of an arena: ``label`` tells apart two bots of the same ``name``."""
-
-    label: str
-    name: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-def parse_bots(text: str, param_items: Sequence[str]) -> list[BotEntry]:
-    """``"mcts,random"`` plus ``["mcts.iterations=500"]`` -> the distinct bots with their params.
-
-    A second bot of the same name is labelled ``mcts#2``; ``mcts.KEY=V`` sets KEY for every bot
-    named mcts and ``mcts#2.KEY=V`` for that one only (and wins over the former).
-    """
+def parse_bots(
+    text: str, param_items: Sequence[str]
+) -> tuple[list[BotSpec], dict[str, dict[str, Any]]]:
+    """``"mcts,random"`` plus ``["mcts.iterations=500", "mcts#2.time_s=1"]`` -> the listed bots
+    with the parameters set by name, and the parameters set by label (``mcts#2``: the second
+    copy, see ``rivals.arena.label_copies``), which win over the former."""
     names = [name.strip() for name in text.split(",")]
     if not names or any(not name for name in names):
         raise CliError(f"--bots {text!r}: expected names separated by commas, e.g. mcts,random")
-    entries: list[BotEntry] = []
-    for name in names:
-        count = sum(entry.name == name for entry in entries) + 1
-        entries.append(BotEntry(name if count == 1 else f"{name}#{count}", name))
     by_name: dict[str, dict[str, Any]] = {}
     by_label: dict[str, dict[str, Any]] = {}
     for key, value in parse_assignments(param_items, "--param").items():
         target, dot, param = key.partition(".")
         if not dot or not param:
             raise CliError(f"--param {key}=...: expected BOT.KEY=VALUE, e.g. mcts.iterations=500")
-        if any(entry.name == target for entry in entries):
+        if target in names:
             by_name.setdefault(target, {})[param] = value
-        elif any(entry.label == target for entry in entries):
+        elif "#" in target and target.partition("#")[0] in names:
             by_label.setdefault(target, {})[param] = value
         else:
-            known = ", ".join(dict.fromkeys([e.name for e in entries] + [e.label for e in entries]))
+            known = ", ".join(dict.fromkeys(names))
             raise CliError(f"--param {key}=...: no bot {target!r} in --bots (have: {known})")
-    for entry in entries:
-        entry.params = {**by_name.get(entry.name, {}), **by_label.get(entry.label, {})}
-    return entries
+    return [(name, dict(by_name.get(name, {}))) for name in names], by_label
 
 
 def check_bot(game: Game, name: str, params: dict[str, Any], label: str) -> None:
@@ -145,98 +127,40 @@ def check_bot(game: Game, name: str, params: dict[str, Any], label: str) -> None
         raise CliError(f"bot {label}: {error}") from None
 
 
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text}")
-    return value
+def integer(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer in ``low..high``, with a message that says so."""
+    expected = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text}")
+        return value
+
+    return parse
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text}")
-    return value
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with its errors on one line (``rivals arena: error: ...``), like every other
+    error of the command line, and the usage left to ``--help``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
 
 
 # --------------------------------------------------------------------------------------------
 # arena
 
 
-@dataclass
-class Tally:
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    return_sum: float = 0.0
-    both_sides: int = 0  # games in which this bot sat on the winning and the losing side
-
-
-def wilson(successes: int, trials: int, z: float = WILSON_Z) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion (sound at 0 and at 100%)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def tally(
-    returns: npt.NDArray[np.float64],
-    seating: npt.NDArray[np.int32],
-    seat_entry: Sequence[int],
-    num_entries: int,
-) -> list[Tally]:
-    """Wins, draws and losses per distinct bot; a bot in several seats of one game counts once,
-    and wins that game if any of its seats has a positive return."""
-    tallies = [Tally() for _ in range(num_entries)]
-    if len(returns) == 0:
-        return tallies
-    entry_at = np.asarray(seat_entry, dtype=np.int64)[seating]
-    for index, result in enumerate(tallies):
-        mask = entry_at == index
-        present = mask.any(axis=1)
-        best = np.where(mask, returns, -np.inf).max(axis=1)
-        worst = np.where(mask, returns, np.inf).min(axis=1)
-        won = present & (best > 0)
-        lost = present & ~won & (worst < 0)
-        seats = mask.sum(axis=1)
-        own = np.where(mask, returns, 0.0).sum(axis=1)
-        result.games = int(present.sum())
-        result.wins = int(won.sum())
-        result.losses = int(lost.sum())
-        result.draws = result.games - result.wins - result.losses
-        result.return_sum = float((own[present] / seats[present]).sum())
-        result.both_sides = int((present & (best > 0) & (worst < 0)).sum())
-    return tallies
-
-
-def _write_chunk(
-    handle: IO[str],
-    game: Game,
-    histories: Sequence[Sequence[int]],
-    seating: npt.NDArray[np.int32],
-    first_game: int,
-    seed: int,
-    seat_labels: Sequence[str],
-) -> None:
-    lines = []
-    for offset, history in enumerate(histories):
-        state = game.state_from_history(list(history))
-        data = replays.to_dict(state)
-        data["arena"] = {
-            "index": first_game + offset,
-            "seed": seed,
-            "bots": [seat_labels[int(j)] for j in seating[offset]],
-        }
-        lines.append(json.dumps(data, ensure_ascii=False) + "\n")
-    # One write per chunk then fsync: a crash or Ctrl-C between chunks leaves only whole lines.
-    handle.write("".join(lines))
-    handle.flush()
-    os.fsync(handle.fileno())
+def _lineup(args: argparse.Namespace, game: Game) -> arena.Lineup:
+    listed, by_label = parse_bots(args.bots, args.param)
+    try:
+        return arena.Lineup.of(game, listed, by_label)
+    except ValueError as error:
+        raise CliError(str(error)) from None
 
 
 def _backend(args: argparse.Namespace) -> arena.Backend:
@@ -245,169 +169,184 @@ def _backend(args: argparse.Namespace) -> arena.Backend:
     return arena.LocalBackend(args.threads)
 
 
-def cmd_arena(args: argparse.Namespace, console: Console) -> int:
-    game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
-    entries = parse_bots(args.bots, args.param)
-    players = game.num_players
-    if len(entries) > players:
-        raise CliError(
-            f"{len(entries)} bots for {players} seats of {game.name}; list at most {players}"
-        )
-    for entry in entries:
-        check_bot(game, entry.name, entry.params, entry.label)
-    # Round-robin in seat order, so "a,b" at four seats is a,b,a,b: one team each.
-    seat_entry = [seat % len(entries) for seat in range(players)]
-    specs = [(entries[k].name, entries[k].params) for k in seat_entry]
-    seat_labels = [entries[k].label for k in seat_entry]
-    total = args.games
+def _open_arena(args: argparse.Namespace, lineup: arena.Lineup) -> arena.Arena:
     if args.resume and args.out is None:
         raise CliError("--resume continues the replays of --out FILE; give --out")
-
-    previous: arena.Resume | None = None
-    if args.resume and Path(args.out).exists():
-        try:
-            previous = arena.resume_point(Path(args.out), game, args.seed, seat_labels)
-        except ValueError as error:
-            raise CliError(f"--resume: {error}") from None
-        if previous.done > total:
-            raise CliError(f"--resume: {args.out} already holds {previous.done} games")
-    done = previous.done if previous else 0
+    if args.resume and args.force:
+        raise CliError("--resume keeps the file and --force replaces it: give one of them")
     try:
-        backend = _backend(args)
+        return arena.Arena(
+            lineup,
+            args.games,
+            args.seed,
+            args.out,
+            resume=args.resume,
+            force=args.force,
+            backend=_backend(args),
+        )
+    except arena.ExistingLog as error:
+        raise CliError(
+            f"--out {args.out} already holds {error.lines} lines ({error.size} bytes): add "
+            "--resume to continue that arena, or --force to replace it"
+        ) from None
     except ValueError as error:
         raise CliError(str(error)) from None
 
-    parts: list[arena.Chunk] = []
-    interrupted = False
-    out: IO[str] | None = None
-    started = time.perf_counter()
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    try:
-        if args.out is not None:
-            try:
-                if previous is not None:
-                    # Cut off a line whose write was interrupted, then append after the rest.
-                    os.truncate(args.out, previous.valid_bytes)
-                out = open(args.out, "a" if previous else "w", encoding="utf-8")  # noqa: SIM115
-            except OSError as error:
-                raise CliError(f"--out {args.out}: {error.strerror}") from None
-        with progress:
-            task = progress.add_task(
-                f"{game.name}: {' vs '.join(seat_labels)}", total=total, completed=done
-            )
-            for chunk in backend.run(game, specs, args.seed, done, total - done, out is not None):
-                if out is not None:
-                    _write_chunk(
-                        out,
-                        game,
-                        chunk.histories or [],
-                        chunk.seating,
-                        chunk.first_game,
-                        args.seed,
-                        seat_labels,
-                    )
-                parts.append(chunk)
-                progress.advance(task, chunk.size)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if out is not None:
-            out.close()
-    elapsed = time.perf_counter() - started
-    played = sum(part.size for part in parts)
 
-    players_shape = (0, players)
-    earlier = [previous.returns] if previous else [np.zeros(players_shape)]
-    returns = np.concatenate(earlier + [p.returns for p in parts])
-    seating = np.concatenate(
-        ([previous.seating] if previous else [np.zeros(players_shape, np.int32)])
-        + [p.seating for p in parts]
-    )
-    lengths = np.concatenate(
-        ([previous.lengths] if previous else [np.zeros(0, np.int32)]) + [p.lengths for p in parts]
-    )
-    tallies = tally(returns, seating, seat_entry, len(entries))
-    _print_arena(
-        console, game, entries, tallies, args, done + played, elapsed, played, lengths, backend
-    )
-    if interrupted:
-        console.print(
-            Text(f"interrupted after {done + played} of {total} games", style="bold yellow")
+class _BotProgress(ProgressColumn):
+    """What long-thinking bots have done (the solver: contexts solved). rich redraws it from its
+    own thread, which runs while the games run in C++ without the GIL."""
+
+    def __init__(self, match: arena.Arena) -> None:
+        super().__init__()
+        self.match = match
+
+    def render(self, task: Task) -> Text:
+        del task
+        parts = [
+            f"{label}: {stats['contexts']:,} contexts solved"
+            for label, stats in self.match.bot_stats().items()
+            if "contexts" in stats
+        ]
+        return Text(", ".join(parts), style="cyan")
+
+
+def _warn_clock(lineup: arena.Lineup) -> None:
+    limited = lineup.clock_limited()
+    if limited:
+        settings = ", ".join(f"{e.label}.time_s={e.params['time_s']}" for e in limited)
+        print(
+            f"rivals arena: warning: {settings} thinks by the clock, so the games depend on the "
+            "machine's speed and load: the same --seed can give other games, and --resume does "
+            "not repeat an uninterrupted run; budgets by iterations (or depth) are exact",
+            file=sys.stderr,
         )
-        return 130
-    return 0
+
+
+def cmd_arena(args: argparse.Namespace, console: Console) -> int:
+    game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
+    lineup = _lineup(args, game)
+    _warn_clock(lineup)
+    with _open_arena(args, lineup) as match:
+        errors = Console(stderr=True)
+        progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            _BotProgress(match),
+            console=errors,
+            transient=True,
+            disable=not errors.is_terminal,
+        )
+        labels = " vs ".join(entry.label for entry in lineup.entries)
+        started = time.perf_counter()
+        failure: str | None = None
+        status = 0
+        try:
+            with progress:
+                task = progress.add_task(
+                    Text(f"{game.name}: {labels}").markup,
+                    total=args.games,
+                    completed=match.standings.games,
+                )
+                match.run(lambda standings: progress.update(task, completed=standings.games))
+        except KeyboardInterrupt:
+            status = 130
+        except OSError as error:
+            lost = match.standings.games - match.recorded
+            failure = f"--out {args.out}: {error.strerror or error}"
+            if lost:
+                failure += (
+                    f"; games {match.recorded}-{match.standings.games - 1} are counted in the "
+                    "table but are not in the file"
+                )
+            status = 2
+        except rivals.BudgetExceeded as error:
+            failure = f"{error}: raise the bot's budget (see docs/bots.md); the games finished "
+            failure += "before are in the table" + (" and the file" if args.out else "")
+            status = 2
+        except ValueError as error:
+            failure = str(error)
+            status = 2
+        elapsed = time.perf_counter() - started
+        played = match.standings.games - match.resumed
+        if status != 2 or match.standings.games > 0:
+            _print_arena(console, match, args, elapsed, played)
+    if status == 130:
+        console.print(
+            Text(
+                f"interrupted after {match.standings.games} of {args.games} games",
+                style="bold yellow",
+            )
+        )
+    if failure is not None:
+        raise CliError(failure)
+    return status
 
 
 def _print_arena(
-    console: Console,
-    game: Game,
-    entries: Sequence[BotEntry],
-    tallies: Sequence[Tally],
-    args: argparse.Namespace,
-    games: int,
-    elapsed: float,
-    played: int,
-    lengths: npt.NDArray[np.int32],
-    backend: arena.Backend,
+    console: Console, match: arena.Arena, args: argparse.Namespace, elapsed: float, played: int
 ) -> None:
+    standings = match.standings
+    lineup = standings.lineup
+    game = lineup.game
     params = format_params(game.params)
     table = Table(
         # A Text title: parameter values such as [1, 2] must not be read as rich markup.
-        title=Text(f"{game.name} {params}".strip() + f", {games} games, seed {args.seed}"),
+        title=Text(
+            f"{game.name} {params}".strip() + f", {standings.games} games, seed {match.seed}"
+        ),
         box=box.SIMPLE_HEAD,
         collapse_padding=True,
         pad_edge=False,
     )
-    table.add_column("bot", style="bold")
-    for heading in ("games", "wins", "draws", "losses", "win rate (95% CI)", "mean return"):
+    longest = max(len(entry.label) for entry in lineup.entries)
+    table.add_column("bot", style="bold", no_wrap=True, min_width=longest)
+    # Short headings keep the table within 80 columns; docs/cli.md explains them.
+    headings = ["games", "wins", "draws", "losses", "win rate (95% CI)", "return"]
+    if standings.ranked:
+        headings.append("rank")
+    for heading in headings:
         table.add_column(heading, justify="right", no_wrap=True)
-    for entry, result in zip(entries, tallies):
-        low, high = wilson(result.wins, result.games)
-        rate = result.wins / result.games if result.games else 0.0
-        mean = result.return_sum / result.games if result.games else 0.0
-        table.add_row(
+    for entry, record in zip(lineup.entries, standings.records):
+        low, high = record.win_interval
+        row = [
             Text(entry.label),
-            str(result.games),
-            str(result.wins),
-            str(result.draws),
-            str(result.losses),
-            f"{100 * rate:.1f}% ({100 * low:.1f}-{100 * high:.1f})",
-            f"{mean:+.3f}",
-        )
+            str(record.games),
+            str(record.wins),
+            str(record.draws),
+            str(record.losses),
+            f"{100 * record.win_rate:.1f}% ({100 * low:.1f}-{100 * high:.1f})",
+            f"{record.mean_return:+.3f}",
+        ]
+        if standings.ranked:
+            row.append(f"{record.mean_rank:.2f}")
+        table.add_row(*row)
     console.print(table)
     rate = played / elapsed if elapsed > 0 else 0.0
-    mean_length = float(lengths.mean()) if len(lengths) else 0.0
+    backend = match.backend
     workers = f"{backend.workers} {'thread' if backend.name == 'local' else 'Ray worker'}"
     console.print(
         Text(
-            f"{rate:,.1f} games/s, mean length {mean_length:.1f} actions, "
+            f"{rate:,.1f} games/s, mean length {standings.mean_length:.1f} actions, "
             f"{elapsed:.2f} s on {workers}{'s' if backend.workers != 1 else ''}"
         )
     )
-    for entry in entries:
-        if entry.params:
-            settings = ", ".join(f"{key}={value!r}" for key, value in entry.params.items())
+    if lineup.teams:
+        seats = len(lineup.seat_entry) // len(lineup.entries)
+        console.print(Text(f"each bot plays a team of {seats} seats", style="dim"))
+    for entry in lineup.entries:
+        defaults = game.make_bot(entry.name, {}, 0).params
+        changed = {k: v for k, v in entry.params.items() if defaults.get(k) != v}
+        if changed:
+            settings = ", ".join(f"{key}={json.dumps(value)}" for key, value in changed.items())
             console.print(Text(f"{entry.label}: {entry.name} with {settings}", style="dim"))
-    for entry, result in zip(entries, tallies):
-        if result.both_sides:
-            console.print(
-                Text(
-                    f"note: {entry.label} sat on both sides in {result.both_sides} games "
-                    "(counted as wins); list as many bots as there are teams",
-                    style="yellow",
-                )
-            )
     if args.out is not None:
-        console.print(Text(f"replays: {args.out}", style="dim"))
+        resumed = f" ({match.resumed} resumed)" if match.resumed else ""
+        console.print(Text(f"replays: {args.out}{resumed}", style="dim"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -445,15 +384,16 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     check_bot(game, args.bot, opponent_params, args.bot)
     check_bot(game, "mcts", hint_params, "mcts (hints)")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    # Bot seeds follow the game seed; they wrap round at 64 bits like the engine's seeds.
     opponents = {
-        seat: rivals.bots.make(args.bot, game, seed + seat, **opponent_params)
+        seat: rivals.bots.make(args.bot, game, (seed + seat) % 2**64, **opponent_params)
         for seat in range(players)
         if seat != args.seat
     }
     names = ["you" if seat == args.seat else args.bot for seat in range(players)]
 
     def hint_bot() -> Bot:
-        return rivals.bots.make("mcts", game, seed + players, **hint_params)
+        return rivals.bots.make("mcts", game, (seed + players) % 2**64, **hint_params)
 
     you = seat_label(game.name, players, args.seat)
     console.print(
@@ -471,44 +411,54 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:
     """The replay dict picked from a .json or .jsonl file, and a name for it in messages."""
     try:
-        text = path.read_text(encoding="utf-8")
+        if path.suffix != ".jsonl":
+            data = path.read_bytes()
+            try:
+                return _one_replay(json.loads(data), path, index), str(path)
+            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+                # An arena file under another name: one JSON object per line.
+                if data.count(b"\n") < 2 or not data.lstrip().startswith(b"{"):
+                    message = "not UTF-8 text" if isinstance(error, UnicodeDecodeError) else None
+                    raise CliError(
+                        f"{path}: bad replay: {message or f'not JSON ({error})'}"
+                    ) from None
+        return _replay_line(path, index)
     except FileNotFoundError:
         raise CliError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise CliError(f"{path}: is a directory") from None
     except OSError as error:
         raise CliError(f"{path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise CliError(f"{path}: bad replay: not UTF-8 text") from None
 
-    lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
-    as_lines = path.suffix == ".jsonl"
-    if not as_lines:
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as error:
-            # An arena file under another name: several lines, each a JSON object.
-            if len(lines) > 1 and lines[0][1].lstrip().startswith("{"):
-                as_lines = True
-            else:
-                raise CliError(f"{path}: bad replay: not JSON ({error})") from None
-        else:
-            if index not in (None, 0):
-                raise CliError(f"{path} holds one replay; --index {index} is out of range")
-            return data, str(path)
+
+def _one_replay(data: Any, path: Path, index: int | None) -> Any:
+    if index not in (None, 0):
+        raise CliError(f"{path} holds one replay; --index {index} is out of range")
+    return data
+
+
+def _replay_line(path: Path, index: int | None) -> tuple[Any, str]:
+    """Game ``index`` (counting non-empty lines) of a replay log, read by the arena's reader."""
     chosen = 0 if index is None else index
-    if not 0 <= chosen < len(lines):
-        raise CliError(
-            f"{path} holds {len(lines)} replays; --index {chosen} is out of range"
-            if lines
-            else f"{path}: no replays in the file"
-        )
-    number, line = lines[chosen]
-    where = f"{path} line {number}"
-    try:
-        return json.loads(line), where
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise CliError(f"{where}: bad replay: not JSON ({error})") from None
+    count = 0
+    for line in arena.read_log(path):
+        if not line.data.strip():
+            continue
+        if count == chosen:
+            where = f"{path} line {line.number}"
+            try:
+                return line.decode(), where
+            except ValueError as error:
+                raise CliError(f"{where}: bad replay: {error}") from None
+        count += 1
+    if count == 0:
+        raise CliError(f"{path}: no replays in the file")
+    raise CliError(f"{path} holds {count} replays; --index {chosen} is out of range")
+
+
+def _check_player(player: int | None, game: Game) -> None:
+    if player is not None and not 0 <= player < game.num_players:
+        raise CliError(f"--player {player}: {game.name} has seats 0 to {game.num_players - 1}")
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
@@ -518,6 +468,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     except ValueError as error:
         raise CliError(f"{where}: {error}") from None
     game = final.game
+    _check_player(args.player, game)
     if args.html is not None:
         try:
             viewer.write_html(data, args.html, player=args.player)
@@ -528,7 +479,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     params = format_params(game.params)
     console.print(Text(f"{game.name} {params}".strip(), style="bold"))
     arena_info = data.get("arena") if isinstance(data, dict) else None
-    bots = arena_info.get("bots") if isinstance(arena_info, dict) else None
+    bots = arena_info.get("labels") if isinstance(arena_info, dict) else None
     if isinstance(bots, list) and len(bots) == game.num_players:
         seats = ", ".join(f"{player_label(final, seat)}: {name}" for seat, name in enumerate(bots))
         console.print(Text(seats))
@@ -553,6 +504,7 @@ def cmd_render(args: argparse.Namespace, console: Console) -> int:
     data, where = _load_replay_data(Path(args.file), args.index)
     try:
         state = viewer.state_at(data, args.step)
+        _check_player(args.player, state.game)
         picture = svg.to_svg(state, args.player)
     except ValueError as error:
         raise CliError(f"{where}: {error}") from None
@@ -612,11 +564,12 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="rivals", description="Fast engines for historical strategy games."
     )
     parser.add_argument("--version", action="version", version=f"rivals {rivals.__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    seed = integer(0, arena.MAX_SEED)
 
     def game_params(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
@@ -629,15 +582,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena_cmd = commands.add_parser("arena", help="bots play each other; prints win rates")
     arena_cmd.add_argument("game", help="a game name (see rivals games)")
-    arena_cmd.add_argument("--bots", default="mcts,random", help="distinct bots, e.g. mcts,random")
-    arena_cmd.add_argument("--games", type=_positive, default=100, help="games to play (100)")
-    arena_cmd.add_argument("--seed", type=_non_negative, default=0, help="the match seed (0)")
-    arena_cmd.add_argument("--threads", type=_positive, default=None, help="default: all cores")
+    arena_cmd.add_argument("--bots", default="mcts,random", help="bots, e.g. mcts,random")
+    arena_cmd.add_argument(
+        "--games",
+        type=integer(1, arena.MAX_GAMES),
+        default=100,
+        help=f"games to play (100; at most {arena.MAX_GAMES:,})",
+    )
+    arena_cmd.add_argument("--seed", type=seed, default=0, help="the match seed (0)")
+    arena_cmd.add_argument("--threads", type=integer(1), default=None, help="default: all cores")
     arena_cmd.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
     arena_cmd.add_argument(
         "--resume",
         action="store_true",
-        help="continue the arena whose replays are in --out, skipping the games it holds",
+        help="continue the arena whose replays are in --out, re-checking the games it holds",
+    )
+    arena_cmd.add_argument(
+        "--force", action="store_true", help="replace a non-empty --out instead of refusing it"
     )
     arena_cmd.add_argument(
         "--backend",
@@ -661,8 +622,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play against bots at the terminal")
     play.add_argument("game", help="a game name (see rivals games)")
     play.add_argument("--bot", default="mcts", help="the bot in every other seat")
-    play.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
-    play.add_argument("--seed", type=_non_negative, default=None, help="default: random")
+    play.add_argument("--seat", type=integer(0), default=0, help="your seat (0 moves first)")
+    play.add_argument("--seed", type=seed, default=None, help="default: random")
     play.add_argument(
         "--param",
         action="append",
@@ -675,23 +636,28 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="print a saved game move by move")
     replay.add_argument("file", help="a replay .json or an arena .jsonl")
-    replay.add_argument("--index", type=_non_negative, default=None, help="game in a .jsonl")
+    replay.add_argument("--index", type=integer(0), default=None, help="game in a .jsonl")
     replay.add_argument("--boards", action="store_true", help="show the board after each move")
     replay.add_argument(
         "--html", default=None, metavar="OUT.html", help="write a page that steps through the game"
     )
     replay.add_argument(
-        "--player", type=int, default=None, help="with --html: show what this seat sees"
+        "--player", type=integer(0), default=None, help="with --html: show what this seat sees"
     )
     replay.set_defaults(handler=cmd_replay)
 
     render_cmd = commands.add_parser("render", help="a position of a saved game as SVG")
     render_cmd.add_argument("file", help="a replay .json or an arena .jsonl")
     render_cmd.add_argument(
-        "--step", type=int, default=-1, help="actions applied (default -1: the final position)"
+        "--step",
+        type=integer(-(2**31), 2**31 - 1),
+        default=-1,
+        help="actions applied (default -1: the final position)",
     )
-    render_cmd.add_argument("--index", type=_non_negative, default=None, help="game in a .jsonl")
-    render_cmd.add_argument("--player", type=int, default=None, help="show what this seat sees")
+    render_cmd.add_argument("--index", type=integer(0), default=None, help="game in a .jsonl")
+    render_cmd.add_argument(
+        "--player", type=integer(0), default=None, help="show what this seat sees"
+    )
     render_cmd.add_argument("--out", default=None, metavar="FILE.svg", help="default: stdout")
     render_cmd.set_defaults(handler=cmd_render)
 
