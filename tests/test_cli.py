@@ -7,7 +7,6 @@ import json
 import random
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -93,7 +92,14 @@ def test_arena_mcts_writes_replays_that_match_the_table(capsys: Capture, tmp_pat
         assert state.is_terminal()
         assert state.returns() == data["result"]["returns"]
         assert data["arena"]["index"] == index
-        for seat, bot in enumerate(data["arena"]["bots"]):
+        assert data["arena"]["seed"] == 0
+        full = rivals.bots.make("mcts", state.game, 0, iterations=50).params
+        mcts = {"name": "mcts", "params": full}
+        random_bot = {"name": "random", "params": {}}
+        seats = [mcts, random_bot] if index % 2 == 0 else [random_bot, mcts]
+        assert data["bots"] == seats
+        assert data["arena"]["labels"] == [bot["name"] for bot in seats]
+        for seat, bot in enumerate(data["arena"]["labels"]):
             if state.returns()[seat] > 0:
                 wins[bot] += 1
     assert wins == {"mcts": rows["mcts"][1], "random": rows["random"][1]}
@@ -150,16 +156,16 @@ def test_arena_four_players_in_teams(capsys: Capture) -> None:
 
 def interrupt_after_first_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C arrives while the second chunk is being written."""
-    write = cli._write_chunk
+    append = rivals.arena.ReplayLog.append
     calls = []
 
-    def write_then_interrupt(*args: Any) -> None:
+    def append_then_interrupt(log: rivals.arena.ReplayLog, text: str) -> None:
         calls.append(1)
         if len(calls) > 1:
             raise KeyboardInterrupt
-        write(*args)
+        append(log, text)
 
-    monkeypatch.setattr(cli, "_write_chunk", write_then_interrupt)
+    monkeypatch.setattr(rivals.arena.ReplayLog, "append", append_then_interrupt)
 
 
 def test_arena_resume_finishes_exactly_like_an_uninterrupted_run(
@@ -270,10 +276,10 @@ def test_unknown_game(capsys: Capture) -> None:
 
 
 def test_wilson_interval() -> None:
-    assert cli.wilson(0, 0) == (0.0, 1.0)
-    low, high = cli.wilson(50, 100)
+    assert rivals.arena.wilson(0, 0) == (0.0, 1.0)
+    low, high = rivals.arena.wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
-    low, high = cli.wilson(10, 10)
+    low, high = rivals.arena.wilson(10, 10)
     assert high == pytest.approx(1.0) and 0.69 < low < 0.73
 
 

@@ -30,7 +30,9 @@ import importlib
 import json
 import math
 import os
+import signal
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +45,7 @@ import numpy.typing as npt
 from rivals import _facts
 from rivals import replay as replays
 from rivals._core import Bot, Game, State, make_game
+from rivals.bots import clock_dependent
 
 __all__ = [
     "MAX_GAMES",
@@ -61,6 +64,7 @@ __all__ = [
     "Record",
     "ReplayLog",
     "Standings",
+    "interrupts_deferred",
     "read_log",
     "run",
     "tally",
@@ -407,7 +411,7 @@ class Lineup:
     def clock_limited(self) -> list[Entry]:
         """Entries that think by the clock (``time_s`` > 0): their games depend on the machine's
         speed, so the same seed can give other games."""
-        return [e for e in self.entries if _positive_number(e.params.get("time_s"))]
+        return [e for e in self.entries if clock_dependent(e.name, e.params)]
 
     @classmethod
     def from_record(cls, record: Any) -> Lineup:
@@ -453,10 +457,6 @@ def _entry(game: Game, label: str, name: str, params: dict[str, Any]) -> Entry:
     except ValueError as error:
         raise ValueError(f"bot {label}: {error}") from None
     return Entry(label, name, dict(bot.params))
-
-
-def _positive_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
 
 
 def _is_index(value: Any) -> bool:
@@ -815,6 +815,27 @@ class ExistingLog(ValueError):
 # Arenas
 
 
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Holds back Ctrl-C (SIGINT) until the block is done, then raises ``KeyboardInterrupt``:
+    a chunk being written reaches the disk whole, a display being taken down goes. Where the
+    program has its own SIGINT handler, or off the main thread, nothing changes."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def _check_int(name: str, value: Any, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
@@ -924,16 +945,17 @@ class Arena:
             self.log is not None,
         )
         for chunk in chunks:
-            if self.log is not None:
-                try:
-                    self.log.append(self._lines(chunk))
-                except OSError:
-                    self.standings.add(chunk.returns, chunk.seating, chunk.lengths)
-                    raise
-            self.standings.add(chunk.returns, chunk.seating, chunk.lengths)
-            self.recorded = self.standings.games if self.log is not None else 0
-            if on_chunk is not None:
-                on_chunk(self.standings)
+            with interrupts_deferred():
+                if self.log is not None:
+                    try:
+                        self.log.append(self._lines(chunk))
+                    except OSError:
+                        self.standings.add(chunk.returns, chunk.seating, chunk.lengths)
+                        raise
+                self.standings.add(chunk.returns, chunk.seating, chunk.lengths)
+                self.recorded = self.standings.games if self.log is not None else 0
+                if on_chunk is not None:
+                    on_chunk(self.standings)
         return self.standings
 
     def _lines(self, chunk: Chunk) -> str:

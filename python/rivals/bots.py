@@ -7,7 +7,11 @@ from typing import Any
 
 from rivals._core import Bot, Game, bot_names
 
-__all__ = ["Bot", "make", "names"]
+__all__ = ["Bot", "clock_dependent", "make", "names"]
+
+# Bots whose moves never depend on time_s: the solver either finds the exact answer within its
+# time or raises BudgetExceeded.
+_EXACT = frozenset({"solver"})
 
 
 def names() -> list[str]:
@@ -21,3 +25,11 @@ def make(name: str, game: Game, seed: int = 0, **params: Any) -> Bot:
     Unknown names or parameters raise ``ValueError`` listing what is accepted.
     """
     return game.make_bot(name, params, seed)
+
+
+def clock_dependent(name: str, params: dict[str, Any]) -> bool:
+    """Whether bot ``name`` with ``params`` thinks by the clock (``time_s`` > 0), so that its
+    moves depend on the machine's speed and load and the same seed can give other games."""
+    time_s = params.get("time_s")
+    timed = isinstance(time_s, (int, float)) and not isinstance(time_s, bool) and time_s > 0
+    return timed and name not in _EXACT

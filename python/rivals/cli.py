@@ -13,6 +13,7 @@ import json
 import random
 import sys
 import time
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, cast
@@ -29,7 +30,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 import rivals
@@ -198,15 +199,19 @@ class _BotProgress(ProgressColumn):
     own thread, which runs while the games run in C++ without the GIL."""
 
     def __init__(self, match: arena.Arena) -> None:
-        super().__init__()
-        self.match = match
+        super().__init__(table_column=Column(no_wrap=True))
+        # rich keeps its display in a reference cycle, which may outlive the run: hold the arena
+        # weakly, so that its engine objects go with it.
+        self.match = weakref.ref(match)
 
     def render(self, task: Task) -> Text:
         del task
+        match = self.match()
+        stats = match.bot_stats() if match is not None else {}
         parts = [
-            f"{label}: {stats['contexts']:,} contexts solved"
-            for label, stats in self.match.bot_stats().items()
-            if "contexts" in stats
+            f"{label}: {values['contexts']:,} contexts solved"
+            for label, values in stats.items()
+            if "contexts" in values
         ]
         return Text(", ".join(parts), style="cyan")
 
@@ -246,13 +251,19 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
         failure: str | None = None
         status = 0
         try:
-            with progress:
-                task = progress.add_task(
-                    Text(f"{game.name}: {labels}").markup,
-                    total=args.games,
-                    completed=match.standings.games,
-                )
+            task = progress.add_task(
+                Text(f"{game.name}: {labels}").markup,
+                total=args.games,
+                completed=match.standings.games,
+            )
+            progress.start()
+            try:
                 match.run(lambda standings: progress.update(task, completed=standings.games))
+            finally:
+                # A Ctrl-C pressed while the games ran in C++ surfaces at the next Python line;
+                # if that is in here, the display's thread would keep drawing for ever.
+                with arena.interrupts_deferred():
+                    progress.stop()
         except KeyboardInterrupt:
             status = 130
         except OSError as error:
@@ -265,8 +276,13 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
                 )
             status = 2
         except rivals.BudgetExceeded as error:
-            failure = f"{error}: raise the bot's budget (see docs/bots.md); the games finished "
-            failure += "before are in the table" + (" and the file" if args.out else "")
+            finished = match.standings.games - match.resumed
+            failure = f"{error}; give the bot a larger budget (docs/bots.md): " + (
+                f"the {finished} games finished are in the table"
+                + (" and the file" if args.out else "")
+                if finished
+                else "no game was finished"
+            )
             status = 2
         except ValueError as error:
             failure = str(error)
