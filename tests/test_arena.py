@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import signal
 import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -68,3 +75,349 @@ def test_missing_ray_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(ValueError, match="pip install"):
         arena.RayBackend()
+
+
+# --------------------------------------------------------------------------------------------
+# Lineups
+
+
+def labels(lineup: arena.Lineup) -> list[str]:
+    return [entry.label for entry in lineup.entries]
+
+
+def test_free_for_all_seats_are_entries_of_their_own() -> None:
+    lineup = arena.Lineup.of(rivals.make("verraeter"), ["mcts", "random"])
+    assert labels(lineup) == ["mcts", "random", "mcts#2", "random#2"]
+    assert lineup.seat_entry == (0, 1, 2, 3) and not lineup.teams
+    lineup = arena.Lineup.of(rivals.make("rosenkoenig"), ["random"])
+    assert labels(lineup) == ["random", "random#2"]
+    assert lineup.seat_labels(1) == ["random#2", "random"]
+    with pytest.raises(ValueError, match="3 bots for 2 seats"):
+        arena.Lineup.of(rivals.make("rosenkoenig"), ["random"] * 3)
+
+
+def test_teams_only_where_the_game_has_teams() -> None:
+    game = rivals.make("rosenkoenig", players=4)
+    lineup = arena.Lineup.of(game, ["mcts", "random"])
+    assert labels(lineup) == ["mcts", "random"] and lineup.seat_entry == (0, 1, 0, 1)
+    assert lineup.teams
+    assert labels(arena.Lineup.of(game, ["random"])) == ["random", "random#2"]
+    by_seat = arena.Lineup.of(game, ["random"] * 4)
+    assert by_seat.seat_entry == (0, 1, 2, 3) and not by_seat.teams
+    with pytest.raises(ValueError, match="2 teams of 2 seats"):
+        arena.Lineup.of(game, ["random"] * 3)
+
+
+def test_entries_carry_every_parameter_from_the_engine() -> None:
+    game = rivals.make("rosenkoenig")
+    lineup = arena.Lineup.of(
+        game, [("mcts", {"iterations": 7}), "mcts"], {"mcts#2": {"threads": 2}}
+    )
+    first, second = lineup.entries
+    assert first.params == rivals.bots.make("mcts", game, 0, iterations=7).params
+    assert second.params["threads"] == 2 and second.params["iterations"] == 1000
+    assert set(first.params) == {"iterations", "time_s", "exploration", "max_nodes", "threads"}
+    with pytest.raises(ValueError, match=r"bot mcts#2: .*bogus"):
+        arena.Lineup.of(game, ["mcts", "mcts"], {"mcts#2": {"bogus": 1}})
+    with pytest.raises(ValueError, match="no bot 'mcts#3'"):
+        arena.Lineup.of(game, ["mcts", "mcts"], {"mcts#3": {"threads": 2}})
+
+
+def test_clock_limits_are_told_apart_from_exact_budgets() -> None:
+    game = rivals.make("sekigahara")
+    lineup = arena.Lineup.of(game, [("mcts", {"time_s": 0.1}), ("solver", {"time_s": 5.0})])
+    assert [entry.label for entry in lineup.clock_limited()] == ["mcts"]
+    assert arena.Lineup.of(game, [("mcts", {"iterations": 5}), "random"]).clock_limited() == []
+
+
+# --------------------------------------------------------------------------------------------
+# Standings
+
+
+def test_standings_count_wins_draws_losses_returns_and_ranks() -> None:
+    lineup = arena.Lineup.of(rivals.make("rheinlaender"), ["random"])
+    standings = arena.Standings(lineup)
+    returns = np.array([[1.0, -0.5, -0.5], [0.5, 0.5, -1.0], [0.0, 0.0, 0.0]])
+    seating = np.array([[0, 1, 2], [1, 2, 0], [2, 0, 1]], dtype=np.int32)
+    standings.add(returns, seating, np.array([10, 20, 30], dtype=np.int32))
+    # Entry 0 sat in seats 0, 2 and 1: returns 1.0, -1.0 and 0.0.
+    first, second, third = standings.records
+    assert (first.games, first.wins, first.draws, first.losses) == (3, 1, 1, 1)
+    assert first.mean_return == 0.0 and first.rank_sum == 1 + 3 + 1
+    assert (second.wins, second.draws, second.losses) == (1, 1, 1)  # -0.5, 0.5, 0.0
+    assert second.rank_sum == 2 + 1 + 1
+    assert (third.wins, third.losses) == (1, 1) and third.return_sum == pytest.approx(0.0)
+    assert standings.games == 3 and standings.mean_length == 20.0 and standings.ranked
+
+
+def test_standings_do_not_depend_on_how_games_are_chunked() -> None:
+    game = rivals.make("verraeter", players=3)
+    lineup = arena.Lineup.of(game, ["random"])
+    whole = arena.run(game, lineup.seat_specs(), 30, seed=2)
+    at_once = arena.Standings(lineup)
+    at_once.add(whole.returns, whole.seating, whole.lengths)
+    one_by_one = arena.Standings(lineup)
+    for i in range(30):
+        one_by_one.add(whole.returns[i : i + 1], whole.seating[i : i + 1], whole.lengths[i : i + 1])
+    assert at_once == one_by_one
+
+
+def test_team_entries_count_each_game_once() -> None:
+    lineup = arena.Lineup.of(rivals.make("rosenkoenig", players=4), ["mcts", "random"])
+    standings = arena.Standings(lineup)
+    returns = np.array([[1.0, -1.0, 1.0, -1.0], [1.0, -1.0, 1.0, -1.0]])
+    seating = np.array([[0, 1, 2, 3], [1, 2, 3, 0]], dtype=np.int32)
+    standings.add(returns, seating, np.array([5, 5], dtype=np.int32))
+    mcts, random_bot = standings.records
+    assert (mcts.games, mcts.wins, mcts.losses) == (2, 1, 1)
+    assert (random_bot.games, random_bot.wins, random_bot.losses) == (2, 1, 1)
+    assert not standings.ranked
+
+
+# --------------------------------------------------------------------------------------------
+# The replay log
+
+
+def test_read_log_splits_at_newlines_only(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    rows = [{"text": "a\u2028b\u2029c\x85d\x0ce"}, {"n": 2}, {"n": 3}]
+    data = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows) + '{"cut'
+    path.write_bytes(data.encode("utf-8"))
+    for block in (1, 7, 1 << 20):
+        lines = list(arena.read_log(path, block=block))
+        assert [line.decode() for line in lines[:3]] == rows
+        assert [line.complete for line in lines] == [True, True, True, False]
+        assert [line.number for line in lines] == [1, 2, 3, 4]
+        assert lines[3].offset == len(data.encode("utf-8")) - len(b'{"cut')
+    with pytest.raises(ValueError, match="not JSON"):
+        lines[3].decode()
+
+
+def test_a_log_refuses_a_file_with_games_unless_resumed_or_forced(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"b": 2}\n')
+    with pytest.raises(arena.ExistingLog, match="already holds 2 lines"):
+        arena.ReplayLog(path)
+    assert path.read_bytes() == b'{"a": 1}\n{"b": 2}\n'
+    arena.ReplayLog(path, resume=True).close()
+    assert path.read_bytes() == b'{"a": 1}\n{"b": 2}\n'
+    log = arena.ReplayLog(path, force=True)
+    assert path.read_bytes() == b""
+    log.append('{"c": 3}\n')
+    log.close()
+    assert path.read_bytes() == b'{"c": 3}\n'
+
+
+def test_a_log_is_locked_while_it_is_open(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    first = arena.ReplayLog(path)
+    with pytest.raises(ValueError, match=rf"being written by another arena \(pid {os.getpid()}\)"):
+        arena.ReplayLog(path, resume=True)
+    first.close()
+    arena.ReplayLog(path, resume=True).close()
+
+
+def test_a_failed_append_leaves_whole_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "log.jsonl"
+    log = arena.ReplayLog(path)
+    log.append('{"a": 1}\n')
+    real_write = os.write
+
+    def write_half(fd: int, data: Any) -> int:
+        if fd == log.fd:
+            monkeypatch.setattr(os, "write", fail)
+            return real_write(fd, bytes(data[:3]))
+        return real_write(fd, data)
+
+    def fail(fd: int, data: Any) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "write", write_half)
+    with pytest.raises(OSError, match="No space"):
+        log.append('{"b": 2}\n{"c": 3}\n')
+    monkeypatch.undo()
+    log.close()
+    assert path.read_bytes() == b'{"a": 1}\n'
+
+
+def test_interrupts_are_held_back_to_the_end_of_the_block() -> None:
+    reached = []
+    with pytest.raises(KeyboardInterrupt), arena.interrupts_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        reached.append("end of block")
+    assert reached == ["end of block"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# --------------------------------------------------------------------------------------------
+# Arenas: run to a file, resume, tally
+
+
+def small_lineup(name: str) -> arena.Lineup:
+    return arena.Lineup.of(rivals.make(name), [("mcts", {"iterations": 4}), "random"])
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_iteration_budgets_give_the_same_file_whatever_the_threads(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = []
+    for threads, chunk_seconds in ((1, 0.5), (2, 0.0), (2, 0.5)):
+        monkeypatch.setattr(arena, "CHUNK_SECONDS", chunk_seconds)
+        path = tmp_path / f"{threads}-{chunk_seconds}.jsonl"
+        with arena.Arena(
+            small_lineup(name), 5, seed=9, out=path, backend=arena.LocalBackend(threads)
+        ) as match:
+            match.run()
+        files.append(path.read_bytes())
+    assert files[0] == files[1] == files[2]
+    assert files[0].count(b"\n") == 5
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_resume_ends_like_an_uninterrupted_arena(name: str, tmp_path: Path) -> None:
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    with arena.Arena(small_lineup(name), 4, seed=3, out=whole) as match:
+        uninterrupted = match.run()
+    with arena.Arena(small_lineup(name), 2, seed=3, out=part) as match:
+        match.run()
+    part.write_bytes(part.read_bytes() + b'{"format": "rivals-re')  # a write cut off
+    with arena.Arena(small_lineup(name), 4, seed=3, out=part, resume=True) as match:
+        assert match.resumed == 2 and match.standings.games == 2
+        resumed = match.run()
+    assert part.read_bytes() == whole.read_bytes()
+    assert resumed == uninterrupted
+    assert arena.tally(whole) == uninterrupted
+
+
+def test_each_line_records_the_bots_and_the_arena(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    game = rivals.make("verraeter", players=3)
+    lineup = arena.Lineup.of(game, [("mcts", {"iterations": 3}), "random"])
+    with arena.Arena(lineup, 3, seed=5, out=path) as match:
+        match.run()
+    records = [line.decode() for line in arena.read_log(path)]
+    mcts = {"name": "mcts", "params": rivals.bots.make("mcts", game, 0, iterations=3).params}
+    random_bot = {"name": "random", "params": {}}
+    for index, record in enumerate(records):
+        seats = [[mcts, random_bot, mcts], [random_bot, mcts, mcts], [mcts, mcts, random_bot]]
+        assert record["bots"] == seats[index]
+        names = [["mcts", "random", "mcts#2"], ["random", "mcts#2", "mcts"]]
+        names.append(["mcts#2", "mcts", "random"])
+        assert record["arena"] == {"index": index, "seed": 5, "labels": names[index]}
+        state = rivals.replay.from_dict(record)
+        assert state.returns() == record["result"]["returns"]
+
+
+def corrupt(record: dict[str, Any], how: str) -> None:
+    if how == "tampered returns":
+        record["result"]["returns"] = [-r for r in record["result"]["returns"]]
+    elif how == "illegal action":
+        record["actions"][3]["action"] = 10**6
+        del record["actions"][3]["text"]
+    elif how == "emptied actions":
+        record["actions"] = []
+    elif how == "null result":
+        record["result"] = None
+    elif how == "null returns":
+        record["result"]["returns"] = [None] * len(record["result"]["returns"])
+    elif how == "null actions":
+        record["actions"] = None
+    elif how == "returns too short":
+        record["result"]["returns"] = record["result"]["returns"][:1]
+    elif how == "out of order":
+        record["arena"]["index"] = 5
+
+
+CORRUPTIONS = [
+    "tampered returns",
+    "illegal action",
+    "emptied actions",
+    "null result",
+    "null returns",
+    "null actions",
+    "returns too short",
+    "out of order",
+]
+
+
+@pytest.mark.parametrize("how", CORRUPTIONS)
+def test_resume_and_tally_refuse_a_corrupt_game(how: str, tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    lineup = small_lineup("rosenkoenig")
+    with arena.Arena(lineup, 3, seed=1, out=path) as match:
+        match.run()
+    lines = path.read_bytes().split(b"\n")
+    record = json.loads(lines[1])
+    corrupt(record, how)
+    lines[1] = json.dumps(record, ensure_ascii=False).encode()
+    path.write_bytes(b"\n".join(lines))
+    before = path.read_bytes()
+    with pytest.raises(arena.CorruptLog, match=rf"^{re.escape(str(path))}:2: corrupt: "):
+        arena.Arena(lineup, 4, seed=1, out=path, resume=True)
+    with pytest.raises(arena.CorruptLog, match=":2: corrupt: "):
+        arena.tally(path)
+    assert path.read_bytes() == before
+
+
+def test_resume_refuses_another_arena(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    game = rivals.make("rosenkoenig")
+    lineup = arena.Lineup.of(game, [("mcts", {"iterations": 2}), "random"])
+    with arena.Arena(lineup, 2, seed=1, out=path) as match:
+        match.run()
+    before = path.read_bytes()
+    stronger = arena.Lineup.of(game, [("mcts", {"iterations": 400}), "random"])
+    with pytest.raises(
+        arena.OtherArena,
+        match=":1: other bots: seat 0 holds mcts with iterations=2, this arena has iterations=400",
+    ):
+        arena.Arena(stronger, 4, seed=1, out=path, resume=True)
+    with pytest.raises(arena.OtherArena, match="seed 1, not 2"):
+        arena.Arena(lineup, 4, seed=2, out=path, resume=True)
+    four = arena.Lineup.of(
+        rivals.make("rosenkoenig", players=4), [("mcts", {"iterations": 2}), "random"]
+    )
+    with pytest.raises(arena.OtherArena, match="other parameters"):
+        arena.Arena(four, 4, seed=1, out=path, resume=True)
+    with pytest.raises(arena.OtherArena, match="more than the 1 games"):
+        arena.Arena(lineup, 1, seed=1, out=path, resume=True)
+    assert path.read_bytes() == before
+
+
+def test_a_write_error_keeps_the_finished_games_in_the_standings() -> None:
+    lineup = arena.Lineup.of(rivals.make("rosenkoenig"), ["random"])
+    with arena.Arena(lineup, 3, out="/dev/full", backend=arena.LocalBackend(1)) as match:
+        with pytest.raises(OSError, match="No space left"):
+            match.run()
+        assert match.standings.games == 1 and match.recorded == 0
+
+
+def test_arena_arguments_are_checked() -> None:
+    lineup = small_lineup("rosenkoenig")
+    with pytest.raises(ValueError, match="seed"):
+        arena.Arena(lineup, 1, seed=2**64)
+    with pytest.raises(ValueError, match="number of games"):
+        arena.Arena(lineup, arena.MAX_GAMES + 1)
+    with pytest.raises(ValueError, match="give out"):
+        arena.Arena(lineup, 1, resume=True)
+
+
+# --------------------------------------------------------------------------------------------
+# The solver's shared table
+
+
+def test_solver_bots_of_one_match_share_one_table() -> None:
+    game = rivals.make("sekigahara")
+    budget = {"max_contexts": 300}
+    kept = rivals.bots.make("solver", game, **budget)
+    other_rule = rivals.bots.make("solver", rivals.make("sekigahara", repetition_rule="off"))
+    with pytest.raises(rivals.BudgetExceeded, match="more than 300 contexts"):
+        game.play_match([("solver", budget), ("solver", budget)], 4, 0, 0, 2)
+    # Two threads, two seats: four bots, one table, filled up to the budget once.
+    assert kept.stats() == {"contexts": 300}
+    assert other_rule.stats() == {"contexts": 0}
+    assert rivals.bots.make("random", game).stats() == {}
