@@ -148,6 +148,8 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse with its errors on one line (``rivals arena: error: ...``), like every other
     error of the command line, and the usage left to ``--help``."""
 
+    commands: dict[str, argparse.ArgumentParser]  # the sub-commands' parsers, by name
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
 
@@ -579,7 +581,7 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
 # main
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="rivals", description="Fast engines for historical strategy games."
     )
@@ -689,12 +691,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     games = commands.add_parser("games", help="list the games")
     games.set_defaults(handler=cmd_games)
+    parser.commands = dict(commands.choices)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # Said by the sub-command's parser, so the message names it like every other error.
+        (parser.commands[args.command] if args.command else parser).error(
+            f"unrecognized arguments: {' '.join(extra)}"
+        )
     if args.command is None:
         parser.print_help()
         return 2

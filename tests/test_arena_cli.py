@@ -1,0 +1,430 @@
+"""``rivals arena``, ``replay`` and ``render`` as a user runs them: in a subprocess, checking the
+exit status, the one line on stderr, and that a record on disk is never changed by a refusal."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rivals
+
+ENV = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}
+ENV.pop("FORCE_COLOR", None)
+
+
+def rivals_cli(
+    *argv: str, stdin: str = "", timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rivals.cli", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def one_line_error(result: subprocess.CompletedProcess[str], command: str, *parts: str) -> str:
+    """Asserts exit status 2 and a single error line naming ``parts``; returns the line."""
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"rivals {command}: error: "), lines[0]
+    for part in parts:
+        assert part in lines[0], lines[0]
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+def rows(out: str) -> dict[str, list[str]]:
+    """The results table: label -> its cells."""
+    table = {}
+    for line in out.splitlines():
+        cells = line.split()
+        if len(cells) >= 7 and cells[1].isdigit() and cells[2].isdigit():
+            table[cells[0]] = cells[1:]
+    return table
+
+
+# A small arena per game: cheap bots, a few games.
+SMALL = {
+    "battlecards": ["--game-param", "max_turns=40"],
+    "rheinlaender": ["--game-param", "max_turns=30"],
+    "rosenkoenig": [],
+    "sekigahara": [],
+    "verraeter": ["--game-param", "rounds=2"],
+}
+
+
+def small_arena(name: str, games: int, out: Path, *extra: str) -> list[str]:
+    return [
+        "arena",
+        name,
+        "--bots",
+        "mcts,random",
+        "--param",
+        "mcts.iterations=3",
+        "--games",
+        str(games),
+        "--seed",
+        "7",
+        "--out",
+        str(out),
+        *SMALL[name],
+        *extra,
+    ]
+
+
+def test_small_arenas_cover_every_game() -> None:
+    assert sorted(SMALL) == rivals.games()
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_every_game_plays_replays_renders_and_resumes(name: str, tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    result = rivals_cli(*small_arena(name, 3, whole))
+    assert result.returncode == 0, result.stderr
+    table = rows(result.stdout)
+    params = {k: json.loads(v) for k, _, v in (a.partition("=") for a in SMALL[name][1::2])}
+    players = rivals.make(name, **params).num_players
+    assert len(table) == players and all(cells[0] == "3" for cells in table.values())
+    assert whole.read_bytes().count(b"\n") == 3
+
+    replayed = rivals_cli("replay", str(whole), "--index", "2")
+    assert replayed.returncode == 0, replayed.stderr
+    assert "result:" in replayed.stdout
+    picture = rivals_cli("render", str(whole), "--index", "1", "--step", "5")
+    assert picture.returncode == 0 and picture.stdout.startswith("<svg"), picture.stderr
+
+    part = tmp_path / "part.jsonl"
+    assert rivals_cli(*small_arena(name, 1, part)).returncode == 0
+    resumed = rivals_cli(*small_arena(name, 3, part, "--resume"))
+    assert resumed.returncode == 0, resumed.stderr
+    assert part.read_bytes() == whole.read_bytes()
+    assert rows(resumed.stdout) == table
+    assert "(1 resumed)" in resumed.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# A record is never overwritten, mixed or trusted blindly
+
+
+def test_an_existing_record_is_refused_unless_resumed_or_forced(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    assert rivals_cli(*small_arena("rosenkoenig", 4, path)).returncode == 0
+    before = path.read_bytes()
+    refused = rivals_cli(*small_arena("rosenkoenig", 2, path))
+    one_line_error(refused, "arena", str(path), "already holds 4 lines", "--resume", "--force")
+    assert path.read_bytes() == before
+    forced = rivals_cli(*small_arena("rosenkoenig", 2, path, "--force"))
+    assert forced.returncode == 0, forced.stderr
+    assert path.read_bytes().count(b"\n") == 2
+    both = rivals_cli(*small_arena("rosenkoenig", 2, path, "--force", "--resume"))
+    one_line_error(both, "arena", "--resume", "--force")
+
+
+def test_two_arenas_cannot_write_one_file(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    argv = small_arena("rosenkoenig", 400, path, "--param", "mcts.iterations=100")
+    first = subprocess.Popen(
+        [sys.executable, "-m", "rivals.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not path.exists() or path.stat().st_size == 0:
+            assert time.monotonic() < deadline and first.poll() is None
+            time.sleep(0.05)
+        second = rivals_cli(*small_arena("rosenkoenig", 10, path, "--resume"))
+        one_line_error(second, "arena", f"{path} is being written by another arena")
+        assert f"(pid {first.pid})" in second.stderr
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=60)
+    assert first.returncode == 130
+    for line in path.read_bytes().splitlines():
+        rivals.replay.loads(line)
+
+
+def test_resume_refuses_other_bot_parameters(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    argv = ["arena", "rosenkoenig", "--games", "4", "--out", str(path)]
+    assert rivals_cli(*argv, "--param", "mcts.iterations=2", "--games", "2").returncode == 0
+    before = path.read_bytes()
+    stronger = rivals_cli(*argv, "--param", "mcts.iterations=400", "--resume")
+    one_line_error(stronger, "arena", f"{path}:1: other bots", "iterations=2", "iterations=400")
+    assert path.read_bytes() == before
+
+
+def corrupt(record: dict[str, Any], how: str) -> None:
+    result = record["result"]
+    if how == "tampered returns":
+        result["returns"] = [-r for r in result["returns"]]
+    elif how == "illegal action":
+        record["actions"][3] = {"action": 10**6}
+    elif how == "emptied actions":
+        record["actions"] = []
+    elif how == "null result":
+        record["result"] = None
+    elif how == "null returns":
+        result["returns"] = [None] * len(result["returns"])
+    elif how == "null actions":
+        record["actions"] = None
+    elif how == "returns too long":
+        result["returns"] = [*result["returns"], 0.0]
+    elif how == "not JSON":
+        record.clear()
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "tampered returns",
+        "illegal action",
+        "emptied actions",
+        "null result",
+        "null returns",
+        "null actions",
+        "returns too long",
+        "not JSON",
+    ],
+)
+def test_resume_reports_a_corrupt_game_instead_of_counting_it(how: str, tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    assert rivals_cli(*small_arena("rosenkoenig", 3, path)).returncode == 0
+    lines = path.read_bytes().split(b"\n")
+    record = json.loads(lines[1])
+    corrupt(record, how)
+    lines[1] = json.dumps(record).encode() if record else b'{"format": "rivals-replay", "ver'
+    path.write_bytes(b"\n".join(lines))
+    before = path.read_bytes()
+    result = rivals_cli(*small_arena("rosenkoenig", 5, path, "--resume"))
+    message = one_line_error(result, "arena", f"{path}:2: corrupt: ")
+    assert "numpy" not in message and "Error" not in message
+    assert path.read_bytes() == before
+    assert result.stdout == ""
+
+
+# --------------------------------------------------------------------------------------------
+# Interrupted, killed, out of space
+
+
+def test_ctrl_c_keeps_every_finished_game_and_prints_the_table(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    argv = small_arena("rosenkoenig", 300, path, "--param", "mcts.iterations=60")
+    run = subprocess.Popen(
+        [sys.executable, "-m", "rivals.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    deadline = time.monotonic() + 60
+    while not path.exists() or path.stat().st_size == 0:
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.05)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    kept = path.read_bytes()
+    games = kept.count(b"\n")
+    assert kept.endswith(b"\n") and 0 < games < 300
+    assert re.search(rf"interrupted after {games} of 300 games", out)
+    assert rows(out)["mcts"][0] == str(games)
+    assert "Traceback" not in err
+
+
+def test_an_arena_killed_at_random_moments_resumes_to_the_same_file(tmp_path: Path) -> None:
+    whole, killed = tmp_path / "whole.jsonl", tmp_path / "killed.jsonl"
+    argv = ["--param", "mcts.iterations=200", "--threads", "2"]
+    assert rivals_cli(*small_arena("rosenkoenig", 30, whole, *argv)).returncode == 0
+    rng = random.Random(13)
+    kills = 0
+    while kills < 12:
+        size = killed.stat().st_size if killed.exists() else 0
+        extra = [*argv, "--resume"] if killed.exists() else argv
+        run = subprocess.Popen(
+            [sys.executable, "-m", "rivals.cli", *small_arena("rosenkoenig", 30, killed, *extra)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=ENV,
+        )
+        # Once this run has written something, kill it a random moment later: between chunks,
+        # while one is being written, or while the resumed file is being checked.
+        while run.poll() is None and (not killed.exists() or killed.stat().st_size == size):
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0.0, 0.6))
+        if run.poll() is not None:
+            break
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+        kills += 1
+    assert kills >= 3
+    final = rivals_cli(*small_arena("rosenkoenig", 30, killed, *argv, "--resume"))
+    assert final.returncode == 0, final.stderr
+    assert killed.read_bytes() == whole.read_bytes()
+
+
+def test_a_full_disk_is_one_line_and_the_table_is_still_printed() -> None:
+    result = rivals_cli(
+        "arena", "rosenkoenig", "--bots", "random", "--games", "4", "--out", "/dev/full"
+    )
+    one_line_error(result, "arena", "/dev/full", "No space left on device", "not in the file")
+    assert rows(result.stdout)["random"][0] != "0"
+
+
+# --------------------------------------------------------------------------------------------
+# One line on stderr, exit status 2, for every mistake
+
+
+@pytest.mark.parametrize(
+    ("argv", "parts"),
+    [
+        (["arena", "rosenkoenig", "--seed", str(2**64)], ["--seed", str(2**64)]),
+        (["arena", "rosenkoenig", "--seed", "-1"], ["--seed", "from 0 to"]),
+        (["arena", "rosenkoenig", "--games", "abc"], ["--games", "'abc'"]),
+        (["arena", "rosenkoenig", "--games", "0"], ["--games", "from 1 to"]),
+        (["arena", "rosenkoenig", "--games", str(10**10)], ["--games", "1000000000"]),
+        (["arena", "rosenkoenig", "--threads", "x"], ["--threads"]),
+        (["arena", "rosenkoenig", "--bogus"], ["--bogus"]),
+        (["arena", "rosenkoenig", "--bots", "random,random,random"], ["3 bots for 2 seats"]),
+        (["arena", "verraeter", "--bots", "random", "--param", "random#5.x=1"], ["random#5"]),
+        (
+            ["arena", "rosenkoenig", "--game-param", "players=4", "--bots", "a,b,c"],
+            ["2 teams of 2 seats"],
+        ),
+        (["arena", "rosenkoenig", "--resume"], ["--out"]),
+        (["replay", "missing.json"], ["missing.json", "no such file"]),
+    ],
+)
+def test_command_line_mistakes(argv: list[str], parts: list[str]) -> None:
+    result = rivals_cli(*argv)
+    line = one_line_error(result, argv[0], *parts)
+    assert "invalid" not in line and "_positive" not in line and "integer(" not in line
+    assert "usage:" not in result.stderr
+
+
+def test_resume_of_a_directory_is_one_line(tmp_path: Path) -> None:
+    result = rivals_cli("arena", "rosenkoenig", "--out", str(tmp_path), "--resume")
+    one_line_error(result, "arena", str(tmp_path), "directory")
+
+
+def test_replay_html_player_out_of_range(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    assert rivals_cli(*small_arena("rosenkoenig", 1, path)).returncode == 0
+    page = tmp_path / "page.html"
+    result = rivals_cli("replay", str(path), "--html", str(page), "--player", "99")
+    one_line_error(result, "replay", "--player 99", "seats 0 to 1")
+    assert not page.exists()
+    result = rivals_cli("render", str(path), "--player", "2")
+    one_line_error(result, "render", "--player 2")
+
+
+def test_play_with_the_largest_seed() -> None:
+    result = rivals_cli(
+        "play", "rosenkoenig", "--bot", "random", "--seed", str(2**64 - 1), stdin="quit\n"
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"seed {2**64 - 1}" in result.stdout
+
+
+def test_time_limited_bots_are_warned_about(tmp_path: Path) -> None:
+    result = rivals_cli(
+        "arena", "rosenkoenig", "--games", "2", "--param", "mcts.time_s=0.01", "--threads", "2"
+    )
+    assert result.returncode == 0
+    assert "warning: mcts.time_s=0.01 thinks by the clock" in result.stderr
+    assert "--resume" in result.stderr
+    exact = rivals_cli("arena", "rosenkoenig", "--games", "2", "--param", "mcts.iterations=5")
+    assert exact.returncode == 0 and exact.stderr == ""
+
+
+def test_a_solver_out_of_budget_is_one_line() -> None:
+    result = rivals_cli(
+        "arena", "sekigahara", "--bots", "solver,random", "--games", "2",
+        "--param", "solver.max_contexts=50",
+    )  # fmt: skip
+    one_line_error(result, "arena", "more than 50 contexts", "no game was finished")
+
+
+# --------------------------------------------------------------------------------------------
+# What the table says
+
+
+def test_one_bot_on_a_two_player_game_is_two_entries() -> None:
+    result = rivals_cli("arena", "rosenkoenig", "--bots", "random", "--games", "10")
+    table = rows(result.stdout)
+    assert set(table) == {"random", "random#2"}
+    wins = int(table["random"][1]) + int(table["random#2"][1])
+    draws = int(table["random"][2])
+    assert wins + draws == 10 and table["random"][1] == table["random#2"][3]
+
+
+@pytest.mark.parametrize("name", ["verraeter", "rheinlaender"])
+def test_free_for_all_games_report_every_seat(name: str) -> None:
+    result = rivals_cli("arena", name, "--games", "4", "--param", "mcts.iterations=3", *SMALL[name])
+    assert result.returncode == 0, result.stderr
+    table = rows(result.stdout)
+    players = 4 if name == "verraeter" else 3
+    expected = ["mcts", "random", "mcts#2", "random#2"][:players]
+    assert list(table) == expected
+    assert all(cells[0] == "4" for cells in table.values())
+    assert "rank" in result.stdout and "team" not in result.stdout
+    ranks = [float(cells[-1]) for cells in table.values()]
+    assert all(1 <= rank <= players for rank in ranks)
+
+
+def test_team_games_report_teams() -> None:
+    result = rivals_cli(
+        "arena", "rosenkoenig", "--game-param", "players=4", "--games", "4",
+        "--param", "mcts.iterations=3",
+    )  # fmt: skip
+    table = rows(result.stdout)
+    assert list(table) == ["mcts", "random"]
+    assert "each bot plays a team of 2 seats" in result.stdout
+    assert table["mcts"][1] == table["random"][3]
+
+
+# --------------------------------------------------------------------------------------------
+# One reader for replay logs
+
+
+def test_replay_render_and_resume_read_lines_holding_u2028(tmp_path: Path) -> None:
+    cards = tmp_path / "cards\u2028set.json"
+    cards.write_bytes((Path(rivals.__file__).parent / "data/sekigahara.json").read_bytes())
+    path = tmp_path / "games.jsonl"
+    argv = ["arena", "sekigahara", "--bots", "random", "--out", str(path), "--seed", "2"]
+    argv += ["--game-param", f"cards={cards}"]
+    assert rivals_cli(*argv, "--games", "2").returncode == 0
+    # A label with U+2028 as well, which no recording of the game checks.
+    lines = path.read_bytes().split(b"\n")
+    record = json.loads(lines[0])
+    record["arena"]["labels"][0] = "random\u2028one"
+    tagged = tmp_path / "tagged.jsonl"
+    tagged.write_bytes(json.dumps(record, ensure_ascii=False).encode() + b"\n" + lines[1] + b"\n")
+    assert "\u2028".encode() in tagged.read_bytes()
+    for command in (
+        ["replay", str(tagged), "--index", "1"],
+        ["render", str(tagged), "--index", "1"],
+    ):
+        result = rivals_cli(*command)
+        assert result.returncode == 0, result.stderr
+    assert "random\u2028one" in rivals_cli("replay", str(tagged)).stdout
+    resumed = rivals_cli(*argv, "--games", "3", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert path.read_bytes().count(b"\n") == 3
