@@ -726,7 +726,8 @@ def _count_lines(fd: int) -> int:
 
 class ReplayLog:
     """An arena's JSON-lines replay file, held under an exclusive lock (``flock``) from opening
-    to ``close``, so two arenas never write one file.
+    to ``close``, so two arenas never write one file. (A device such as /dev/null is written
+    without a lock, a check or an fsync: it keeps no record.)
 
     An existing non-empty file is refused unless ``resume`` (continue it) or ``force`` (replace
     it) is given: a record is never truncated by accident. Raises ``ValueError`` (``OSError``
@@ -742,14 +743,12 @@ class ReplayLog:
         except OSError as error:
             raise ValueError(f"{self.path}: {error.strerror}") from None
         try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                holder = _lock_holder(fd)
-                who = f"pid {holder}" if holder is not None else "pid unknown"
-                raise ValueError(f"{self.path} is being written by another arena ({who})") from None
             info = os.fstat(fd)
             self.regular = stat.S_ISREG(info.st_mode)
+            # A device or a pipe (/dev/null) holds no record; locking it would only make two
+            # unrelated arenas wait for each other.
+            if self.regular:
+                self._lock(fd)
             if resume and not self.regular:
                 raise ValueError(f"{self.path}: not a regular file, so there is nothing to resume")
             if info.st_size > 0 and not resume and not force:
@@ -760,6 +759,14 @@ class ReplayLog:
             os.close(fd)
             raise
         self._fd: int | None = fd
+
+    def _lock(self, fd: int) -> None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _lock_holder(fd)
+            who = f"pid {holder}" if holder is not None else "pid unknown"
+            raise ValueError(f"{self.path} is being written by another arena ({who})") from None
 
     @property
     def fd(self) -> int:
