@@ -87,7 +87,7 @@ def to_html(replay: Replay, player: int | None = None) -> str:
     summary = f"{len(history)} moves · {view} · {result_text(final)}"
     # An arena replay names the bot in each seat.
     arena = replay.get("arena") if isinstance(replay, Mapping) else None
-    bots = arena.get("bots") if isinstance(arena, Mapping) else None
+    bots = arena.get("labels") if isinstance(arena, Mapping) else None
     if isinstance(bots, list) and len(bots) == game.num_players:
         seats = ", ".join(f"{player_label(final, seat)}: {bot}" for seat, bot in enumerate(bots))
         summary += f" · {seats}"
