@@ -422,7 +422,7 @@ class Lineup:
         bots = record.get("bots")
         if not isinstance(info, dict) or not isinstance(bots, list):
             raise ValueError("not an arena replay (no 'arena' and 'bots' entries)")
-        index, labels = info.get("index"), info.get("labels")
+        index, labels = _as_index(info.get("index")), info.get("labels")
         name, params = record.get("game"), record.get("params")
         if not isinstance(name, str) or not isinstance(params, dict):
             raise ValueError("no 'game' name and 'params' object")
@@ -431,7 +431,7 @@ class Lineup:
         except ValueError as error:
             raise ValueError(f"bad replay: {error}") from None
         players = game.num_players
-        if not _is_index(index) or not isinstance(labels, list) or len(labels) != players:
+        if index is None or not isinstance(labels, list) or len(labels) != players:
             raise ValueError("'arena' needs an 'index' and one label per seat")
         if len(bots) != players:
             raise ValueError(f"'bots' needs one entry per seat ({players}), got {len(bots)}")
@@ -459,8 +459,11 @@ def _entry(game: Game, label: str, name: str, params: dict[str, Any]) -> Entry:
     return Entry(label, name, dict(bot.params))
 
 
-def _is_index(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+def _as_index(value: Any) -> int | None:
+    """``value`` if it is an int >= 0 (not a bool), else None."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -997,9 +1000,10 @@ def tally(path: str | os.PathLike[str]) -> Standings:
                 standings = Standings(Lineup.from_record(record))
             except ValueError as error:
                 raise CorruptLog(f"{at}: corrupt: {error}") from None
-            seed = record["arena"].get("seed")
-            if not _is_index(seed) or seed > MAX_SEED:
-                raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {seed!r}")
+            recorded_seed = _as_index(record["arena"].get("seed"))
+            if recorded_seed is None or recorded_seed > MAX_SEED:
+                raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {record['arena'].get('seed')!r}")
+            seed = recorded_seed
         lineup = standings.lineup
         state = _check_line(line, lineup, seed, index, at)
         standings.add(*_one_game(state, index, lineup.players))

@@ -331,7 +331,7 @@ def _print_arena(
         table.add_column(heading, justify="right", no_wrap=True)
     for entry, record in zip(lineup.entries, standings.records):
         low, high = record.win_interval
-        row = [
+        row: list[str | Text] = [
             Text(entry.label),
             str(record.games),
             str(record.wins),
