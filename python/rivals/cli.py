@@ -235,80 +235,73 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     lineup = _lineup(args, game)
     _warn_clock(lineup)
     with _open_arena(args, lineup) as match:
-        errors = Console(stderr=True)
-        progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("games"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            _BotProgress(match),
-            console=errors,
-            transient=True,
-            disable=not errors.is_terminal,
-        )
-        labels = " vs ".join(entry.label for entry in lineup.entries)
         started = time.perf_counter()
-        failure: str | None = None
-        status = 0
-        try:
-            task = progress.add_task(
-                Text(f"{game.name}: {labels}").markup,
-                total=args.games,
-                completed=match.standings.games,
-            )
-            progress.start()
-            try:
-                match.run(lambda standings: progress.update(task, completed=standings.games))
-            finally:
-                # A Ctrl-C pressed while the games ran in C++ surfaces at the next Python line;
-                # if that is in here, the display's thread would keep drawing for ever.
-                with arena.interrupts_deferred():
-                    progress.stop()
-        except KeyboardInterrupt:
-            status = 130
-        except OSError as error:
-            lost = match.standings.games - match.recorded
-            failure = f"--out {args.out}: {error.strerror or error}"
-            if lost:
-                failure += (
-                    f"; games {match.recorded}-{match.standings.games - 1} are counted in the "
-                    "table but are not in the file"
-                )
-            status = 2
-        except rivals.BudgetExceeded as error:
-            finished = match.standings.games - match.resumed
-            failure = f"{error}; give the bot a larger budget (docs/bots.md): " + (
-                f"the {finished} games finished are in the table"
-                + (" and the file" if args.out else "")
-                if finished
-                else "no game was finished"
-            )
-            status = 2
-        except ValueError as error:
-            failure = str(error)
-            status = 2
+        status, failure = _play(match, args)
         elapsed = time.perf_counter() - started
-        played = match.standings.games - match.resumed
         if status != 2 or match.standings.games > 0:
-            _print_arena(console, match, args, elapsed, played)
+            _print_arena(console, match, args, elapsed)
     if status == 130:
-        console.print(
-            Text(
-                f"interrupted after {match.standings.games} of {args.games} games",
-                style="bold yellow",
-            )
-        )
+        done = f"interrupted after {match.standings.games} of {args.games} games"
+        console.print(Text(done, style="bold yellow"))
     if failure is not None:
         raise CliError(failure)
     return status
 
 
+def _play(match: arena.Arena, args: argparse.Namespace) -> tuple[int, str | None]:
+    """Runs the arena under a progress display: (exit status, error line or None)."""
+    errors = Console(stderr=True)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        _BotProgress(match),
+        console=errors,
+        transient=True,
+        disable=not errors.is_terminal,
+    )
+    labels = " vs ".join(entry.label for entry in match.lineup.entries)
+    description = Text(f"{match.lineup.game.name}: {labels}").markup
+    task = progress.add_task(description, total=args.games, completed=match.standings.games)
+    try:
+        progress.start()
+        try:
+            match.run(lambda standings: progress.update(task, completed=standings.games))
+        finally:
+            # A Ctrl-C pressed while the games ran in C++ surfaces at the next Python line; if
+            # that is in here, the display's thread would keep drawing for ever.
+            with arena.interrupts_deferred():
+                progress.stop()
+    except KeyboardInterrupt:
+        return 130, None
+    except OSError as error:
+        failure = f"--out {args.out}: {error.strerror or error}"
+        if match.standings.games > match.recorded:
+            failure += (
+                f"; games {match.recorded}-{match.standings.games - 1} are counted in the table "
+                "but are not in the file"
+            )
+        return 2, failure
+    except rivals.BudgetExceeded as error:
+        finished = match.standings.games - match.resumed
+        kept = "the table" + (" and the file" if args.out else "")
+        outcome = (
+            f"the {finished} games finished are in {kept}" if finished else "no game was finished"
+        )
+        return 2, f"{error}; give the bot a larger budget (docs/bots.md): {outcome}"
+    except ValueError as error:
+        return 2, str(error)
+    return 0, None
+
+
 def _print_arena(
-    console: Console, match: arena.Arena, args: argparse.Namespace, elapsed: float, played: int
+    console: Console, match: arena.Arena, args: argparse.Namespace, elapsed: float
 ) -> None:
     standings = match.standings
+    played = standings.games - match.resumed
     lineup = standings.lineup
     game = lineup.game
     params = format_params(game.params)
