@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -421,3 +422,26 @@ def test_solver_bots_of_one_match_share_one_table() -> None:
     assert kept.stats() == {"contexts": 300}
     assert other_rule.stats() == {"contexts": 0}
     assert rivals.bots.make("random", game).stats() == {}
+
+
+def test_solver_progress_is_readable_while_it_solves() -> None:
+    game = rivals.make("sekigahara", repetition_rule="symmetric")  # a table of its own
+    watcher = rivals.bots.make("solver", game)
+    outcome: list[BaseException] = []
+
+    def play() -> None:
+        try:
+            game.play_match([("solver", {"max_contexts": 2000}), "random"], 1)
+        except rivals.BudgetExceeded as error:
+            outcome.append(error)
+
+    worker = threading.Thread(target=play)
+    worker.start()
+    seen = []
+    while worker.is_alive():
+        seen.append(watcher.stats()["contexts"])
+        time.sleep(0.005)
+    worker.join()
+    assert len(outcome) == 1 and "more than 2000 contexts" in str(outcome[0])
+    assert seen == sorted(seen) and len(set(seen)) > 2 and seen[-1] <= 2000
+    assert watcher.stats() == {"contexts": 2000}
