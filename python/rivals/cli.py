@@ -338,14 +338,18 @@ def _print_arena(
         table.add_row(*row)
     console.print(table)
     rate = played / elapsed if elapsed > 0 else 0.0
+    shown_rate = f"{rate:,.1f}" if rate >= 1 or rate == 0 else f"{rate:.3f}"
     backend = match.backend
     workers = f"{backend.workers} {'thread' if backend.name == 'local' else 'Ray worker'}"
     console.print(
         Text(
-            f"{rate:,.1f} games/s, mean length {standings.mean_length:.1f} actions, "
+            f"{shown_rate} games/s, mean length {standings.mean_length:.1f} actions, "
             f"{elapsed:.2f} s on {workers}{'s' if backend.workers != 1 else ''}"
         )
     )
+    for label, stats in match.bot_stats().items():
+        if "contexts" in stats:
+            console.print(Text(f"{label}: {stats['contexts']:,} contexts solved", style="dim"))
     if lineup.teams:
         seats = len(lineup.seat_entry) // len(lineup.entries)
         console.print(Text(f"each bot plays a team of {seats} seats", style="dim"))
