@@ -12,7 +12,7 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from rich.console import Console
 from rich.text import Text
@@ -23,6 +23,7 @@ from rivals.render import (
     menu,
     move_texts,
     moves_help,
+    parse_move,
     player_label,
     render,
     result_text,
@@ -124,8 +125,17 @@ class PlaySession:
         self.logged = len(history)
 
     def _print_chance(self, texts: list[str]) -> None:
-        if texts:
-            self.console.print(Text(f"  chance: {', '.join(texts)}", style="dim"))
+        if not texts:
+            return
+        # A run of the same outcome (three hidden cards to one seat) is told once, counted.
+        runs: list[list[Any]] = []
+        for text in texts:
+            if runs and runs[-1][0] == text:
+                runs[-1][1] += 1
+            else:
+                runs.append([text, 1])
+        told = ", ".join(text if count == 1 else f"{text} ×{count}" for text, count in runs)
+        self.console.print(Text(f"  chance: {told}", style="dim"))
 
     def _show(self) -> None:
         self.console.print()
@@ -139,13 +149,17 @@ class PlaySession:
 
     def _show_menu(self) -> None:
         self.numbered = []
+        width = min(self.console.width, MENU_WIDTH)
         for group in menu(self.state):
             line = Text(f"{group.title}: ", style="bold")
             if group.numbered:
+                # Long labels (a card's text) get a line each; short ones share lines.
+                one_each = any(len(label) > width // 3 for _, label in group.entries)
                 for action, label in group.entries:
                     self.numbered.append(action)
                     entry = Text.assemble((str(len(self.numbered)), "bold cyan"), f" {label}   ")
-                    if line.cell_len + entry.cell_len > MENU_WIDTH and line.plain.strip():
+                    full = line.cell_len + entry.cell_len > width
+                    if (one_each or full) and line.plain.strip():
                         self.console.print(line)
                         line = Text("    ")
                     line.append_text(entry)
@@ -221,7 +235,7 @@ class PlaySession:
             return folded[text.casefold()]
         if text.isdigit() and 1 <= int(text) <= len(self.numbered):
             return self.numbered[int(text) - 1]
-        return None
+        return parse_move(self.state, text)
 
     def _reject(self, text: str) -> None:
         if self.state.is_terminal():

@@ -8,7 +8,7 @@ for a person to choose from and ``moves_help`` explains a game's moves briefly.
 
 A game gets its own versions by adding a module ``rivals.render.<game name>`` that defines any of
 ``render(state, names, player)``, ``seat_label(num_players, seat)``, ``result_text(state)``,
-``move_texts(state, viewer)``, ``menu(state)`` and ``HELP``; whatever a module leaves out, or a
+``move_texts(state, viewer, start)``, ``menu(state)``, ``parse(state, text)`` and ``HELP``; whatever a module leaves out, or a
 game without a module, falls back to the plain versions here.
 """
 
@@ -31,6 +31,7 @@ __all__ = [
     "menu",
     "move_texts",
     "moves_help",
+    "parse_move",
     "player_label",
     "render",
     "result_text",
@@ -170,6 +171,16 @@ def menu(state: State) -> list[MenuGroup]:
     return [MenuGroup("moves", entries)]
 
 
+def parse_move(state: State, text: str) -> int | None:
+    """A legal action for a short form a person typed (a game's own abbreviations), else
+    ``None``; exact action strings and menu numbers are the caller's."""
+    hook = _hook(state.game.name, "parse")
+    if hook is None:
+        return None
+    found = hook(state, text)
+    return None if found is None else int(found)
+
+
 def rules_hint(game_name: str) -> str:
     return f"the full rules: rivals rules {game_name}"
 
@@ -177,7 +188,9 @@ def rules_hint(game_name: str) -> str:
 def moves_help(game_name: str) -> str:
     """A few lines on the moves of game ``game_name`` and where its rules are."""
     module = _module(game_name)
-    text = str(getattr(module, "HELP", "")).strip() if module is not None else ""
+    text = str(getattr(module, "HELP", "")) if module is not None else ""
+    # One paragraph, wrapped by the terminal rather than where the source breaks its lines.
+    text = " ".join(text.split())
     if not text:
         text = "Type a move as it is listed, or its number."
     return f"{text}\n{rules_hint(game_name)}"
