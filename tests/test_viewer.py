@@ -18,16 +18,11 @@ from rivals import replay, viewer
 from rivals.render import svg
 from tests.ecosystem_cases import CASE_IDS, CASES, random_game
 
-FRAMES = re.compile(r'<script id="frames" type="application/json">(.*?)</script>', re.S)
 ITEMS = re.compile(r'<li data-step="(\d+)"[^>]*>(.*?)</li>', re.S)
 
 
 def frames_of(page: str) -> list[str]:
-    match = FRAMES.search(page)
-    assert match is not None
-    frames = json.loads(match.group(1))
-    assert isinstance(frames, list)
-    return [str(frame) for frame in frames]
+    return viewer.frames_of(page)
 
 
 def plain(fragment: str) -> str:
@@ -49,8 +44,8 @@ def test_page_has_every_step_and_needs_no_network(name: str, params: dict[str, A
         ET.fromstring(frames[step])
     items = ITEMS.findall(page)
     assert [int(step) for step, _ in items] == list(range(len(history) + 1))
-    for (_, item), move in zip(items[1:], svg.moves(state)):
-        assert plain(item).endswith(svg.move_text(name, move, None))
+    for (_, item), text in zip(items[1:], svg.move_texts(state, None)):
+        assert plain(item).endswith(text)
     # Self-contained: nothing is fetched (the SVG namespace is a name, not a download).
     without_namespace = page.replace("http://www.w3.org/2000/svg", "")
     assert not re.search(r"https?://|<link|@import|\bsrc=", without_namespace)

@@ -249,7 +249,7 @@ class PlaySession:
         if known is not None:
             message = f"{text!r} is not legal here; choose one of the moves listed"
         elif text.isdigit():
-            message = f"{text} is not the number of a move here (1 to {len(self.numbered)})"
+            message = f"'{text}' is not a move here: the moves are numbered 1 to {len(self.numbered)}"
         else:
             message = f"{text!r} is not a move or a command"
         self.console.print(Text(message, style="bold red"))

@@ -5,23 +5,33 @@ inlined, a move list that follows the current step, buttons and keys (left and r
 End, space to play) and a slider. The page needs no network: its SVG, CSS and script are all
 inline. ``#step=K`` at the end of the page's address opens it at step ``K``.
 
+Consecutive pictures share most of their elements, so the page stores every distinct top-level
+element of the pictures once (``pieces``) and each step as the list of its pieces (``frames``);
+``frames_of(page)`` rebuilds the pictures. A whole game stays small this way (a long Battlecards
+game well under 2 MB).
+
 Step 0 is the initial state; step ``k`` is the state after the first ``k`` actions (chance
 included).
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
+import re
 from collections.abc import Mapping
 from typing import Any, Union
 
 from rivals import replay as replays
 from rivals._core import State
 from rivals.render import player_label, result_text
-from rivals.render.svg import draw, escape, move_text, moves
+from rivals.render.svg import draw, escape, move_texts, moves
 
-__all__ = ["Replay", "load", "state_at", "to_html", "write_html"]
+__all__ = ["Replay", "frames_of", "load", "state_at", "to_html", "write_html"]
+
+_TAG = re.compile(r"<[^>]*>")
+_FRAMES = re.compile(r'<script id="frames" type="application/json">(.*?)</script>', re.S)
 
 Replay = Union[State, Mapping[str, Any]]
 
@@ -66,16 +76,21 @@ def to_html(replay: Replay, player: int | None = None) -> str:
     final = load(replay)
     game = final.game
     history = moves(final)
+    texts = move_texts(final, player)
     walker = game.new_initial_state()
+    pieces: dict[str, int] = {}
+    groups: dict[str, list[str]] = {}
     frames = []
     items = ['<li data-step="0" class="start"><span class="who">start</span></li>']
     for step in range(len(history) + 1):
-        frames.append(draw(walker, player, history[:step]))
+        frames.append(
+            [pieces.setdefault(piece, len(pieces)) for piece in _split(draw(walker, player, history[:step]), groups)]
+        )
         if step == len(history):
             break
         move = history[step]
         who = player_label(walker, move.player)
-        text = move_text(game.name, move, player)
+        text = texts[step]
         items.append(
             f'<li data-step="{step + 1}"><span class="num">{step + 1}</span> '
             f'<span class="who">{escape(who)}</span> {escape(text)}</li>'
@@ -92,7 +107,10 @@ def to_html(replay: Replay, player: int | None = None) -> str:
         seats = ", ".join(f"{player_label(final, seat)}: {bot}" for seat, bot in enumerate(bots))
         summary += f" · {seats}"
     # "</" inside the JSON would end the script element early.
-    frames_json = json.dumps(frames, ensure_ascii=False).replace("</", "<\\/")
+    deltas = [_delta(before, after) for before, after in zip(frames, frames[1:])]
+    stored = {"pieces": list(pieces), "first": frames[0], "deltas": deltas}
+    frames_json = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
+    frames_json = frames_json.replace("</", "<\\/")
     return _PAGE.format(
         title=escape(title),
         params=escape(params),
@@ -104,6 +122,74 @@ def to_html(replay: Replay, player: int | None = None) -> str:
         style=_STYLE,
         script=_SCRIPT,
     )
+
+
+def _siblings(text: str) -> list[str]:
+    """A run of sibling elements, one string each."""
+    out = []
+    depth = 0
+    start = 0
+    for tag in _TAG.finditer(text):
+        name = tag.group()
+        if name.startswith("</"):
+            depth -= 1
+        elif not name.endswith("/>"):
+            depth += 1
+        if depth == 0:
+            out.append(text[start : tag.end()])
+            start = tag.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+def _split(picture: str, groups: dict[str, list[str]]) -> list[str]:
+    """An SVG document cut where consecutive pictures tend to differ: its opening and closing
+    tags, every element directly inside it, and a top-level group (a seat's panel, say) as its
+    tags and each element in it. ``groups`` remembers groups already cut: most steps repeat
+    most of them."""
+    opening = picture.index(">") + 1
+    closing = picture.rindex("</svg>")
+    pieces = [picture[:opening]]
+    for element in _siblings(picture[opening:closing]):
+        if element.startswith("<g") and not element.endswith("/>"):
+            cut = groups.get(element)
+            if cut is None:
+                head = element.index(">") + 1
+                tail = element.rindex("</g>")
+                cut = [element[:head], *_siblings(element[head:tail]), element[tail:]]
+                groups[element] = cut
+            pieces.extend(cut)
+        else:
+            pieces.append(element)
+    pieces.append(picture[closing:])
+    return pieces
+
+
+def _delta(previous: list[int], frame: list[int]) -> list[list[Any]]:
+    """``frame`` as replacements in ``previous``: ``[start, end, [pieces]]`` each, ascending."""
+    matcher = difflib.SequenceMatcher(a=previous, b=frame, autojunk=False)
+    return [
+        [i1, i2, frame[j1:j2]]
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def frames_of(page: str) -> list[str]:
+    """The picture of every step of a viewer page, rebuilt from its pieces."""
+    match = _FRAMES.search(page)
+    if match is None:
+        raise ValueError("not a viewer page: it has no frames")
+    stored = json.loads(match.group(1))
+    pieces = stored["pieces"]
+    frames = [list(stored["first"])]
+    for delta in stored["deltas"]:
+        frame = list(frames[-1])
+        for start, end, inserted in reversed(delta):
+            frame[start:end] = inserted
+        frames.append(frame)
+    return ["".join(pieces[index] for index in frame) for frame in frames]
 
 
 def _icon(shape: str) -> str:
@@ -176,7 +262,18 @@ aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; positi
 _SCRIPT = """
 (function () {
   "use strict";
-  var frames = JSON.parse(document.getElementById("frames").textContent);
+  var stored = JSON.parse(document.getElementById("frames").textContent);
+  var pieces = stored.pieces;
+  // Each step after the first is stored as replacements in the step before it.
+  var frames = [stored.first];
+  stored.deltas.forEach(function (delta) {
+    var frame = frames[frames.length - 1].slice();
+    for (var j = delta.length - 1; j >= 0; j--) {
+      var edit = delta[j];
+      Array.prototype.splice.apply(frame, [edit[0], edit[1] - edit[0]].concat(edit[2]));
+    }
+    frames.push(frame);
+  });
   var last = frames.length - 1;
   var picture = document.getElementById("picture");
   var counter = document.getElementById("counter");
@@ -196,7 +293,7 @@ _SCRIPT = """
     if (k === step) return;
     if (step >= 0) items[step].classList.remove("current");
     step = k;
-    picture.innerHTML = frames[k];
+    picture.innerHTML = frames[k].map(function (piece) { return pieces[piece]; }).join("");
     items[k].classList.add("current");
     var top = items[k].offsetTop, bottom = top + items[k].offsetHeight;
     var box = list.parentElement;

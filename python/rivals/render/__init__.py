@@ -85,7 +85,7 @@ def render(
     text = str(state) if player is None else state.observation_string(player)
     parts: list[RenderableType] = [Text(text.rstrip("\n"))]
     if names:
-        labels = ", ".join(seat_name(state, seat, names) for seat in range(len(names)))
+        labels = ", ".join(f"{player_label(state, seat)}: {name}" for seat, name in enumerate(names))
         parts.append(Text(labels, style="dim"))
     return Group(*parts)
 

@@ -309,7 +309,9 @@ def move_texts(state: State, viewer: int | None, start: int) -> list[str]:
         if walker.current_player() == CHANCE:
             snapshot = _snapshot(walker)
             receiving = snapshot.get("receiving")
-            if receiving is None:
+            if text == "reshuffle":
+                text = "reshuffle: the discard pile goes back into the deck"
+            elif receiving is None:
                 laid = len(snapshot["landmarks"])
                 where = sites[laid] if laid < len(sites) else "?"
                 text = f"{text} at {where}"
