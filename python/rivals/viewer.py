@@ -16,7 +16,6 @@ included).
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -31,6 +30,8 @@ from rivals.render.svg import draw, escape, move_texts, moves
 __all__ = ["Replay", "frames_of", "load", "state_at", "to_html", "write_html"]
 
 _TAG = re.compile(r"<[^>]*>")
+# How far the diff of two steps looks ahead for a piece they share.
+LOOKAHEAD = 64
 _FRAMES = re.compile(r'<script id="frames" type="application/json">(.*?)</script>', re.S)
 
 Replay = Union[State, Mapping[str, Any]]
@@ -143,37 +144,65 @@ def _siblings(text: str) -> list[str]:
     return out
 
 
-def _split(picture: str, groups: dict[str, list[str]]) -> list[str]:
-    """An SVG document cut where consecutive pictures tend to differ: its opening and closing
-    tags, every element directly inside it, and a top-level group (a seat's panel, say) as its
-    tags and each element in it. ``groups`` remembers groups already cut: most steps repeat
-    most of them."""
-    opening = picture.index(">") + 1
-    closing = picture.rindex("</svg>")
-    pieces = [picture[:opening]]
-    for element in _siblings(picture[opening:closing]):
-        if element.startswith("<g") and not element.endswith("/>"):
-            cut = groups.get(element)
-            if cut is None:
-                head = element.index(">") + 1
-                tail = element.rindex("</g>")
-                cut = [element[:head], *_siblings(element[head:tail]), element[tail:]]
-                groups[element] = cut
-            pieces.extend(cut)
-        else:
+def _cut(elements: list[str], depth: int, groups: dict[str, list[str]]) -> list[str]:
+    """``elements`` with every group opened up to ``depth`` levels down: its opening tag, its
+    elements, its closing tag. ``groups`` remembers groups already cut (most steps repeat most
+    of them)."""
+    pieces = []
+    for element in elements:
+        if depth == 0 or not element.startswith("<g") or element.endswith("/>"):
             pieces.append(element)
-    pieces.append(picture[closing:])
+            continue
+        cut = groups.get(element)
+        if cut is None:
+            head = element.index(">") + 1
+            tail = element.rindex("</g>")
+            inside = _cut(_siblings(element[head:tail]), depth - 1, groups)
+            cut = [element[:head], *inside, element[tail:]]
+            groups[element] = cut
+        pieces.extend(cut)
     return pieces
 
 
+def _split(picture: str, groups: dict[str, list[str]]) -> list[str]:
+    """An SVG document cut where consecutive pictures tend to differ: its opening and closing
+    tags and every element in it, groups (a seat's panel, a card in it) opened two levels
+    down, so that a card moved by a ``transform`` keeps the same pieces."""
+    opening = picture.index(">") + 1
+    closing = picture.rindex("</svg>")
+    inside = _cut(_siblings(picture[opening:closing]), 2, groups)
+    return [picture[:opening], *inside, picture[closing:]]
+
+
 def _delta(previous: list[int], frame: list[int]) -> list[list[Any]]:
-    """``frame`` as replacements in ``previous``: ``[start, end, [pieces]]`` each, ascending."""
-    matcher = difflib.SequenceMatcher(a=previous, b=frame, autojunk=False)
-    return [
-        [i1, i2, frame[j1:j2]]
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+    """``frame`` as replacements in ``previous``: ``[start, end, [pieces]]`` each, ascending.
+
+    Consecutive steps differ in a few places (a card moves, a text changes), so a walk that
+    resynchronises on the nearest common piece finds them in linear time."""
+    out: list[list[Any]] = []
+    i = j = 0
+    while i < len(previous) and j < len(frame):
+        if previous[i] == frame[j]:
+            i += 1
+            j += 1
+            continue
+        # The nearest pair (i + a, j + b) of equal pieces, smallest a + b first.
+        ahead_old = {piece: k for k, piece in reversed(list(enumerate(previous[i : i + LOOKAHEAD])))}
+        best: tuple[int, int] | None = None
+        for b, piece in enumerate(frame[j : j + LOOKAHEAD]):
+            a = ahead_old.get(piece)
+            if a is not None and (best is None or a + b < best[0] + best[1]):
+                best = (a, b)
+            if best is not None and b >= best[0] + best[1]:
+                break
+        if best is None:
+            break
+        out.append([i, i + best[0], frame[j : j + best[1]]])
+        i += best[0]
+        j += best[1]
+    if i < len(previous) or j < len(frame):
+        out.append([i, len(previous), frame[j:]])
+    return out
 
 
 def frames_of(page: str) -> list[str]:

@@ -64,7 +64,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
         f'<text x="{MARGIN}" y="32" font-size="21" font-weight="bold" fill="{INK}">Battlecards '
         f'<tspan font-weight="normal" fill="{MUTED}">— {escape(status)}</tspan></text>',
         f'<text x="{WIDTH - MARGIN}" y="32" font-size="12" fill="{MUTED}" text-anchor="end">'
-        f"turn {snapshot['turn']} · step {len(history)}</text>",
+        f"turn {snapshot['turn']}</text>",
     ]
     if last:
         parts.append(
@@ -110,22 +110,24 @@ def _fitted(x: float, y: float, text: str, size: int, room: float, extra: str = 
 def _chip(
     x: float, y: float, text: str, detail: str, css: str, card_id: str, frame: str, width: float
 ) -> str:
+    # Drawn at the origin and moved into place: a card that moves keeps the same drawing, which
+    # the viewer stores once.
     room = width - 10 - len(detail) * 10 * 0.58 - 6
     return (
-        f'<g class="{css}" data-card="{escape(card_id)}">'
-        f'<rect x="{x}" y="{y}" width="{width}" height="{CHIP_H - 3}" rx="4" fill="#fffaf0" '
+        f'<g class="{css}" data-card="{escape(card_id)}" transform="translate({x} {y})">'
+        f'<rect width="{width}" height="{CHIP_H - 3}" rx="4" fill="#fffaf0" '
         f'stroke="{frame}" stroke-width="{1 if frame == "#8a7a5c" else 2.4}"/>'
-        + _fitted(x + 5, y + 14, text, 11, room)
-        + f'<text x="{x + width - 5}" y="{y + 14}" font-size="10" fill="{MUTED}" '
+        + _fitted(5, 14, text, 11, room)
+        + f'<text x="{width - 5}" y="14" font-size="10" fill="{MUTED}" '
         f'text-anchor="end">{escape(detail)}</text></g>'
     )
 
 
 def _back(x: float, y: float, label: str, width: float, css: str = "back") -> str:
     return (
-        f'<g class="{css}"><rect x="{x}" y="{y}" width="{width}" height="{CHIP_H - 3}" rx="4" '
-        f'fill="{BACK}" stroke="{INK}" stroke-width="0.8"/>'
-        f'<text x="{x + width / 2}" y="{y + 14}" font-size="10" fill="{PAPER}" '
+        f'<g class="{css}" transform="translate({x} {y})"><rect width="{width}" '
+        f'height="{CHIP_H - 3}" rx="4" fill="{BACK}" stroke="{INK}" stroke-width="0.8"/>'
+        f'<text x="{width / 2}" y="14" font-size="10" fill="{PAPER}" '
         f'text-anchor="middle">{escape(label)}</text></g>'
     )
 
