@@ -94,7 +94,7 @@ def to_html(replay: Replay, player: int | None = None) -> str:
         text = texts[step]
         items.append(
             f'<li data-step="{step + 1}"><span class="num">{step + 1}</span> '
-            f'<span class="who">{escape(who)}</span> {escape(text)}</li>'
+            f'<span class="move"><span class="who">{escape(who)}</span> {escape(text)}</span></li>'
         )
         walker.apply_action(move.action)
     params = ", ".join(f"{key}={json.dumps(value)}" for key, value in game.params.items())
@@ -274,15 +274,15 @@ main { display: flex; gap: 14px; padding: 8px 18px 18px; align-items: flex-start
 #controls button:disabled { opacity: 0.4; cursor: default; }
 #counter { min-width: 92px; text-align: center; font-variant-numeric: tabular-nums; }
 #slider { flex: 1 1 auto; }
-aside { position: relative; flex: 0 0 270px; background: #fbf7ee; border: 1px solid #d8ccb2;
+aside { position: relative; flex: 0 0 340px; background: #fbf7ee; border: 1px solid #d8ccb2;
   border-radius: 8px; max-height: calc(100vh - 90px); overflow-y: auto; }
 aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; position: sticky;
   top: 0; background: #fbf7ee; border-bottom: 1px solid #e4dac4; }
 #moves { list-style: none; margin: 0; padding: 4px 0; }
-#moves li { padding: 2px 10px; cursor: pointer; white-space: nowrap; }
+#moves li { display: flex; gap: 4px; padding: 2px 10px; cursor: pointer; }
 #moves li:hover { background: #f3ead6; }
 #moves li.current { background: #1e7bd6; color: #fff; }
-#moves .num { display: inline-block; min-width: 2.6em; color: #9a8d7b; }
+#moves .num { flex: 0 0 2.6em; color: #9a8d7b; }
 #moves li.current .num { color: #dbe9f8; }
 #moves .who { font-weight: bold; }
 .keys { color: #7a6e60; font-size: 12px; margin-left: 6px; }

@@ -88,7 +88,7 @@ def values(card: dict[str, Any]) -> str:
 
 
 def effect_words(card: dict[str, Any]) -> str:
-    """A kept card's effect in a few words: ``+2 attack for air``, ``reinforce 2``."""
+    """A kept card's effect in a few words: ``+2 attack air``, ``reinforce with up to 2``."""
     effect = card.get("effect", {})
     if effect.get("type") == "combat_bonus":
         bonus = []
@@ -96,9 +96,9 @@ def effect_words(card: dict[str, Any]) -> str:
             bonus.append(f"+{effect['attack']} attack")
         if effect.get("defence"):
             bonus.append(f"+{effect['defence']} defence")
-        return f"{' '.join(bonus)} for {'/'.join(effect.get('types', []))}"
+        return f"{' '.join(bonus)} {'/'.join(effect.get('types', []))}"
     if effect.get("type") == "reinforce":
-        return f"deploy up to {effect.get('count')} reserve cards face up into the battle"
+        return f"reinforce with up to {effect.get('count')}"
     return str(card.get("kind", ""))
 
 

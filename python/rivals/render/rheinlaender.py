@@ -62,10 +62,11 @@ def _snapshot(state: State) -> dict[str, Any]:
 
 
 def result_text(state: State) -> str:
-    """``"yellow wins 44-42-36"``: the leaders by colour, then every seat's points."""
+    """``"yellow wins 44-42-36"``: the leaders by colour, then the points from the highest."""
     snapshot = _snapshot(state)
     scores = [int(score) for score in snapshot["scores"]]
-    points = "-".join(str(score) for score in scores)
+    # The winner's score first, as a table tells it.
+    points = "-".join(str(score) for score in sorted(scores, reverse=True))
     if not state.is_terminal():
         return f"points {points} (game in progress)"
     if snapshot["end_reason"] == "max_turns":

@@ -77,9 +77,10 @@ def _action_cards(state: State) -> dict[str, dict[str, Any]]:
 
 
 def result_text(state: State) -> str:
-    """``"seat 2 wins 23-19-15-12"``: the leaders, then every seat's victory points."""
+    """``"seat 2 wins 23-19-15-12"``: the leaders, then the victory points from the highest."""
     vp = [int(points) for points in _snapshot(state)["vp"]]
-    points = "-".join(str(value) for value in vp)
+    # The winner's points first, as a table tells them.
+    points = "-".join(str(value) for value in sorted(vp, reverse=True))
     if not state.is_terminal():
         return f"victory points {points} (game in progress)"
     leaders = [seat for seat, value in enumerate(vp) if value == max(vp)]

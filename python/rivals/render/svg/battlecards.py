@@ -93,7 +93,9 @@ def _status(state: State, snapshot: dict[str, Any]) -> str:
     return f"{SIDES[to_move]} to move ({phase})"
 
 
-def _fitted(x: float, y: float, text: str, size: int, room: float, extra: str = "") -> str:
+def _fitted(
+    x: float, y: float, text: str, size: int, room: float, extra: str = "", fill: str = INK
+) -> str:
     """A text element that never runs past ``room`` units: a long text is squeezed to fit."""
     # DejaVu Sans averages a little under 0.6 em per character.
     squeeze = (
@@ -102,7 +104,7 @@ def _fitted(x: float, y: float, text: str, size: int, room: float, extra: str = 
         else ""
     )
     return (
-        f'<text x="{x}" y="{y}" font-size="{size}" fill="{INK}"{squeeze}{extra}>'
+        f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}"{squeeze}{extra}>'
         f"{escape(text)}</text>"
     )
 
@@ -112,14 +114,16 @@ def _chip(
 ) -> str:
     # Drawn at the origin and moved into place: a card that moves keeps the same drawing, which
     # the viewer stores once.
-    room = width - 10 - len(detail) * 10 * 0.58 - 6
+    # The detail takes what it needs up to half the chip; the name has the rest.
+    detail_room = min(len(detail) * 10 * 0.58, width / 2 - 8)
+    room = width - 10 - detail_room - 6
     return (
         f'<g class="{css}" data-card="{escape(card_id)}" transform="translate({x} {y})">'
         f'<rect width="{width}" height="{CHIP_H - 3}" rx="4" fill="#fffaf0" '
         f'stroke="{frame}" stroke-width="{1 if frame == "#8a7a5c" else 2.4}"/>'
         + _fitted(5, 14, text, 11, room)
-        + f'<text x="{width - 5}" y="14" font-size="10" fill="{MUTED}" '
-        f'text-anchor="end">{escape(detail)}</text></g>'
+        + _fitted(width - 5, 14, detail, 10, detail_room, ' text-anchor="end"', MUTED)
+        + "</g>"
     )
 
 

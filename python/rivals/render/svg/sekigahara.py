@@ -263,6 +263,13 @@ def _centre(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]], marked: 
                 f'<text x="{tx}" y="{CENTRE_Y + 124}" font-size="12" font-weight="bold" '
                 f'fill="{LOCKED}" class="locked">LOCKED</text>'
             )
+        elif influence[0] != influence[1]:
+            ahead = 0 if influence[0] > influence[1] else 1
+            parts.append(
+                f'<text x="{tx}" y="{CENTRE_Y + 124}" font-size="12" font-weight="bold" '
+                f'fill="{TOKEN[ahead]}" class="ahead" data-seat="{ahead}">'
+                f"{SIDES[ahead].split(' ')[0]} ahead</text>"
+            )
     deck = len(snapshot["deck"])
     dx = WIDTH - MARGIN - 70
     parts.append(

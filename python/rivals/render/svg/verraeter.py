@@ -178,16 +178,18 @@ def _ring(snapshot: dict[str, Any]) -> str:
         'text-anchor="middle">the ring</text>'
         f'<text x="{RING_CX}" y="{RING_CY + 14}" font-size="11" fill="{MUTED}" '
         'text-anchor="middle">position 0 at the top, clockwise</text>'
+        f'<text x="{RING_CX}" y="{RING_CY + 30}" font-size="11" fill="{MUTED}" '
+        'text-anchor="middle" class="legend">G2: Gutshof of seat 2 · K2: its Kontor</text>'
     )
     totals = snapshot.get("conflict_totals")
     if totals is not None:
         eagle, rose = int(totals["eagle"]), int(totals["rose"])
         verdict = "a tie" if eagle == rose else f"the {'eagle' if eagle > rose else 'rose'} won"
         parts.append(
-            f'<text x="{RING_CX}" y="{RING_CY + 44}" font-size="15" font-weight="bold" '
+            f'<text x="{RING_CX}" y="{RING_CY + 54}" font-size="15" font-weight="bold" '
             f'fill="{INK}" text-anchor="middle" class="conflict-totals">conflict: eagle {eagle}'
             f" · rose {rose}</text>"
-            f'<text x="{RING_CX}" y="{RING_CY + 62}" font-size="12" fill="{MUTED}" '
+            f'<text x="{RING_CX}" y="{RING_CY + 72}" font-size="12" fill="{MUTED}" '
             f'text-anchor="middle">{verdict}</text>'
         )
     return "".join(parts)
