@@ -11,7 +11,6 @@ import pytest
 
 import rivals
 from rivals.render import svg
-from rivals.render.svg import rheinlaender as rh_svg
 from tests.ecosystem_cases import random_game
 
 SVG = "{http://www.w3.org/2000/svg}"

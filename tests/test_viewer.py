@@ -207,8 +207,14 @@ def test_ecosystem_doc_examples_run(
 BOARD_COUNTS = {
     "battlecards": (".battle", lambda snap: 16),
     "rheinlaender": (".knight", lambda snap: len(snap["knights"])),
-    "rosenkoenig": (".stone", lambda snap: sum(row.count("R") + row.count("W") for row in snap["board"])),
-    "sekigahara": (".camp .card, .influence", lambda snap: sum(map(len, snap["camps"])) + len(snap["neutral"])),
+    "rosenkoenig": (
+        ".stone",
+        lambda snap: sum(row.count("R") + row.count("W") for row in snap["board"]),
+    ),
+    "sekigahara": (
+        ".camp .card, .influence",
+        lambda snap: sum(map(len, snap["camps"])) + len(snap["neutral"]),
+    ),
     "verraeter": (".landscape", lambda snap: len(snap["ring"])),
 }
 # Caught from the very start of the page, before its own script runs.
@@ -266,7 +272,10 @@ def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
     rows: list[bytes] = []
     previous = bytearray(stride)
     for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        kind, line = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
         for i in range(stride):
             left = line[i - channels] if i >= channels else 0
             up = previous[i]
@@ -280,8 +289,12 @@ def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
             elif kind == 4:
                 guess = left + up - corner
                 pa, pb, pc = abs(guess - left), abs(guess - up), abs(guess - corner)
-                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
-        rows.append(bytes(line) if channels == 3 else bytes(b for k, b in enumerate(line) if k % 4 != 3))
+                line[i] = (
+                    line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)
+                ) & 255
+        rows.append(
+            bytes(line) if channels == 3 else bytes(b for k, b in enumerate(line) if k % 4 != 3)
+        )
         previous = line
     return width, height, rows
 
@@ -299,7 +312,9 @@ def test_every_game_in_chromium(name: str, tmp_path: Path) -> None:
     selector, expected = BOARD_COUNTS[name]
     text = page.read_text(encoding="utf-8")
     text = text.replace("<head>", "<head>" + CATCH_ERRORS, 1)
-    page.write_text(text.replace("</body>", BOARD_PROBE % json.dumps(selector) + "</body>"), "utf-8")
+    page.write_text(
+        text.replace("</body>", BOARD_PROBE % json.dumps(selector) + "</body>"), "utf-8"
+    )
     (found,) = run_page(browser, page, tmp_path, f"#step={middle}")
     assert found["errors"] == []
     for label, step in (("opened", middle), ("end", len(history))):

@@ -420,9 +420,7 @@ def _print_arena(
 FAIR_BOTS = ("ismcts", "random")
 
 
-def _bot_params(
-    items: Sequence[str], bot: str, hint: str
-) -> tuple[dict[str, Any], dict[str, Any]]:
+def _bot_params(items: Sequence[str], bot: str, hint: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """``--param`` for play: ``KEY=V`` or ``BOT.KEY=V`` for the opponents, ``HINT.KEY=V`` for
     the hint bot (``mcts``, or ``ismcts`` in a game with hidden information). Returns (opponent
     params, hint params)."""
@@ -472,9 +470,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 
     state = game.new_initial_state()
     console.print(
-        Text(
-            f"{game.name}: you are {seat_name(state, args.seat)} against {bot_name}; seed {seed}"
-        )
+        Text(f"{game.name}: you are {seat_name(state, args.seat)} against {bot_name}; seed {seed}")
     )
     if hidden and bot_name not in FAIR_BOTS:
         console.print(
@@ -719,9 +715,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="print the rules of a game")
     rules.add_argument("game", help="a game name (see rivals games)")
-    rules.add_argument(
-        "--plain", action="store_true", help="the Markdown text even at a terminal"
-    )
+    rules.add_argument("--plain", action="store_true", help="the Markdown text even at a terminal")
     rules.set_defaults(handler=cmd_rules)
 
     replay = commands.add_parser("replay", help="print a saved game move by move")

@@ -249,7 +249,9 @@ class PlaySession:
         if known is not None:
             message = f"{text!r} is not legal here; choose one of the moves listed"
         elif text.isdigit():
-            message = f"'{text}' is not a move here: the moves are numbered 1 to {len(self.numbered)}"
+            message = (
+                f"'{text}' is not a move here: the moves are numbered 1 to {len(self.numbered)}"
+            )
         else:
             message = f"{text!r} is not a move or a command"
         self.console.print(Text(message, style="bold red"))
@@ -274,9 +276,7 @@ class PlaySession:
             action = self.hint_bot().step(self.state)
         text = self.state.action_to_string(action)
         where = f" ({self.numbered.index(action) + 1})" if action in self.numbered else ""
-        self.console.print(
-            Text(f"hint: {self.hint_name} would play {text}{where}", style="cyan")
-        )
+        self.console.print(Text(f"hint: {self.hint_name} would play {text}{where}", style="cyan"))
 
     def _save(self, path: str) -> None:
         if not path:
@@ -288,9 +288,7 @@ class PlaySession:
             with open(Path(path), "x", encoding="utf-8") as out:
                 out.write(text)
         except FileExistsError:
-            self.console.print(
-                Text(f"{path} exists; save to a new file name", style="bold red")
-            )
+            self.console.print(Text(f"{path} exists; save to a new file name", style="bold red"))
             return
         except OSError as error:
             self.console.print(Text(f"cannot save {path}: {error.strerror}", style="bold red"))

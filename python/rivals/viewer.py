@@ -85,7 +85,10 @@ def to_html(replay: Replay, player: int | None = None) -> str:
     items = ['<li data-step="0" class="start"><span class="who">start</span></li>']
     for step in range(len(history) + 1):
         frames.append(
-            [pieces.setdefault(piece, len(pieces)) for piece in _split(draw(walker, player, history[:step]), groups)]
+            [
+                pieces.setdefault(piece, len(pieces))
+                for piece in _split(draw(walker, player, history[:step]), groups)
+            ]
         )
         if step == len(history):
             break
@@ -187,7 +190,9 @@ def _delta(previous: list[int], frame: list[int]) -> list[list[Any]]:
             j += 1
             continue
         # The nearest pair (i + a, j + b) of equal pieces, smallest a + b first.
-        ahead_old = {piece: k for k, piece in reversed(list(enumerate(previous[i : i + LOOKAHEAD])))}
+        ahead_old = {
+            piece: k for k, piece in reversed(list(enumerate(previous[i : i + LOOKAHEAD])))
+        }
         best: tuple[int, int] | None = None
         for b, piece in enumerate(frame[j : j + LOOKAHEAD]):
             a = ahead_old.get(piece)

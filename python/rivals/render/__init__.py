@@ -8,8 +8,8 @@ for a person to choose from and ``moves_help`` explains a game's moves briefly.
 
 A game gets its own versions by adding a module ``rivals.render.<game name>`` that defines any of
 ``render(state, names, player)``, ``seat_label(num_players, seat)``, ``result_text(state)``,
-``move_texts(state, viewer, start)``, ``menu(state)``, ``parse(state, text)`` and ``HELP``; whatever a module leaves out, or a
-game without a module, falls back to the plain versions here.
+``move_texts(state, viewer, start)``, ``menu(state)``, ``parse(state, text)`` and ``HELP``;
+whatever a module leaves out, or a game without a module, falls back to the plain versions here.
 """
 
 from __future__ import annotations
@@ -85,7 +85,9 @@ def render(
     text = str(state) if player is None else state.observation_string(player)
     parts: list[RenderableType] = [Text(text.rstrip("\n"))]
     if names:
-        labels = ", ".join(f"{player_label(state, seat)}: {name}" for seat, name in enumerate(names))
+        labels = ", ".join(
+            f"{player_label(state, seat)}: {name}" for seat, name in enumerate(names)
+        )
         parts.append(Text(labels, style="dim"))
     return Group(*parts)
 

@@ -196,7 +196,8 @@ def _side(
     kept = snapshot["kept"][seat]
     if sees:
         reserve_text = Text(" · ").join(
-            Text.assemble(_unit(cards[card]), (f" {cards[card]['type']}", "dim")) for card in reserve
+            Text.assemble(_unit(cards[card]), (f" {cards[card]['type']}", "dim"))
+            for card in reserve
         ) or Text("-", style="dim")
         kept_text = Text(" · ").join(
             Text.assemble((f"{cards[card]['name']} ", "bold"), (effect_words(cards[card]), "dim"))

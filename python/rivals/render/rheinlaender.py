@@ -189,7 +189,15 @@ def _block(layout: _Map, snapshot: dict[str, Any], first: int, last: int) -> lis
     for n in range(first, last + 1):
         header.append(f"{n:>{CELL}}", style="dim")
     out = [header]
-    labels = {"sL": "", "L": "left", "iL": "isle", "W": "Rhine", "iR": "isle", "R": "right", "sR": ""}
+    labels = {
+        "sL": "",
+        "L": "left",
+        "iL": "isle",
+        "W": "Rhine",
+        "iR": "isle",
+        "R": "right",
+        "sR": "",
+    }
     for key in ("sL", "L", "iL", "W", "iR", "R", "sR"):
         if key in islands and not islands[key]:
             continue
@@ -296,7 +304,9 @@ def move_texts(state: State, viewer: int | None, start: int) -> list[str]:
     history = state.history()
     if viewer is None:
         tokens = ["?"] * len(history)
-        views = [state.information_state_string(seat).split() for seat in range(state.game.num_players)]
+        views = [
+            state.information_state_string(seat).split() for seat in range(state.game.num_players)
+        ]
         for index in range(len(history)):
             seen = [view[index] for view in views]
             tokens[index] = "?" if "?" in seen else seen[0]

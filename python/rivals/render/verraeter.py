@@ -166,21 +166,22 @@ def _legend(snapshot: dict[str, Any], state: State, values: dict[str, int]) -> l
         totals = snapshot.get("conflict_totals")
         if totals is not None:
             eagle, rose = int(totals["eagle"]), int(totals["rose"])
-            if eagle == rose:
-                verdict = "a tie"
-            else:
-                verdict = f"{'eagle' if eagle > rose else 'rose'} won"
+            verdict = "a tie" if eagle == rose else f"{'eagle' if eagle > rose else 'rose'} won"
             lines.append(Text(f"eagle {eagle} : rose {rose}, {verdict}", style="bold"))
         else:
             base = {
-                house: sum(values.get(str(land["type"]), 0) for land in (a, b) if land["house"] == house)
+                house: sum(
+                    values.get(str(land["type"]), 0) for land in (a, b) if land["house"] == house
+                )
                 for house in ("eagle", "rose")
             }
             lines.append(Text(f"landscapes eagle {base['eagle']} : rose {base['rose']}"))
     else:
         lines.append(Text("no conflict site yet", style="dim"))
     lines.append(Text("G2, K2: Gutshof, Kontor of 2", style="dim"))
-    lines.append(Text.assemble((" eagle ", HOUSE_STYLE["eagle"]), " ", (" rose ", HOUSE_STYLE["rose"])))
+    lines.append(
+        Text.assemble((" eagle ", HOUSE_STYLE["eagle"]), " ", (" rose ", HOUSE_STYLE["rose"]))
+    )
     return lines
 
 
@@ -285,7 +286,9 @@ def render(
         pile_text = " ".join(map(str, snapshot["draw_pile"])) or "-"
         aside = snapshot["aside"] or "-"
         parts.append(Text(f"draw pile: {pile_text} · set aside: {aside}", style="dim"))
-    parts.append(Text(f"draw pile {pile} cards · discard {discard} · draws due: {queue}", style="dim"))
+    parts.append(
+        Text(f"draw pile {pile} cards · discard {discard} · draws due: {queue}", style="dim")
+    )
     return Group(*parts)
 
 
@@ -356,9 +359,11 @@ def move_texts(state: State, viewer: int | None, start: int) -> list[str]:
             laid += 1
         walker.apply_action(action)
         notes = [_extra(extra) for extra in extras]
-        totals = _snapshot(walker).get("conflict_totals") if any(
-            extra.startswith("reveal ") for extra in extras
-        ) else None
+        totals = (
+            _snapshot(walker).get("conflict_totals")
+            if any(extra.startswith("reveal ") for extra in extras)
+            else None
+        )
         if totals is not None:
             notes.append(f"conflict: eagle {totals['eagle']}, rose {totals['rose']}")
         out.append("; ".join([text, *notes]))
