@@ -134,10 +134,8 @@ def test_results_are_words(name: str) -> None:
 
 
 def test_pictures_never_import_the_reference() -> None:
-    for path in sorted((PACKAGE / "render").rglob("*.py")) + [
-        PACKAGE / "viewer.py",
-        PACKAGE / "play.py",
-    ]:
+    pictures = sorted((PACKAGE / "render").rglob("*.py"))
+    for path in [*pictures, PACKAGE / "viewer.py", PACKAGE / "play.py"]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
@@ -158,7 +156,7 @@ def test_snapshots_carry_what_the_pictures_draw() -> None:
     assert sum(snapshot["strengths"][0]) == snapshot["scores"][0]
     assert sum(snapshot["strengths"][1]) + 1 == snapshot["scores"][1]
     seen = 0
-    for _, _, before, after in walk(random_game("verraeter", {}, 2)):
+    for _, _, _, after in walk(random_game("verraeter", {}, 2)):
         revealed = after["phase"] in ("builder", "draw", "discard")
         assert (after["conflict_totals"] is not None) == revealed
         seen += revealed
