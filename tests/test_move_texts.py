@@ -83,8 +83,8 @@ def test_battlecards_hides_only_the_enemys_secrets(seed: int) -> None:
     state = random_game("battlecards", {}, seed, limit=600)
     cards = card_index(state.game, ("conflict", "german", "british"))
     views = {viewer: move_texts(state, viewer) for viewer in (None, 0, 1)}
-    public = 0
-    for index, (player, action, before, _) in enumerate(walk(state)):
+    public = flipped = 0
+    for index, (player, action, before, after) in enumerate(walk(state)):
         text = state.action_to_string(action)
         if player >= 0 and text.startswith("deploy ") and before["phase"] != "reinforce":
             card = cards[text.split(" ")[1]]
@@ -102,12 +102,31 @@ def test_battlecards_hides_only_the_enemys_secrets(seed: int) -> None:
         elif player >= 0 and text.split(" ")[0] in ("fire", "pass", "fight", "decline", "withdraw"):
             public += 1
             # Public decisions read in full to everybody, with the card named.
-            assert views[0][index] == views[1][index] == views[None][index]
-            assert views[None][index].startswith(text)
+            told = {
+                viewer: view[index].split("; turned face up: ") for viewer, view in views.items()
+            }
+            assert told[0][0] == told[1][0] == told[None][0]
+            assert told[None][0].startswith(text)
+            # A battle turns the enemy's cards face up; each seat is told which.
+            for viewer in (0, 1):
+                enemy = 1 - viewer
+                turned = {
+                    str(cards[str(entry["id"])]["name"])
+                    for kind in ("ground", "air", "sea")
+                    for entry in after["stacks"][enemy][kind]
+                    if entry["face_up"]
+                    and not any(
+                        old["id"] == entry["id"] and old["face_up"]
+                        for old in before["stacks"][enemy][kind]
+                    )
+                }
+                shown = set(told[viewer][1].split(", ")) if len(told[viewer]) > 1 else set()
+                assert shown == turned, (text, viewer)
+                flipped += bool(turned)
         elif player < 0 and before["phase"] == "flip":
             action_number = cards[text]["action"]
             assert all(f"turns {text}: action {action_number}" in v[index] for v in views.values())
-    assert public > 20
+    assert public > 20 and flipped > 0
 
 
 def test_rosenkoenig_and_sekigahara_tell_every_move() -> None:

@@ -318,23 +318,45 @@ def move_texts(state: State, viewer: int | None, start: int) -> list[str]:
     cards = _cards(state)
     history = state.history()
     walker = state.game.state_from_history(history[:start])
+    # The enemy cards whose turning face up the viewer is told about (a spectator: both sides').
+    watched = (0, 1) if viewer is None else (1 - viewer,)
     out = []
+    after = _snapshot(walker)
     for line, action in zip(lines[start:], history[start:]):
         who, _, text = line.partition(" ")
-        if who == "chance":
-            before = _snapshot(walker)
-            walker.apply_action(action)
-            out.append(_chance_words(text, before, _snapshot(walker), cards))
-            continue
+        before = after
         walker.apply_action(action)
+        after = _snapshot(walker)
         verb, _, rest = text.partition(" ")
-        if verb == "deploy" and rest.startswith("?"):
-            out.append(f"deploys a card face down {rest[2:]}")
+        if who == "chance":
+            words = _chance_words(text, before, after, cards)
+        elif verb == "deploy" and rest.startswith("?"):
+            words = f"deploys a card face down {rest[2:]}"
         elif rest:
-            out.append(f"{verb} {_named(rest, cards)}")
+            words = f"{verb} {_named(rest, cards)}"
         else:
-            out.append(text)
+            words = text
+        turned = [
+            str(cards[card]["name"])
+            for seat in watched
+            for card in sorted(_face_up(after, seat) - _face_up(before, seat))
+            if card != rest and card in _on_stacks(before, seat)
+        ]
+        out.append(f"{words}; turned face up: {', '.join(turned)}" if turned else words)
     return out
+
+
+def _on_stacks(snapshot: dict[str, Any], seat: int) -> set[str]:
+    return {str(entry["id"]) for kind in TYPES for entry in snapshot["stacks"][seat][kind]}
+
+
+def _face_up(snapshot: dict[str, Any], seat: int) -> set[str]:
+    return {
+        str(entry["id"])
+        for kind in TYPES
+        for entry in snapshot["stacks"][seat][kind]
+        if entry["face_up"]
+    }
 
 
 def _chance_words(
