@@ -297,8 +297,12 @@ def render(
     return Group(*parts)
 
 
-def _lines(state: State, seat: int) -> list[str]:
-    return state.information_state_string(seat).split("\n")[1:]
+def _lines(state: State, seat: int, start: int) -> list[str]:
+    """The information state's line of every action from ``start`` on (one line each)."""
+    count = len(state.history()) - start
+    if count == 0:
+        return []
+    return state.information_state_string(seat).rsplit("\n", count)[-count:]
 
 
 def _named(card_id: str, cards: dict[str, dict[str, Any]]) -> str:
@@ -310,11 +314,11 @@ def move_texts(state: State, viewer: int | None, start: int) -> list[str]:
     """Each move as ``viewer`` saw it (read from its information state): the enemy's draws,
     its kept cards and what it deploys face down are hidden; every card shown is named."""
     if viewer is None:
-        views = [_lines(state, seat) for seat in (0, 1)]
+        views = [_lines(state, seat, start) for seat in (0, 1)]
         # A spectator sees what both seats see: where the views differ, the one that hides.
         lines = [a if "?" in a else b for a, b in zip(*views)]
     else:
-        lines = _lines(state, viewer)
+        lines = _lines(state, viewer, start)
     cards = _cards(state)
     history = state.history()
     walker = state.game.state_from_history(history[:start])
@@ -322,7 +326,7 @@ def move_texts(state: State, viewer: int | None, start: int) -> list[str]:
     watched = (0, 1) if viewer is None else (1 - viewer,)
     out = []
     after = _snapshot(walker)
-    for line, action in zip(lines[start:], history[start:]):
+    for line, action in zip(lines, history[start:]):
         who, _, text = line.partition(" ")
         before = after
         walker.apply_action(action)
