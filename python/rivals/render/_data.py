@@ -1,8 +1,9 @@
 """The data documents a game was made with (card sets, maps), for pictures to name and describe
 what the engine refers to by id. Display only: no rule is read from them here.
 
-Every picture asks ``documents(game)``; it is the one place that knows where the documents come
-from, so that reading them from the engine instead of the files is a change of this module alone.
+Every picture asks ``documents(game)``, the one place that knows where the documents come from:
+the engine's own resolved documents (``game.data``) where the bindings provide them, else the
+files the parameters name, read the way the engine reads them.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ def _resolve(value: Any, shipped: str | None) -> dict[str, Any]:
     if value is None and shipped is not None:
         return _shipped(shipped)
     if isinstance(value, str):
+        # A shipped document by name ("battlecards_commanders"), else a path.
+        if resources.files("rivals.data").joinpath(f"{value}.json").is_file():
+            return _shipped(f"{value}.json")
         return _file(value)
     if isinstance(value, dict):
         return value
@@ -52,6 +56,9 @@ def documents(game: Game) -> dict[str, Any]:
     """The data documents of ``game`` by parameter name: ``{"cards": {...}}``, plus
     ``"expansions": [...]`` for Battlecards and ``"map"`` for Rheinländer; ``{}`` for a game
     without data."""
+    engine = getattr(game, "data", None)
+    if isinstance(engine, dict):
+        return engine
     found = _MAIN.get(game.name)
     if found is None:
         return {}
