@@ -140,14 +140,20 @@ double Sekigahara::evaluate(const State& state, Player player) const {
 }
 
 Json Sekigahara::to_json(const State& state) const {
+  const Strengths counted = camp_strengths(state.camps(), state.blank(), setup_.numbers);
   Json camps = Json::array();
+  Json strengths = Json::array();
   for (Player seat = 0; seat < 2; ++seat) {
     Json camp = Json::array();
+    Json seat_strengths = Json::array();
     const Camp& cards = state.camp(seat);
-    for (int i = 0; i < cards.size; ++i)
+    for (int i = 0; i < cards.size; ++i) {
       camp.push_back(Json::object({{"id", static_cast<int>(cards.cards[i])},
                                    {"blank", (state.blank() & card_bit(cards.cards[i])) != 0}}));
+      seat_strengths.push_back(counted[seat][i]);
+    }
     camps.push_back(camp);
+    strengths.push_back(seat_strengths);
   }
   const auto total = state.totals();
   Json start = nullptr;
@@ -177,6 +183,7 @@ Json Sekigahara::to_json(const State& state) const {
       {"end_reason",
        reason == EndReason::kNone ? Json(nullptr) : Json(kEndNames[static_cast<int>(reason)])},
       {"scores", Json::array_of(total, [](int v) { return Json(v); })},
+      {"strengths", strengths},
   });
 }
 

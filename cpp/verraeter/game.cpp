@@ -251,6 +251,9 @@ Json Verraeter::to_json(const State& state) const {
       {"houses", houses},
       {"ring", ring},
       {"conflict", state.conflict() < 0 ? Json(nullptr) : Json(state.conflict())},
+      {"conflict_totals", state.revealed() ? Json::object({{"eagle", state.conflict_total(0)},
+                                                           {"rose", state.conflict_total(1)}})
+                                           : Json(nullptr)},
       {"vp", vp},
       {"round", state.round()},
       {"start_player", state.start_player()},

@@ -1,4 +1,4 @@
-"""The ``rivals`` command line: ``arena``, ``play``, ``replay``, ``bench`` and ``games``.
+"""The ``rivals`` command line: ``arena``, ``play``, ``rules``, ``replay``, ``bench`` and ``games``.
 
 Every sub-command is a function ``(args, console) -> exit status``; ``main`` turns the user's
 mistakes (a bad game parameter, a missing file, a corrupt replay) into one line on stderr and exit
@@ -20,6 +20,7 @@ from typing import Any, NoReturn, cast
 
 from rich import box
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -34,12 +35,12 @@ from rich.table import Column, Table
 from rich.text import Text
 
 import rivals
-from rivals import arena, viewer
+from rivals import _facts, arena, rulebook, viewer
 from rivals import replay as replays
 from rivals._core import Bot, Game
 from rivals.arena import BotSpec
 from rivals.play import PLAY_HELP, PlaySession
-from rivals.render import player_label, render, result_text, seat_label, svg
+from rivals.render import player_label, render, result_text, rules_hint, seat_name, svg
 
 __all__ = ["CliError", "main"]
 
@@ -368,26 +369,33 @@ def _print_arena(
 # play
 
 
-def _bot_params(items: Sequence[str], bot: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``--param`` for play: ``KEY=V`` or ``BOT.KEY=V`` for the opponents, ``mcts.KEY=V`` also
-    for hints. Returns (opponent params, hint params)."""
+# Bots that decide from the information state of the seat they play, never from hidden cards
+# (docs/bots.md); any other bot given the true state of a game with hidden information peeks.
+FAIR_BOTS = ("ismcts", "random")
+
+
+def _bot_params(items: Sequence[str], bot: str, hint: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``--param`` for play: ``KEY=V`` or ``BOT.KEY=V`` for the opponents, ``HINT.KEY=V`` for
+    the hint bot (``mcts``, or ``ismcts`` in a game with hidden information). Returns (opponent
+    params, hint params)."""
     opponent: dict[str, Any] = {}
-    hint: dict[str, Any] = {}
+    hints: dict[str, Any] = {}
     for key, value in parse_assignments(items, "--param").items():
         target, dot, param = key.rpartition(".")
         if not dot:
             opponent[param] = value
             continue
-        if target not in (bot, "mcts"):
-            raise CliError(f"--param {key}=...: no bot {target!r} here (have: {bot}, mcts)")
+        if target not in (bot, hint):
+            have = ", ".join(dict.fromkeys((bot, hint)))
+            raise CliError(f"--param {key}=...: no bot {target!r} here (have: {have})")
         if target == bot:
             opponent[param] = value
-        if target == "mcts":
-            hint[param] = value
-    if bot == "mcts":
+        if target == hint:
+            hints[param] = value
+    if bot == hint:
         # Hints then come from a bot as strong as the opponents.
-        hint = {**opponent, **hint}
-    return opponent, hint
+        hints = {**opponent, **hints}
+    return opponent, hints
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
@@ -395,28 +403,55 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     players = game.num_players
     if not 0 <= args.seat < players:
         raise CliError(f"--seat {args.seat}: {game.name} has seats 0 to {players - 1}")
-    opponent_params, hint_params = _bot_params(args.param, args.bot)
-    check_bot(game, args.bot, opponent_params, args.bot)
-    check_bot(game, "mcts", hint_params, "mcts (hints)")
+    hidden = not _facts.perfect_information(game.name)
+    # With hidden information the default opponent and the hints search the information set,
+    # so neither sees a card the person's seat may not.
+    bot_name = args.bot or ("ismcts" if hidden else "mcts")
+    hint_name = "ismcts" if hidden else "mcts"
+    opponent_params, hint_params = _bot_params(args.param, bot_name, hint_name)
+    check_bot(game, bot_name, opponent_params, bot_name)
+    check_bot(game, hint_name, hint_params, f"{hint_name} (hints)")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     # Bot seeds follow the game seed; they wrap round at 64 bits like the engine's seeds.
     opponents = {
-        seat: rivals.bots.make(args.bot, game, (seed + seat) % 2**64, **opponent_params)
+        seat: rivals.bots.make(bot_name, game, (seed + seat) % 2**64, **opponent_params)
         for seat in range(players)
         if seat != args.seat
     }
-    names = ["you" if seat == args.seat else args.bot for seat in range(players)]
+    names = ["you" if seat == args.seat else bot_name for seat in range(players)]
 
     def hint_bot() -> Bot:
-        return rivals.bots.make("mcts", game, (seed + players) % 2**64, **hint_params)
+        return rivals.bots.make(hint_name, game, (seed + players) % 2**64, **hint_params)
 
-    you = seat_label(game.name, players, args.seat)
+    state = game.new_initial_state()
     console.print(
-        Text(f"{game.name}: you are {you} (seat {args.seat}) against {args.bot}; seed {seed}")
+        Text(f"{game.name}: you are {seat_name(state, args.seat)} against {bot_name}; seed {seed}")
     )
-    console.print(Text(PLAY_HELP, style="dim"))
-    session = PlaySession(console, game, args.seat, opponents, names, hint_bot, seed, sys.stdin)
+    if hidden and bot_name not in FAIR_BOTS:
+        console.print(
+            Text(
+                f"note: {bot_name} searches the true state, so it sees your hidden cards; "
+                "ismcts plays on what its seat may see",
+                style="yellow",
+            )
+        )
+    console.print(Text(f"{PLAY_HELP}; {rules_hint(game.name)}", style="dim"))
+    session = PlaySession(
+        console, game, args.seat, opponents, names, hint_bot, seed, sys.stdin, hint_name
+    )
     return session.run()
+
+
+def cmd_rules(args: argparse.Namespace, console: Console) -> int:
+    try:
+        text = rulebook.page(args.game)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    if console.is_terminal and not args.plain:
+        console.print(Markdown(text))
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -636,7 +671,11 @@ def build_parser() -> ArgumentParser:
 
     play = commands.add_parser("play", help="play against bots at the terminal")
     play.add_argument("game", help="a game name (see rivals games)")
-    play.add_argument("--bot", default="mcts", help="the bot in every other seat")
+    play.add_argument(
+        "--bot",
+        default=None,
+        help="the bot in every other seat (default: ismcts with hidden information, else mcts)",
+    )
     play.add_argument("--seat", type=integer(0), default=0, help="your seat (0 moves first)")
     play.add_argument("--seed", type=seed, default=None, help="default: random")
     play.add_argument(
@@ -644,10 +683,16 @@ def build_parser() -> ArgumentParser:
         action="append",
         default=[],
         metavar="[BOT.]KEY=VALUE",
-        help="a parameter of the opponents' bot; mcts.KEY also sets up hints (repeatable)",
+        help="a parameter of the opponents' bot; mcts.KEY (ismcts.KEY with hidden information) "
+        "also sets up hints (repeatable)",
     )
     game_params(play)
     play.set_defaults(handler=cmd_play)
+
+    rules = commands.add_parser("rules", help="print the rules of a game")
+    rules.add_argument("game", help="a game name (see rivals games)")
+    rules.add_argument("--plain", action="store_true", help="the Markdown text even at a terminal")
+    rules.set_defaults(handler=cmd_rules)
 
     replay = commands.add_parser("replay", help="print a saved game move by move")
     replay.add_argument("file", help="a replay .json or an arena .jsonl")

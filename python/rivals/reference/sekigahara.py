@@ -616,6 +616,7 @@ class State:
             ),
             "end_reason": self.end_reason,
             "scores": self.totals(),
+            "strengths": camp_strengths(self.camps, self.blank, self.game.strength),
         }
 
     def hash(self) -> int:

@@ -438,6 +438,8 @@ class State:
         self.phase = "ring"
         self.player = CHANCE
         self.conflict: int | None = None
+        # This round's conflict totals (eagle, rose), from the reveal to phase 11.
+        self.totals: list[int] | None = None
         self.aside: int | None = None
         self.pool: list[int] = []
         self.draw_queue: list[int] = []
@@ -670,6 +672,7 @@ class State:
         # Phases 5-6.
         assert self.conflict is not None
         totals = self.conflict_totals()
+        self.totals = totals
         if totals[EAGLE] != totals[ROSE]:
             winner = EAGLE if totals[EAGLE] > totals[ROSE] else ROSE
             pair = (self.ring[self.conflict], self.ring[(self.conflict + 1) % RING_SIZE])
@@ -747,6 +750,7 @@ class State:
         self.actions = [None] * self.num_players
         self.aside = None
         self.conflict = None
+        self.totals = None
         self.start_player = (self.start_player + 1) % self.num_players
         self.round += 1
         one_house = len({land.house for land in self.ring}) == 1
@@ -805,6 +809,9 @@ class State:
                 for land in self.ring
             ],
             "conflict": self.conflict,
+            "conflict_totals": None
+            if self.totals is None
+            else {"eagle": self.totals[EAGLE], "rose": self.totals[ROSE]},
             "vp": list(self.vp),
             "round": self.round,
             "start_player": self.start_player,
