@@ -14,6 +14,7 @@
 
 #include "rivals/bots/bot_factory.h"
 #include "rivals/core/any_game.h"
+#include "rivals/core/data.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/parallel.h"
 #include "rivals/core/playout.h"
@@ -186,12 +187,27 @@ class GameAdapter final : public AnyGame {
       : rules_(resolve_params(G::kName, G::param_specs(), given)),
         name_(G::kName),
         params_(rules_.params()),
-        observation_shape_(rules_.observation_shape()) {}
+        observation_shape_(rules_.observation_shape()) {
+    if constexpr (requires {
+                    { rules_.data() } -> std::convertible_to<Json>;
+                  })
+      data_ = rules_.data();
+    portable_params_ = params_;
+    Json rules = params_;
+    for (const auto& [key, documents] : data_.as_object()) {
+      portable_params_.set(key, portable_data_value(*params_.find(key), documents));
+      rules.set(key, documents);
+    }
+    identity_ = Json::object({{"game", name_}, {"params", std::move(rules)}}).dump_sorted();
+  }
 
   const G& rules() const { return rules_; }
 
   const std::string& name() const override { return name_; }
   const Json& params() const override { return params_; }
+  const Json& data() const override { return data_; }
+  const Json& portable_params() const override { return portable_params_; }
+  const std::string& identity() const override { return identity_; }
   int num_players() const override { return rules_.num_players(); }
   int num_distinct_actions() const override { return rules_.num_distinct_actions(); }
   int max_chance_outcomes() const override { return rules_.max_chance_outcomes(); }
@@ -314,6 +330,9 @@ class GameAdapter final : public AnyGame {
   std::string name_;
   Json params_;
   std::vector<int> observation_shape_;
+  Json data_ = Json::object();
+  Json portable_params_;
+  std::string identity_;
 };
 
 template <Game G>
@@ -329,6 +348,9 @@ class BotAdapter final : public AnyBot {
     if (concrete == nullptr)
       throw std::invalid_argument("bot '" + name_ + "' plays " + G::kName + ", not " +
                                   state.game().name());
+    if (!game_->same_rules(state.game()))
+      throw std::invalid_argument("bot '" + name_ + "' was made for a " + G::kName +
+                                  " game with other parameters or data than this state's");
     if (state.is_terminal() || state.is_chance_node())
       throw std::invalid_argument("bot '" + name_ + "': no player is to move in this state");
     return bot_step<G>(bot_, concrete->state(), concrete->history());

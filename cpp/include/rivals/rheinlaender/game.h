@@ -34,7 +34,8 @@ class Rheinlaender {
   std::vector<int> observation_shape() const;
   State initial_state() const { return State(data_->setup); }
   // The map document, as read.
-  const Json& map() const { return data_->map; }
+  // The map document in use, under its parameter's name.
+  Json data() const { return Json::object({{"map", data_->map}}); }
 
   std::string action_to_string(const State& state, Action action) const;
   Action string_to_action(const State& state, std::string_view text) const;
