@@ -9,6 +9,7 @@ game without a module, falls back to the plain versions here (``str(state)`` for
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, cast
@@ -18,7 +19,7 @@ from rich.text import Text
 
 from rivals._core import CHANCE, State
 
-__all__ = ["player_label", "render", "result_text", "seat_label"]
+__all__ = ["params_text", "player_label", "render", "result_text", "seat_label"]
 
 _modules: dict[str, ModuleType | None] = {}
 
@@ -53,6 +54,23 @@ def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
         labels = ", ".join(f"seat {seat}: {name}" for seat, name in enumerate(names))
         parts.append(Text(labels, style="dim"))
     return Group(*parts)
+
+
+def params_text(params: dict[str, Any]) -> str:
+    """``players=4 cards=null``: as typed on the command line (strings bare, the rest as JSON, a
+    data document by its format and name rather than in full)."""
+
+    def shown(value: Any) -> str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict) and "format" in value:
+            name = value.get("name")
+            return f"<{value['format']}{f' {name!r}' if isinstance(name, str) else ''}>"
+        if isinstance(value, list) and any(isinstance(item, dict) for item in value):
+            return "[" + ", ".join(shown(item) for item in value) + "]"
+        return json.dumps(value)
+
+    return " ".join(f"{key}={shown(value)}" for key, value in params.items())
 
 
 def seat_label(game_name: str, num_players: int, seat: int) -> str:

@@ -36,26 +36,26 @@ PER_ROW = 3
 
 
 @cache
-def _card_set(params: str) -> CardSet:
-    parsed = json.loads(params)
-    return load_card_set(parsed.get("cards"), parsed.get("expansions", []))
+def _card_set(documents: str) -> CardSet:
+    data = json.loads(documents)
+    return load_card_set(data["cards"], data["expansions"])
 
 
 def _names(state: State) -> dict[str, str]:
     """Card id to name, for every card of the game's merged card set."""
-    cards = _card_set(json.dumps(state.game.params, sort_keys=True))
+    cards = _card_set(json.dumps(state.game.data, sort_keys=True))
     names = {card.id: card.name for side in cards.arsenals for card in side}
     names.update({card.id: card.name for card in cards.conflict})
     return names
 
 
 def _units(state: State) -> dict[str, Any]:
-    cards = _card_set(json.dumps(state.game.params, sort_keys=True))
+    cards = _card_set(json.dumps(state.game.data, sort_keys=True))
     return {card.id: card for side in cards.arsenals for card in side}
 
 
 def _conflicts(state: State) -> dict[str, Any]:
-    cards = _card_set(json.dumps(state.game.params, sort_keys=True))
+    cards = _card_set(json.dumps(state.game.data, sort_keys=True))
     return {card.id: card for card in cards.conflict}
 
 
@@ -261,7 +261,7 @@ def _side(
 
 def _right(state: State, snapshot: dict[str, Any], marked: set[str]) -> tuple[str, float]:
     conflicts = _conflicts(state)
-    card_set = _card_set(json.dumps(state.game.params, sort_keys=True))
+    card_set = _card_set(json.dumps(state.game.data, sort_keys=True))
     battle_ids = [card.id for card in card_set.conflict if card.kind == "battle"]
     won = {card: seat for seat in (0, 1) for card in snapshot["won"][seat]}
     cancelled = set(snapshot["cancelled"])

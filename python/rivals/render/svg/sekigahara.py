@@ -8,10 +8,7 @@ Everything in Sekigahara is public, so ``player`` only marks that seat as "you".
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from functools import cache
-from importlib import resources
 from typing import Any, cast
 
 from rivals._core import CHANCE, State
@@ -37,15 +34,9 @@ TOKENS = 5
 SANADA, II, KIKKAWA, UKITA = 1, 4, 6, 9
 
 
-@cache
-def _cards(path: str | None) -> dict[int, dict[str, Any]]:
-    """The card file of the game (the shipped one for ``None``), by card id."""
-    if path is None:
-        text = resources.files("rivals.data").joinpath("sekigahara.json").read_text("utf-8")
-    else:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    return {int(card["id"]): card for card in json.loads(text)["cards"]}
+def _cards(state: State) -> dict[int, dict[str, Any]]:
+    """The cards of the game's card document, by card id."""
+    return {int(card["id"]): card for card in state.game.data["cards"]["cards"]}
 
 
 def _strengths(
@@ -108,7 +99,7 @@ def _move_words(move: Move, cards: dict[int, dict[str, Any]]) -> str:
 def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     """The picture of ``state``; ``history`` are the moves that led to it."""
     snapshot = cast("dict[str, Any]", state.to_dict())
-    cards = _cards(cast("str | None", state.game.params.get("cards")))
+    cards = _cards(state)
     last = _last_move(history)
     marked = _move_cards(last)
     status = _status(state, snapshot)
