@@ -255,7 +255,9 @@ std::size_t DataNode::list(std::size_t min, std::size_t max) const {
 
 std::int64_t DataNode::integer(std::int64_t min, std::int64_t max) const {
   if (!value_->is_int() || value_->as_int() < min || value_->as_int() > max)
-    fail("must be an int " + std::to_string(min) + "-" + std::to_string(max) + ", got " + shown());
+    fail((min == max ? "must be " + std::to_string(min)
+                     : "must be an int " + std::to_string(min) + "-" + std::to_string(max)) +
+         ", got " + shown());
   return value_->as_int();
 }
 
@@ -264,13 +266,11 @@ bool DataNode::boolean() const {
   return value_->as_bool();
 }
 
-const std::string& DataNode::string(std::size_t min_size, std::size_t max_size) const {
+const std::string& DataNode::string(std::size_t min_size) const {
   if (!value_->is_string()) fail("must be a string, got " + shown());
-  const std::size_t size = value_->as_string().size();
-  if (size < min_size)
+  if (value_->as_string().size() < min_size)
     fail(min_size == 1 ? "must not be empty"
                        : "must have at least " + std::to_string(min_size) + " bytes");
-  if (size > max_size) fail("must have at most " + std::to_string(max_size) + " bytes");
   return value_->as_string();
 }
 

@@ -181,12 +181,13 @@ class Parser {
     return false;
   }
 
+  // `depth` counts the arrays and objects around the value.
   Json parse_value(int depth) {
-    if (depth > max_depth_)
-      fail("nested deeper than " + std::to_string(max_depth_) + " arrays and objects");
     skip_space();
     if (pos_ >= text_.size()) fail("unexpected end of text");
     const char c = text_[pos_];
+    if ((c == '{' || c == '[') && depth >= max_depth_)
+      fail("nested deeper than " + std::to_string(max_depth_) + " arrays and objects");
     if (c == '{') return parse_object(depth);
     if (c == '[') return parse_array(depth);
     if (c == '"') return Json(parse_string());

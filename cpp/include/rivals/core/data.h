@@ -88,8 +88,8 @@ class DataNode {
   std::int64_t integer(std::int64_t min, std::int64_t max) const;
   int small_int(int min, int max) const { return static_cast<int>(integer(min, max)); }
   bool boolean() const;
-  // A string of 1..max_size bytes (0 allows the empty string).
-  const std::string& string(std::size_t min_size = 0, std::size_t max_size = 4096) const;
+  // A string of at least `min_size` bytes (1: not empty).
+  const std::string& string(std::size_t min_size = 0) const;
   // The index of the string among `names`.
   template <class Names>
   int choice(const Names& names) const {
