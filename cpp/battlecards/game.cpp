@@ -76,21 +76,21 @@ Battlecards::Battlecards(const Json& params) : params_(params) {
   if (!max_turns.is_int() || max_turns.as_int() < 1 || max_turns.as_int() > kMaxTurnsLimit)
     bad_param(kName, specs[2], max_turns);
   max_turns_ = static_cast<std::int32_t>(max_turns.as_int());
-  const DataDocument cards = read_data(kName, "cards", *params.find("cards"), kName);
+  DataDocument cards = read_data(kName, "cards", *params.find("cards"), kName);
   const Json& expansions = *params.find("expansions");
   if (!expansions.is_array() || expansions.as_array().size() > kMaxExpansions)
     bad_param(kName, specs[1], expansions);
   std::vector<DataDocument> packs;
-  Json documents = Json::array();
   for (std::size_t i = 0; i < expansions.as_array().size(); ++i) {
     if (expansions.as_array()[i].is_null()) bad_param(kName, specs[1], expansions);
     packs.push_back(read_data(kName, "expansions[" + std::to_string(i) + "]",
                               expansions.as_array()[i], "battlecards_commanders"));
-    documents.push_back(packs.back().document);
   }
   cards_ = std::make_shared<const CardSet>(load_card_set(cards, packs));
+  Json documents = Json::array();
+  for (DataDocument& pack : packs) documents.push_back(std::move(pack.document));
   data_ = std::make_shared<const Json>(
-      Json::object({{"cards", cards.document}, {"expansions", std::move(documents)}}));
+      Json::object({{"cards", std::move(cards.document)}, {"expansions", std::move(documents)}}));
   const CardSet& cs = *cards_;
 
   for (int seat = 0; seat < 2; ++seat)

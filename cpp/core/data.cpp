@@ -189,10 +189,43 @@ Json portable_data_value(const Json& value, const Json& documents) {
   return value;
 }
 
-void DataNode::fail(std::string_view problem) const {
-  const std::string where = path_.empty() ? std::string("the document") : path_;
+namespace {
+
+// Appends to `path` the way from `node` to `target`; false when `target` is not inside `node`.
+bool find_path(const Json& node, const Json* target, std::string& path) {
+  if (&node == target) return true;
+  const std::size_t size = path.size();
+  if (node.is_array()) {
+    const auto& items = node.as_array();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      path += "[" + std::to_string(i) + "]";
+      if (find_path(items[i], target, path)) return true;
+      path.resize(size);
+    }
+  } else if (node.is_object()) {
+    for (const auto& [key, item] : node.as_object()) {
+      path += (size == 0 ? "" : ".") + key;
+      if (find_path(item, target, path)) return true;
+      path.resize(size);
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string DataNode::path() const {
+  std::string path;
+  find_path(document_->document, value_, path);
+  return path;
+}
+
+void DataNode::fail_at(const std::string& path, std::string_view problem) const {
+  const std::string where = path.empty() ? std::string("the document") : path;
   throw std::invalid_argument(document_->source + ": " + where + " " + std::string(problem));
 }
+
+void DataNode::fail(std::string_view problem) const { fail_at(path(), problem); }
 
 std::string DataNode::shown() const {
   std::string text = value_->dump();
@@ -201,17 +234,18 @@ std::string DataNode::shown() const {
 }
 
 DataNode DataNode::operator[](std::string_view key) const {
-  const std::string path = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
   const Json* member = value_->is_object() ? value_->find(key) : nullptr;
-  if (member == nullptr) DataNode(*this, *value_, path).fail("is missing");
-  return DataNode(*this, *member, path);
+  if (member == nullptr) {
+    const std::string at = path();
+    fail_at(at.empty() ? std::string(key) : at + "." + std::string(key), "is missing");
+  }
+  return DataNode(*this, *member);
 }
 
 DataNode DataNode::operator[](std::size_t index) const {
-  const std::string path = path_ + "[" + std::to_string(index) + "]";
   if (!value_->is_array() || index >= value_->as_array().size())
-    DataNode(*this, *value_, path).fail("is missing");
-  return DataNode(*this, value_->as_array()[index], path);
+    fail_at(path() + "[" + std::to_string(index) + "]", "is missing");
+  return DataNode(*this, value_->as_array()[index]);
 }
 
 std::optional<DataNode> DataNode::get(std::string_view key) const {

@@ -94,7 +94,7 @@ Rheinlaender::Rheinlaender(const Json& params) {
     throw std::invalid_argument(map.source + ": the map has " + std::to_string(board.max_number) +
                                 " numbers; players=" + std::to_string(g.players) +
                                 " needs at least " + std::to_string(kHandSize * g.players));
-  data->map = std::move(map.document);
+  data->data = Json::object({{"map", std::move(map.document)}});
   const int S = board.spaces;
   const int N = board.max_number;
   g.bastion_base = N * S;

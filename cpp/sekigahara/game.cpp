@@ -88,7 +88,7 @@ Sekigahara::Sekigahara(const Json& params) {
   cards_param_ = *params.find("cards");
   DataDocument cards = read_data(kName, "cards", cards_param_, kName);
   setup_.numbers = parse_cards(cards);
-  cards_ = std::make_shared<const Json>(std::move(cards.document));
+  data_ = std::make_shared<const Json>(Json::object({{"cards", std::move(cards.document)}}));
 }
 
 Json Sekigahara::params() const {

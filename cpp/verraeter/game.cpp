@@ -153,7 +153,7 @@ Verraeter::Verraeter(const Json& params) {
   cards_param_ = *params.find("cards");
   DataDocument cards = read_data(kName, "cards", cards_param_, kName);
   setup->cards = parse_cards(cards, setup->players);
-  cards_ = std::make_shared<const Json>(std::move(cards.document));
+  data_ = std::make_shared<const Json>(Json::object({{"cards", std::move(cards.document)}}));
   setup_ = std::move(setup);
 }
 

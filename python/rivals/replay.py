@@ -13,6 +13,7 @@ is in ``docs/formats.md`` ("rivals-replay")::
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from typing import Any
 
@@ -42,6 +43,7 @@ __all__ = [
 _TOP_KEYS = ("format", "version", "game", "params", "actions")
 _TOP_OPTIONAL = ("result", "bots", "arena")
 _ENTRY_OPTIONAL = ("player", "text")
+_ENTRY_KEYS = {"action", *_ENTRY_OPTIONAL}  # what dumps writes
 _RESULT_OPTIONAL = ("terminal", "returns", "scores")
 _BOT_KEYS = ("name", "params")
 _ARENA_KEYS = ("index", "seed", "labels")
@@ -96,11 +98,13 @@ def _fail(message: str) -> ValueError:
 def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     # Readers differ on a repeated key (the engine refuses it, json keeps the last value), so a
     # replay with one would mean different things to different programs.
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"the key {key[:40]!r} appears twice in one object")
-        out[key] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {key[:40]!r} appears twice in one object")
+            seen.add(key)
     return out
 
 
@@ -109,16 +113,36 @@ def _refuse_constant(name: str) -> Any:
 
 
 def _depth(value: Any) -> int:
+    """Nesting of arrays and objects in what json.loads gave, a level at a time (no recursion)."""
+    depth = 0
+    level = [value] if type(value) in (dict, list) else []
+    while level and depth <= MAX_DEPTH:
+        depth += 1
+        children: list[Any] = []
+        for container in level:
+            for item in container.values() if type(container) is dict else container:
+                kind = type(item)
+                if kind is dict or kind is list:
+                    children.append(item)
+        level = children
+    return depth
+
+
+# A \uD800-\uDFFF escape: only where one appears can a string hold a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _check_strings(value: Any) -> None:
+    """Raises UnicodeEncodeError for a string (or key) with a lone surrogate."""
     if isinstance(value, str):
-        value.encode("utf-8")  # a lone surrogate from a \\ud800 escape fails here
-        return 0
-    if isinstance(value, dict):
-        for key in value:
+        value.encode("utf-8")
+    elif isinstance(value, dict):
+        for key, item in value.items():
             key.encode("utf-8")
-        return 1 + max((_depth(item) for item in value.values()), default=0)
-    if isinstance(value, list):
-        return 1 + max((_depth(item) for item in value), default=0)
-    return 0
+            _check_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item)
 
 
 def decode(text: str | bytes) -> Any:
@@ -141,12 +165,13 @@ def decode(text: str | bytes) -> Any:
         raise _fail(f"not JSON (nested deeper than {MAX_DEPTH} arrays and objects)") from None
     except ValueError as error:  # JSONDecodeError, a repeated key, NaN, an int of 5000 digits
         raise _fail(f"not JSON ({error})") from None
-    try:
-        depth = _depth(data)
-    except UnicodeEncodeError:
-        raise _fail("not JSON (a string that is not UTF-8: a lone surrogate)") from None
-    if depth > MAX_DEPTH:
+    if _depth(data) > MAX_DEPTH:
         raise _fail(f"not JSON (nested deeper than {MAX_DEPTH} arrays and objects)")
+    if _SURROGATE_ESCAPE.search(text):
+        try:
+            _check_strings(data)
+        except UnicodeEncodeError:
+            raise _fail("not JSON (a string that is not UTF-8: a lone surrogate)") from None
     return data
 
 
@@ -168,7 +193,10 @@ def _check_keys(
 ) -> None:
     if not isinstance(value, dict):
         raise _fail(f"{where} must be an object, got {_kind(value)}")
-    for key in value:
+    keys = value.keys()
+    if keys == set(required):
+        return  # the common case, checked at once
+    for key in keys:
         if key not in required and key not in optional:
             accepted = ", ".join(sorted(required + optional))
             raise _fail(f"{where} has an unknown key {key!r} (accepted: {accepted})")
@@ -276,7 +304,8 @@ def from_dict(data: Any) -> State:
 
 def _apply_entry(state: State, index: int, entry: Any) -> None:
     where = f"actions[{index}]"
-    _check_keys(entry, where, ("action",), _ENTRY_OPTIONAL)
+    if not (isinstance(entry, dict) and entry.keys() == _ENTRY_KEYS):
+        _check_keys(entry, where, ("action",), _ENTRY_OPTIONAL)
     action = entry["action"]
     if not _is_int(action):
         raise _fail(f"{where}.action must be an int, got {_short(action)}")

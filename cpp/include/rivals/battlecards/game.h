@@ -30,7 +30,7 @@ class Battlecards {
 
   Json params() const { return params_; }
   // The card set and the expansion packs in use, under their parameters' names.
-  Json data() const { return *data_; }
+  const Json& data() const { return *data_; }
   int num_players() const { return 2; }
   int num_distinct_actions() const { return kNumActions; }
   int max_chance_outcomes() const { return State::kMaxChanceOutcomes; }

@@ -188,25 +188,33 @@ class GameAdapter final : public AnyGame {
         name_(G::kName),
         params_(rules_.params()),
         observation_shape_(rules_.observation_shape()) {
-    if constexpr (requires {
-                    { rules_.data() } -> std::convertible_to<Json>;
-                  })
-      data_ = rules_.data();
-    portable_params_ = params_;
-    Json rules = params_;
-    for (const auto& [key, documents] : data_.as_object()) {
-      portable_params_.set(key, portable_data_value(*params_.find(key), documents));
-      rules.set(key, documents);
-    }
-    identity_ = Json::object({{"game", name_}, {"params", std::move(rules)}}).dump_sorted();
+    // The identity is the name, the other parameters and the documents, each with sorted keys.
+    Json others = Json::object();
+    for (const auto& [key, value] : params_.as_object())
+      if (data().find(key) == nullptr) others.set(key, value);
+    identity_ = name_ + "\n" + others.dump_sorted() + "\n" + data().dump_sorted();
   }
 
   const G& rules() const { return rules_; }
 
   const std::string& name() const override { return name_; }
   const Json& params() const override { return params_; }
-  const Json& data() const override { return data_; }
-  const Json& portable_params() const override { return portable_params_; }
+  const Json& data() const override {
+    if constexpr (requires {
+                    { rules_.data() } -> std::same_as<const Json&>;
+                  }) {
+      return rules_.data();
+    } else {
+      static const Json none = Json::object();
+      return none;
+    }
+  }
+  Json portable_params() const override {
+    Json portable = params_;
+    for (const auto& [key, documents] : data().as_object())
+      portable.set(key, portable_data_value(*params_.find(key), documents));
+    return portable;
+  }
   const std::string& identity() const override { return identity_; }
   int num_players() const override { return rules_.num_players(); }
   int num_distinct_actions() const override { return rules_.num_distinct_actions(); }
@@ -330,8 +338,6 @@ class GameAdapter final : public AnyGame {
   std::string name_;
   Json params_;
   std::vector<int> observation_shape_;
-  Json data_ = Json::object();
-  Json portable_params_;
   std::string identity_;
 };
 

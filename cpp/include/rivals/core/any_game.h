@@ -115,10 +115,10 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   virtual const Json& data() const = 0;
   // params() with every path replaced by the document it named: the same game, made anywhere
   // (what replays record).
-  virtual const Json& portable_params() const = 0;
-  // The name and the parameters with every data parameter replaced by its documents, as JSON with
-  // sorted keys: two games have equal identities exactly when they play by the same rules, however
-  // their data was given (a path, the document, a shipped name or null).
+  virtual Json portable_params() const = 0;
+  // The name, the other parameters and the data documents, as JSON with sorted keys: two games
+  // have equal identities exactly when they play by the same rules, however their data was given
+  // (a path, the document, a shipped name or null).
   virtual const std::string& identity() const = 0;
   bool same_rules(const AnyGame& other) const {
     return this == &other || identity() == other.identity();

@@ -69,7 +69,9 @@ class DataNode {
       : document_(&document), value_(&document.document) {}
 
   const Json& json() const { return *value_; }
-  const std::string& path() const { return path_; }
+  // `cards[3].strength`; empty at the top. Found by searching the document, so that a node is two
+  // pointers and checking a document builds no strings unless it fails.
+  std::string path() const;
   const DataDocument& document() const { return *document_; }
 
   // "<source>: <path> <problem>"; at the top, "<source>: the document <problem>".
@@ -109,12 +111,12 @@ class DataNode {
   std::string shown() const;
 
  private:
-  DataNode(const DataNode& parent, const Json& value, std::string path)
-      : document_(parent.document_), value_(&value), path_(std::move(path)) {}
+  DataNode(const DataNode& parent, const Json& value)
+      : document_(parent.document_), value_(&value) {}
+  [[noreturn]] void fail_at(const std::string& path, std::string_view problem) const;
 
   const DataDocument* document_;
   const Json* value_;
-  std::string path_;
 };
 
 }  // namespace rivals

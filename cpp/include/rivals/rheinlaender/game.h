@@ -35,7 +35,7 @@ class Rheinlaender {
   State initial_state() const { return State(data_->setup); }
   // The map document, as read.
   // The map document in use, under its parameter's name.
-  Json data() const { return Json::object({{"map", data_->map}}); }
+  const Json& data() const { return data_->data; }
 
   std::string action_to_string(const State& state, Action action) const;
   Action string_to_action(const State& state, std::string_view text) const;
@@ -60,7 +60,7 @@ class Rheinlaender {
   // pointers to the setup stay valid as long as any copy lives.
   struct Data {
     Setup setup;
-    Json map;
+    Json data;  // {"map": the map document}
     Json map_param;
     std::vector<std::string> names;               // action id -> string
     std::unordered_map<std::string, Action> ids;  // string -> action id

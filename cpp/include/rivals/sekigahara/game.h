@@ -25,7 +25,7 @@ class Sekigahara {
 
   Json params() const;
   // The card document in use, under its parameter's name.
-  Json data() const { return Json::object({{"cards", *cards_}}); }
+  const Json& data() const { return *data_; }
   int num_players() const { return 2; }
   int num_distinct_actions() const { return kNumActions; }
   int max_chance_outcomes() const { return kNumCards; }
@@ -57,7 +57,7 @@ class Sekigahara {
  private:
   Setup setup_;
   Json cards_param_;
-  std::shared_ptr<const Json> cards_;
+  std::shared_ptr<const Json> data_;
 };
 
 // The string of any action id 0-117; throws std::invalid_argument outside that range.
