@@ -249,6 +249,18 @@ def test_a_key_twice_in_one_object_is_refused(
         make(name, **given(param, str(path)))
 
 
+def test_a_key_twice_in_a_large_object_is_refused(make: Callable[..., Any], tmp_path: Path) -> None:
+    # Past a few keys the engine indexes an object's keys instead of scanning them.
+    members = [f'"k{index}": {index}' for index in range(500)] + ['"k321": 0']
+    path = tmp_path / "large.json"
+    path.write_text("{" + ", ".join(members) + "}", encoding="utf-8")
+    with pytest.raises(ValueError, match='the key "k321" appears twice in one object'):
+        make("sekigahara", cards=str(path))
+    path.write_text("{" + ", ".join(members[:-1]) + "}", encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown key 'k0'"):
+        rivals.make("sekigahara", cards=str(path))
+
+
 def test_a_card_strength_given_twice_is_refused_not_read_two_ways(
     make: Callable[..., Any], tmp_path: Path
 ) -> None:
