@@ -93,7 +93,7 @@ def test_arena_mcts_writes_replays_that_match_the_table(capsys: Capture, tmp_pat
         assert state.is_terminal()
         assert state.returns() == data["result"]["returns"]
         assert data["arena"]["index"] == index
-        for seat, bot in enumerate(data["arena"]["bots"]):
+        for seat, bot in enumerate(data["arena"]["labels"]):
             if state.returns()[seat] > 0:
                 wins[bot] += 1
     assert wins == {"mcts": rows["mcts"][1], "random": rows["random"][1]}

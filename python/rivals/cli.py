@@ -41,7 +41,7 @@ from rivals import _facts, arena, rulebook, viewer
 from rivals import replay as replays
 from rivals._core import Bot, Game
 from rivals.play import PLAY_HELP, PlaySession
-from rivals.render import player_label, render, result_text, rules_hint, seat_name, svg
+from rivals.render import params_text, player_label, render, result_text, rules_hint, seat_name, svg
 
 __all__ = ["CliError", "main"]
 
@@ -81,14 +81,6 @@ def parse_assignments(items: Iterable[str], option: str) -> dict[str, Any]:
             raise CliError(f"{option} {item!r}: expected KEY=VALUE")
         out[key.strip()] = parse_value(value.strip())
     return out
-
-
-def format_params(params: dict[str, Any]) -> str:
-    """``players=4 cards=null``: as typed on the command line (strings bare, the rest as JSON)."""
-    return " ".join(
-        f"{key}={value if isinstance(value, str) else json.dumps(value)}"
-        for key, value in params.items()
-    )
 
 
 def make_game(name: str, params: dict[str, Any]) -> Game:
@@ -231,7 +223,7 @@ def _write_chunk(
         data["arena"] = {
             "index": first_game + offset,
             "seed": seed,
-            "bots": [seat_labels[int(j)] for j in seating[offset]],
+            "labels": [seat_labels[int(j)] for j in seating[offset]],
         }
         lines.append(json.dumps(data, ensure_ascii=False) + "\n")
     # One write per chunk then fsync: a crash or Ctrl-C between chunks leaves only whole lines.
@@ -360,7 +352,7 @@ def _print_arena(
     lengths: npt.NDArray[np.int32],
     backend: arena.Backend,
 ) -> None:
-    params = format_params(game.params)
+    params = params_text(game.params)
     table = Table(
         # A Text title: parameter values such as [1, 2] must not be read as rich markup.
         title=Text(f"{game.name} {params}".strip() + f", {games} games, seed {args.seed}"),
@@ -520,13 +512,13 @@ def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:
     as_lines = path.suffix == ".jsonl"
     if not as_lines:
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as error:
+            data = replays.decode(text)
+        except ValueError as error:
             # An arena file under another name: several lines, each a JSON object.
             if len(lines) > 1 and lines[0][1].lstrip().startswith("{"):
                 as_lines = True
             else:
-                raise CliError(f"{path}: bad replay: not JSON ({error})") from None
+                raise CliError(f"{path}: {error}") from None
         else:
             if index not in (None, 0):
                 raise CliError(f"{path} holds one replay; --index {index} is out of range")
@@ -541,9 +533,9 @@ def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:
     number, line = lines[chosen]
     where = f"{path} line {number}"
     try:
-        return json.loads(line), where
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise CliError(f"{where}: bad replay: not JSON ({error})") from None
+        return replays.decode(line), where
+    except ValueError as error:
+        raise CliError(f"{where}: {error}") from None
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
@@ -560,10 +552,10 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
             raise CliError(f"--html {args.html}: {error.strerror}") from None
         console.print(Text(f"wrote {args.html}: {len(final.history())} moves"))
         return 0
-    params = format_params(game.params)
+    params = params_text(game.params)
     console.print(Text(f"{game.name} {params}".strip(), style="bold"))
     arena_info = data.get("arena") if isinstance(data, dict) else None
-    bots = arena_info.get("bots") if isinstance(arena_info, dict) else None
+    bots = arena_info.get("labels") if isinstance(arena_info, dict) else None
     if isinstance(bots, list) and len(bots) == game.num_players:
         seats = ", ".join(f"{player_label(final, seat)}: {name}" for seat, name in enumerate(bots))
         console.print(Text(seats))
