@@ -445,3 +445,28 @@ def test_solver_progress_is_readable_while_it_solves() -> None:
     assert len(outcome) == 1 and "more than 2000 contexts" in str(outcome[0])
     assert seen == sorted(seen) and len(set(seen)) > 2 and seen[-1] <= 2000
     assert watcher.stats() == {"contexts": 2000}
+
+
+def test_resume_refuses_a_data_file_that_has_changed(tmp_path: Path) -> None:
+    shipped = json.loads((Path(rivals.__file__).parent / "data/sekigahara.json").read_text())
+    cards = tmp_path / "cards.json"
+    cards.write_text(json.dumps(shipped))
+    path = tmp_path / "log.jsonl"
+    lineup = arena.Lineup.of(rivals.make("sekigahara", cards=str(cards)), ["random"])
+    with arena.Arena(lineup, 2, seed=1, out=path) as match:
+        match.run()
+    record = next(arena.read_log(path)).decode()
+    assert record["params"]["cards"] == shipped  # the document, not its path
+    same = arena.Lineup.of(rivals.make("sekigahara", cards=str(cards)), ["random"])
+    with arena.Arena(same, 3, seed=1, out=path, resume=True) as match:
+        assert match.resumed == 2
+    before = path.read_bytes()
+    changed = json.loads(json.dumps(shipped))
+    changed["cards"][0]["strength"] += 1
+    cards.write_text(json.dumps(changed))
+    other = arena.Lineup.of(rivals.make("sekigahara", cards=str(cards)), ["random"])
+    with pytest.raises(
+        arena.OtherArena, match=":1: a game of sekigahara with other parameters or data"
+    ):
+        arena.Arena(other, 4, seed=1, out=path, resume=True)
+    assert path.read_bytes() == before

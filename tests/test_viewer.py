@@ -55,7 +55,7 @@ def test_write_html_and_state_at(tmp_path: Path) -> None:
     state = random_game("rosenkoenig", {"players": 4}, seed=6, limit=50)
     path = tmp_path / "game.html"
     data = replay.to_dict(state)
-    data["arena"] = {"index": 0, "seed": 1, "labels": ["mcts", "random", "alphabeta", "random"]}
+    data["arena"] = {"index": 0, "seed": 0, "labels": ["mcts", "random", "alphabeta", "random"]}
     viewer.write_html(data, path, player=2)
     page = path.read_text(encoding="utf-8")
     assert "view of Red (2)" in page

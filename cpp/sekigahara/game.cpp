@@ -66,7 +66,8 @@ std::vector<ParamSpec> Sekigahara::param_specs() {
   return {
       {"repetition_rule", Json("turn_start"), "\"turn_start\", \"symmetric\" or \"off\""},
       {"max_turns", Json(500), "an int 1-100000"},
-      {"cards", Json(nullptr), "null (the shipped card file) or a path to a card file"},
+      {"cards", Json(nullptr),
+       "null (the shipped cards), a shipped name, a path to a card file or the card document"},
   };
 }
 
@@ -85,17 +86,9 @@ Sekigahara::Sekigahara(const Json& params) {
   setup_.max_turns = static_cast<std::int32_t>(max_turns.as_int());
 
   cards_param_ = *params.find("cards");
-  if (!cards_param_.is_null() && !cards_param_.is_string())
-    bad_param(kName, specs[2], cards_param_);
-  const std::string source = cards_param_.is_null() ? std::string("sekigahara.json (shipped)")
-                                                    : "'" + cards_param_.as_string() + "'";
-  Json data;
-  try {
-    data = load_data(cards_param_, kName);
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument(std::string("sekigahara: parameter cards: ") + error.what());
-  }
-  setup_.numbers = parse_cards(data, source);
+  DataDocument cards = read_data(kName, "cards", cards_param_, kName);
+  setup_.numbers = parse_cards(cards);
+  data_ = std::make_shared<const Json>(Json::object({{"cards", std::move(cards.document)}}));
 }
 
 Json Sekigahara::params() const {

@@ -583,22 +583,23 @@ class LogLine:
     complete: bool
 
     def decode(self) -> Any:
-        """The line's JSON value; ``ValueError`` when it is not UTF-8 JSON."""
-        try:
-            return json.loads(self.data.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise ValueError("not UTF-8 text") from None
-        except json.JSONDecodeError as error:
-            raise ValueError(f"not JSON ({error})") from None
-        except RecursionError:
-            raise ValueError("not JSON (nested too deeply)") from None
+        """The line's JSON value, read as strictly as any replay (``rivals.replay.decode``);
+        ``ValueError`` when it is not UTF-8 JSON within the replay limits."""
+        return replays.decode(self.data)
 
 
-def read_log(source: str | os.PathLike[str] | IO[bytes], block: int = 1 << 20) -> Iterator[LogLine]:
+def read_log(
+    source: str | os.PathLike[str] | IO[bytes], block: int = 1 << 20, name: str | None = None
+) -> Iterator[LogLine]:
     """The lines of a JSON-lines file, read in blocks, so memory follows the longest line and not
     the file. Lines end at ``b"\\n"`` only: JSON strings may hold U+2028 and other characters
-    that ``str.splitlines`` would split at."""
-    handle = open(source, "rb") if isinstance(source, (str, os.PathLike)) else source  # noqa: SIM115
+    that ``str.splitlines`` would split at. A line longer than any replay may be
+    (``rivals.replay.MAX_BYTES``) is a ``CorruptLog`` naming ``name`` (the path by default)."""
+    if isinstance(source, (str, os.PathLike)):
+        handle: IO[bytes] = open(source, "rb")  # noqa: SIM115
+        where = name or str(source)
+    else:
+        handle, where = source, name or "the log"
     try:
         number, offset, pending = 1, 0, b""
         while True:
@@ -613,6 +614,10 @@ def read_log(source: str | os.PathLike[str] | IO[bytes], block: int = 1 << 20) -
                 offset += end + 1 - start
                 start = end + 1
             pending = pending[start:]
+            if len(pending) > replays.MAX_BYTES:
+                raise CorruptLog(
+                    f"{where}:{number}: corrupt: a line longer than {replays.MAX_BYTES} bytes"
+                )
         if pending:
             yield LogLine(number, offset, pending, False)
     finally:
@@ -631,7 +636,7 @@ class CorruptLog(ValueError):
 
 def _recorded_params(game: Game) -> dict[str, Any]:
     """The game parameters as a replay of ``game`` records them."""
-    return game.params
+    return replays.portable_params(game)
 
 
 def _check_line(line: LogLine, lineup: Lineup, seed: int, index: int, where: str) -> Any:
@@ -781,7 +786,7 @@ class ReplayLog:
         """The lines stored so far (read through the locked descriptor)."""
         with os.fdopen(os.dup(self.fd), "rb") as handle:
             handle.seek(0)
-            yield from read_log(handle)
+            yield from read_log(handle, name=str(self.path))
 
     def truncate(self, size: int) -> None:
         os.ftruncate(self.fd, size)

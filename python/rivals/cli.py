@@ -40,7 +40,7 @@ from rivals import replay as replays
 from rivals._core import Bot, Game
 from rivals.arena import BotSpec
 from rivals.play import PLAY_HELP, PlaySession
-from rivals.render import player_label, render, result_text, rules_hint, seat_name, svg
+from rivals.render import params_text, player_label, render, result_text, rules_hint, seat_name, svg
 
 __all__ = ["CliError", "main"]
 
@@ -79,14 +79,6 @@ def parse_assignments(items: Iterable[str], option: str) -> dict[str, Any]:
             raise CliError(f"{option} {item!r}: expected KEY=VALUE")
         out[key.strip()] = parse_value(value.strip())
     return out
-
-
-def format_params(params: dict[str, Any]) -> str:
-    """``players=4 cards=null``: as typed on the command line (strings bare, the rest as JSON)."""
-    return " ".join(
-        f"{key}={value if isinstance(value, str) else json.dumps(value)}"
-        for key, value in params.items()
-    )
 
 
 def make_game(name: str, params: dict[str, Any]) -> Game:
@@ -305,7 +297,7 @@ def _print_arena(
     played = standings.games - match.resumed
     lineup = standings.lineup
     game = lineup.game
-    params = format_params(game.params)
+    params = params_text(game.params)
     table = Table(
         # A Text title: parameter values such as [1, 2] must not be read as rich markup.
         title=Text(
@@ -462,16 +454,14 @@ def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:
     """The replay dict picked from a .json or .jsonl file, and a name for it in messages."""
     try:
         if path.suffix != ".jsonl":
-            data = path.read_bytes()
+            with open(path, "rb") as handle:
+                data = handle.read(replays.MAX_BYTES + 1)  # more is refused as too large
             try:
-                return _one_replay(json.loads(data), path, index), str(path)
-            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+                return _one_replay(replays.decode(data), path, index), str(path)
+            except ValueError as error:
                 # An arena file under another name: one JSON object per line.
                 if data.count(b"\n") < 2 or not data.lstrip().startswith(b"{"):
-                    message = "not UTF-8 text" if isinstance(error, UnicodeDecodeError) else None
-                    raise CliError(
-                        f"{path}: bad replay: {message or f'not JSON ({error})'}"
-                    ) from None
+                    raise CliError(f"{path}: {error}") from None
         return _replay_line(path, index)
     except FileNotFoundError:
         raise CliError(f"{path}: no such file") from None
@@ -491,7 +481,7 @@ def _replay_line(path: Path, index: int | None) -> tuple[Any, str]:
     """Game ``index`` (counting non-empty lines) of a replay log, read by the arena's reader."""
     chosen = 0 if index is None else index
     count = 0
-    for line in arena.read_log(path):
+    for line in arena.read_log(path):  # a ValueError names a line too long to be a replay
         if not line.data.strip():
             continue
         if count == chosen:
@@ -499,7 +489,7 @@ def _replay_line(path: Path, index: int | None) -> tuple[Any, str]:
             try:
                 return line.decode(), where
             except ValueError as error:
-                raise CliError(f"{where}: bad replay: {error}") from None
+                raise CliError(f"{where}: {error}") from None
         count += 1
     if count == 0:
         raise CliError(f"{path}: no replays in the file")
@@ -526,7 +516,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
             raise CliError(f"--html {args.html}: {error.strerror}") from None
         console.print(Text(f"wrote {args.html}: {len(final.history())} moves"))
         return 0
-    params = format_params(game.params)
+    params = params_text(game.params)
     console.print(Text(f"{game.name} {params}".strip(), style="bold"))
     arena_info = data.get("arena") if isinstance(data, dict) else None
     bots = arena_info.get("labels") if isinstance(arena_info, dict) else None

@@ -24,7 +24,7 @@ from typing import Any, Union
 
 from rivals import replay as replays
 from rivals._core import State
-from rivals.render import player_label, result_text
+from rivals.render import params_text, player_label, result_text
 from rivals.render.svg import draw, escape, move_texts, moves
 
 __all__ = ["Replay", "frames_of", "load", "state_at", "to_html", "write_html"]
@@ -100,7 +100,7 @@ def to_html(replay: Replay, player: int | None = None) -> str:
             f'<span class="move"><span class="who">{escape(who)}</span> {escape(text)}</span></li>'
         )
         walker.apply_action(move.action)
-    params = ", ".join(f"{key}={json.dumps(value)}" for key, value in game.params.items())
+    params = params_text(replays.portable_params(game))
     title = f"{game.name} replay"
     view = "spectator" if player is None else f"view of {player_label(final, player)}"
     summary = f"{len(history)} moves · {view} · {result_text(final)}"

@@ -15,6 +15,7 @@ whatever a module leaves out, or a game without a module, falls back to the plai
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -31,6 +32,7 @@ __all__ = [
     "menu",
     "move_texts",
     "moves_help",
+    "params_text",
     "parse_move",
     "player_label",
     "render",
@@ -90,6 +92,23 @@ def render(
         )
         parts.append(Text(labels, style="dim"))
     return Group(*parts)
+
+
+def params_text(params: dict[str, Any]) -> str:
+    """``players=4 cards=null``: as typed on the command line (strings bare, the rest as JSON, a
+    data document by its format and name rather than in full)."""
+
+    def shown(value: Any) -> str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict) and "format" in value:
+            name = value.get("name")
+            return f"<{value['format']}{f' {name!r}' if isinstance(name, str) else ''}>"
+        if isinstance(value, list) and any(isinstance(item, dict) for item in value):
+            return "[" + ", ".join(shown(item) for item in value) + "]"
+        return json.dumps(value)
+
+    return " ".join(f"{key}={shown(value)}" for key, value in params.items())
 
 
 def seat_label(game_name: str, num_players: int, seat: int) -> str:
