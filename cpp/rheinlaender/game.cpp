@@ -57,7 +57,7 @@ void for_each_domain(const State& state, Fn&& fn) {
 // The card a decision plays or discards, or 0 (a bastion).
 int played_card(const Setup& g, Action action) {
   if (action < g.bastion_base) return action / g.board.spaces + 1;
-  if (action >= g.discard_base && action < g.card_base) return action - g.discard_base + 1;
+  if (action >= g.discard_base) return action - g.discard_base + 1;
   return 0;
 }
 
@@ -108,9 +108,7 @@ Rheinlaender::Rheinlaender(const Json& params) {
   const int N = board.max_number;
   g.bastion_base = N * S;
   g.discard_base = N * S + S;
-  g.card_base = N * S + S + N;
-  g.chip_base = N * S + S + 2 * N + 1;
-  g.num_actions = g.chip_base + kChipKinds;
+  g.num_actions = N * S + S + N;
 
   auto& names = data->names;
   names.reserve(static_cast<std::size_t>(g.num_actions));
@@ -126,10 +124,10 @@ Rheinlaender::Rheinlaender(const Json& params) {
   }
   for (int s = 0; s < S; ++s) names.push_back("bastion " + board.ids[s]);
   for (int card = 1; card <= N; ++card) names.push_back("discard " + std::to_string(card));
-  names.push_back("reshuffle");
-  for (int card = 1; card <= N; ++card) names.push_back("card " + std::to_string(card));
-  for (int kind = 0; kind < kChipKinds; ++kind) names.push_back(chip_name(kind));
   for (Action a = 0; a < g.num_actions; ++a) data->ids.emplace(names[a], a);
+  data->card_names.push_back("reshuffle");
+  for (int card = 1; card <= N; ++card) data->card_names.push_back("card " + std::to_string(card));
+  for (int kind = 0; kind < kChipKinds; ++kind) data->chip_names.push_back(chip_name(kind));
   data_ = std::move(data);
 }
 
@@ -156,18 +154,38 @@ std::string Rheinlaender::action_name(Action action) const {
   return data_->names[action];
 }
 
-std::string Rheinlaender::action_to_string(const State& /*state*/, Action action) const {
-  return action_name(action);
+const std::vector<std::string>& Rheinlaender::outcome_names(const State& state) const {
+  return state.phase() == Phase::kLandmarks ? data_->chip_names : data_->card_names;
 }
 
-Action Rheinlaender::string_to_action(const State& /*state*/, std::string_view text) const {
+std::string Rheinlaender::action_to_string(const State& state, Action action) const {
+  if (!state.is_chance_node()) return action_name(action);
+  const auto& names = outcome_names(state);
+  if (action < 0 || action >= static_cast<Action>(names.size()))
+    throw std::invalid_argument(
+        "rheinlaender: chance outcome " + std::to_string(action) + " is out of range 0.." +
+        std::to_string(names.size() - 1) +
+        (state.phase() == Phase::kLandmarks ? " (landmark chips)" : " (cards)"));
+  return names[action];
+}
+
+Action Rheinlaender::string_to_action(const State& state, std::string_view text) const {
+  if (state.is_chance_node()) {
+    const auto& names = outcome_names(state);
+    const auto found = std::find(names.begin(), names.end(), text);
+    if (found == names.end())
+      throw std::invalid_argument(
+          "unknown Rheinländer chance outcome '" + std::string(text) + "'; accepted here: " +
+          (state.phase() == Phase::kLandmarks ? "'castle', 'church', 'city 3'"
+                                              : "'card 12', 'reshuffle'"));
+    return static_cast<Action>(found - names.begin());
+  }
   const auto found = data_->ids.find(std::string(text));
   if (found == data_->ids.end())
     throw std::invalid_argument(
         "unknown Rheinländer action '" + std::string(text) +
         "'; accepted: a space id such as '12L' or '12W' (card of that number), '10-11 with 10' "
-        "(an island), 'reinforce 12L with 40', 'bastion 12L', 'discard 12', 'card 12', "
-        "'reshuffle', 'castle', 'church', 'city 3'");
+        "(an island), 'reinforce 12L with 40', 'bastion 12L', 'discard 12'");
   return found->second;
 }
 
@@ -397,7 +415,8 @@ void Rheinlaender::observation_tensor(const State& state, Player player, float* 
 // Hidden information
 
 // The flow of a game follows from its action ids alone: T chip outcomes, 5n deals in seat order,
-// then turns in seat order, each ending with the number card its player draws.
+// then turns in seat order: bastions, one card played or discarded, and the card its player draws
+// (after a reshuffle card, the card redrawn).
 Rheinlaender::Roles Rheinlaender::roles(const std::vector<Action>& history) const {
   const Setup& g = data_->setup;
   const std::size_t length = history.size();
@@ -405,15 +424,18 @@ Rheinlaender::Roles Rheinlaender::roles(const std::vector<Action>& history) cons
   const std::size_t chips = static_cast<std::size_t>(g.board.sites);
   const std::size_t setup = chips + static_cast<std::size_t>(kHandSize * g.players);
   std::int8_t seat = 0;
+  bool drawing = false;  // the turn's card is down: chance outcomes follow
   for (std::size_t i = chips; i < length; ++i) {
     const Action action = history[i];
     if (i < setup) {
       out.receiver[i] = static_cast<std::int8_t>((i - chips) / kHandSize);
-    } else if (action < g.card_base) {
+    } else if (!drawing) {
       out.actor[i] = seat;
-    } else if (action > g.card_base) {
+      drawing = action < g.bastion_base || action >= g.discard_base;
+    } else if (action != kReshuffleCard) {
       out.receiver[i] = seat;
       seat = static_cast<std::int8_t>((seat + 1) % g.players);
+      drawing = false;
     }
   }
   return out;
@@ -455,7 +477,7 @@ std::vector<Action> Rheinlaender::resample_history(const std::vector<Action>& hi
         played_later[seen.actor[i]] |= bit(card);
       }
     } else if (seen.receiver[i] >= 0) {
-      const int card = action - g.card_base;
+      const int card = action;
       const Player seat = seen.receiver[i];
       if (seat != player && !((played_later[seat] >> card) & 1))
         free.push_back({i, later});
@@ -477,8 +499,8 @@ std::vector<Action> Rheinlaender::resample_history(const std::vector<Action>& hi
       if (next < free.size() && free[next].position == i) {
         const std::uint64_t options = state.deck() & ~(bit(0) | free[next++].later);
         consistent = options != 0;
-        if (consistent) action = g.card_base + random_set_bit(options, rng);
-      } else if (action >= g.discard_base && action < g.card_base) {
+        if (consistent) action = random_set_bit(options, rng);
+      } else if (seen.actor[i] >= 0 && action >= g.discard_base) {
         consistent = !state.can_place();
       }
       if (!consistent) break;

@@ -166,15 +166,14 @@ int State::legal_actions(Action* out) const {
   switch (phase_) {
     case Phase::kLandmarks:
       for (int k = 0; k < kChipKinds; ++k)
-        if (chips_left_[k] > 0) out[n++] = g.chip_base + k;
+        if (chips_left_[k] > 0) out[n++] = k;
       return n;
     case Phase::kDraw:
-      for (std::uint64_t d = deck_; d; d &= d - 1) out[n++] = g.card_base + std::countr_zero(d);
+      for (std::uint64_t d = deck_; d; d &= d - 1) out[n++] = std::countr_zero(d);
       return n;
     case Phase::kDeal:
     case Phase::kRedraw:
-      for (std::uint64_t d = deck_ & ~bit(0); d; d &= d - 1)
-        out[n++] = g.card_base + std::countr_zero(d);
+      for (std::uint64_t d = deck_ & ~bit(0); d; d &= d - 1) out[n++] = std::countr_zero(d);
       return n;
     case Phase::kTerminal:
       return 0;
@@ -216,13 +215,13 @@ int State::chance_outcomes(ChanceOutcome* out) const {
   if (phase_ == Phase::kLandmarks) {
     const double total = g.board.sites - laid_;
     for (int k = 0; k < kChipKinds; ++k)
-      if (chips_left_[k] > 0) out[n++] = {g.chip_base + k, chips_left_[k] / total};
+      if (chips_left_[k] > 0) out[n++] = {k, chips_left_[k] / total};
     return n;
   }
   // A deal or redraw never yields the reshuffle card (docs/rules/rheinlaender.md, "Flow").
   const std::uint64_t cards = phase_ == Phase::kDraw ? deck_ : deck_ & ~bit(0);
   const double p = 1.0 / count_bits(cards);
-  for (std::uint64_t d = cards; d; d &= d - 1) out[n++] = {g.card_base + std::countr_zero(d), p};
+  for (std::uint64_t d = cards; d; d &= d - 1) out[n++] = {std::countr_zero(d), p};
   return n;
 }
 
@@ -232,11 +231,10 @@ Action State::sample_chance(Rng& rng) const {
     auto r = static_cast<int>(rng.below(static_cast<std::uint32_t>(g.board.sites - laid_)));
     int k = 0;
     while (r >= chips_left_[k]) r -= chips_left_[k++];
-    return g.chip_base + k;
+    return k;
   }
   const std::uint64_t cards = phase_ == Phase::kDraw ? deck_ : deck_ & ~bit(0);
-  return g.card_base +
-         nth_set_bit(cards,
+  return nth_set_bit(cards,
                      static_cast<int>(rng.below(static_cast<std::uint32_t>(count_bits(cards)))));
 }
 
@@ -244,15 +242,14 @@ Action State::sample_chance(Rng& rng) const {
 // Applying actions
 
 void State::apply(Action action) {
-  const Setup& g = *setup_;
   switch (phase_) {
     case Phase::kLandmarks:
-      lay_chip(action - g.chip_base);
+      lay_chip(action);
       return;
     case Phase::kDeal:
     case Phase::kDraw:
     case Phase::kRedraw:
-      receive(action - g.card_base);
+      receive(action);
       return;
     case Phase::kPlay:
       decide(action);

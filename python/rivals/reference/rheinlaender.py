@@ -64,7 +64,7 @@ KEYWORDS = frozenset(
 )
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_/-]{0,15}")
 
-# Landmark chip kinds: index k of the chip outcome ``chip_base + k``.
+# Landmark chip kinds: chip outcome k at a landmark site is kind k.
 CASTLE = 0
 CHURCH = 1
 NUM_CHIP_KINDS = 2 + MAX_CITY  # castle, church, city 1..9
@@ -384,9 +384,10 @@ class Game:
         S, T, N = board.num_spaces, board.num_sites, board.max_number
         self.bastion_base: int = N * S
         self.discard_base: int = N * S + S
-        self.card_base: int = N * S + S + N
-        self.chip_base: int = N * S + S + 2 * N + 1
-        self.num_distinct_actions: int = self.chip_base + NUM_CHIP_KINDS
+        self.num_distinct_actions: int = N * S + S + N
+        # Chance outcomes are numbered apart from decisions: card c (0 the reshuffle card) at a
+        # deal or draw, chip kind k at a landmark site.
+        self.max_chance_outcomes: int = max(N + 1, NUM_CHIP_KINDS)
         # Setup chance nodes, then at most bastion, card, draw and redraw per turn.
         self.max_game_length: int = T + HAND_SIZE * n + 4 * self.max_turns
         self.observation_shape: tuple[int, ...] = (
@@ -398,6 +399,7 @@ class Game:
     # -- action strings --------------------------------------------------------------------------
 
     def action_name(self, action: int) -> str:
+        """The string of decision ``action``."""
         board = self.board
         S = board.num_spaces
         if not 0 <= action < self.num_distinct_actions:
@@ -410,14 +412,26 @@ class Game:
             return f"reinforce {sid} with {card}"
         if action < self.discard_base:
             return "bastion " + board.ids[action - self.bastion_base]
-        if action < self.card_base:
-            return f"discard {action - self.discard_base + 1}"
-        if action < self.chip_base:
-            card = action - self.card_base
-            return "reshuffle" if card == 0 else f"card {card}"
-        return chip_name(action - self.chip_base)
+        return f"discard {action - self.discard_base + 1}"
+
+    def card_outcome_name(self, card: int) -> str:
+        """The string of chance outcome ``card`` at a deal or draw."""
+        if not 0 <= card <= self.board.max_number:
+            raise ValueError(
+                f"chance outcome {card} is out of range 0..{self.board.max_number} (cards)"
+            )
+        return "reshuffle" if card == 0 else f"card {card}"
+
+    def chip_outcome_name(self, kind: int) -> str:
+        """The string of chance outcome ``kind`` at a landmark site."""
+        if not 0 <= kind < NUM_CHIP_KINDS:
+            raise ValueError(
+                f"chance outcome {kind} is out of range 0..{NUM_CHIP_KINDS - 1} (landmark chips)"
+            )
+        return chip_name(kind)
 
     def parse_action(self, text: str) -> int:
+        """Inverse of :meth:`action_name`."""
         if self._parse is None:
             self._parse = {self.action_name(a): a for a in range(self.num_distinct_actions)}
         if isinstance(text, str) and text in self._parse:
@@ -425,7 +439,26 @@ class Game:
         raise ValueError(
             f"unknown Rheinländer action {text!r}; accepted: a space id such as '12L' or '12W' "
             "(card of that number), '10-11 with 10' (an island), 'reinforce 12L with 40', "
-            "'bastion 12L', 'discard 12', 'card 12', 'reshuffle', 'castle', 'church', 'city 3'"
+            "'bastion 12L', 'discard 12'"
+        )
+
+    def parse_card_outcome(self, text: str) -> int:
+        """Inverse of :meth:`card_outcome_name`."""
+        for card in range(self.board.max_number + 1):
+            if text == self.card_outcome_name(card):
+                return card
+        raise ValueError(
+            f"unknown Rheinländer chance outcome {text!r}; accepted here: 'card 12', 'reshuffle'"
+        )
+
+    def parse_chip_outcome(self, text: str) -> int:
+        """Inverse of :meth:`chip_outcome_name`."""
+        for kind in range(NUM_CHIP_KINDS):
+            if text == chip_name(kind):
+                return kind
+        raise ValueError(
+            f"unknown Rheinländer chance outcome {text!r}; accepted here: 'castle', 'church', "
+            "'city 3'"
         )
 
     def new_initial_state(self) -> State:
@@ -651,21 +684,16 @@ class State:
         return [a for a, _ in self.chance_outcomes()]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        game = self.game
         if self.phase == "landmarks":
             total = sum(self.chips_left)
-            return [
-                (game.chip_base + k, count / total)
-                for k, count in enumerate(self.chips_left)
-                if count > 0
-            ]
+            return [(k, count / total) for k, count in enumerate(self.chips_left) if count > 0]
         if self.phase == "draw":
-            return [(game.card_base + c, 1.0 / len(self.deck)) for c in self.deck]
+            return [(c, 1.0 / len(self.deck)) for c in self.deck]
         if self.phase in ("deal", "redraw"):
             # A dealt reshuffle card is redealt at once, and after a reshuffle the redraw cannot
             # usefully be the reshuffle card again: both draw among the number cards only.
             numbers = [c for c in self.deck if c != 0]
-            return [(game.card_base + c, 1.0 / len(numbers)) for c in numbers]
+            return [(c, 1.0 / len(numbers)) for c in numbers]
         return []
 
     # -- applying actions ------------------------------------------------------------------------
@@ -674,11 +702,11 @@ class State:
         a = self._checked_action(action)
         received: int | None = None
         if self.phase == "landmarks":
-            self._lay_chip(a - self.game.chip_base)
+            self._lay_chip(a)
         elif self.phase == "play":
             self._decide(a)
         else:
-            card = a - self.game.card_base
+            card = a
             if card != 0:
                 received = self.receiving
             self._receive(card)
@@ -695,11 +723,10 @@ class State:
             raise ValueError(f"action {a} cannot be applied: the game is over")
         legal = self.legal_actions()
         if a not in legal:
-            text = (
-                self.game.action_name(a)
-                if 0 <= a < self.game.num_distinct_actions
-                else "out of range"
-            )
+            try:
+                text = self.action_to_string(a)
+            except ValueError:
+                text = "out of range"
             raise ValueError(f"action {a} ({text}) is illegal for {who}; legal: {legal}")
         return a
 
@@ -890,9 +917,18 @@ class State:
     def action_to_string(self, action: int) -> str:
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise ValueError(f"malformed action {action!r}: an int is expected")
-        return self.game.action_name(int(action.__index__()))
+        a = int(action.__index__())
+        if self.phase == "landmarks":
+            return self.game.chip_outcome_name(a)
+        if self.player == CHANCE:
+            return self.game.card_outcome_name(a)
+        return self.game.action_name(a)
 
     def string_to_action(self, text: str) -> int:
+        if self.phase == "landmarks":
+            return self.game.parse_chip_outcome(text)
+        if self.player == CHANCE:
+            return self.game.parse_card_outcome(text)
         return self.game.parse_action(text)
 
     # -- results ---------------------------------------------------------------------------------
@@ -1135,7 +1171,7 @@ class State:
         def played_card(a: int) -> int | None:
             if a < game.bastion_base:
                 return a // S + 1
-            if game.discard_base <= a < game.card_base:
+            if a >= game.discard_base:
                 return a - game.discard_base + 1
             return None
 
@@ -1147,7 +1183,7 @@ class State:
             replay.apply_action(a)
         kept: set[int] = set()
         for i in hidden:
-            seat, card = self._receivers[i], history[i] - game.card_base
+            seat, card = self._receivers[i], history[i]
             if any(
                 actors[j] == seat and played_card(history[j]) == card
                 for j in range(i + 1, len(history))
@@ -1163,8 +1199,8 @@ class State:
                 played = played_card(a)
                 if played is not None:
                     later[i].add(played)
-            elif game.card_base < a < game.chip_base and i not in free:
-                later[i].add(a - game.card_base)
+            elif self._receivers[i] is not None and i not in free:
+                later[i].add(a)
         rng = random.Random(seed)
         free_set = set(free)
         for _ in range(1000):
@@ -1173,7 +1209,7 @@ class State:
                 for i, a in enumerate(history):
                     if i in free_set:
                         options = [c for c in state.deck if c != 0 and c not in later[i + 1]]
-                        a = game.card_base + options[rng.randrange(len(options))]
+                        a = options[rng.randrange(len(options))]
                     state.apply_action(a)
             except ValueError:
                 continue  # a new hand made an old discard illegal: sample again
