@@ -154,7 +154,7 @@ std::string Verraeter::information_state_string(const State& /*state*/,
     out += "\n";
     if (replay.is_chance_node()) {
       if (before == Phase::kRing) {
-        out += "chance " + action_name(action, cards);
+        out += "chance " + action_name(action, IdKind::kLandscape, cards);
       } else if (before == Phase::kDraft) {
         out += "chance aside ?";
       } else {
@@ -167,8 +167,9 @@ std::string Verraeter::information_state_string(const State& /*state*/,
     } else {
       const Player seat = replay.current_player();
       out += "seat " + std::to_string(seat) + " " +
-             (before == Phase::kDraft && seat != player ? std::string("pick ?")
-                                                        : action_name(action, cards));
+             (before == Phase::kDraft && seat != player
+                  ? std::string("pick ?")
+                  : action_name(action, IdKind::kDecision, cards));
     }
     std::array<int, kMaxSeats> drafted{};
     for (Player s = 0; s < n; ++s) drafted[s] = replay.action_of(s);

@@ -11,8 +11,9 @@ Conventions (from the rules page):
 * Action cards 0-5 ``Verraeter Diplomat2 Diplomat5 Baumeister Stratege Bauer``.
 * Supply values get value ids in ascending order (shipped 2, 3, 4, 5, 6, 8 -> 0-5).
 * Actions: 0-11 ``conflict i``, 12-23 ``build i``, 24-35 ``upgrade i``, 36-41 ``pick X``,
-  42-47 ``play v``, 48 ``done``, 49-54 ``discard v``, 55 ``pass``; chance outcomes 56-67
-  (landscape laid), 68-73 (action card set aside), 74-79 (supply card drawn).
+  42-47 ``play v``, 48 ``done``, 49-54 ``discard v``, 55 ``pass``. Chance outcomes are numbered
+  from 0 at each chance node: 0-11 the landscape card laid, 0-5 the action card set aside, 0-5
+  the value id of the supply card drawn.
 * Seat ``s`` starts in house ``s % 2``; the player to the left of ``s`` is ``(s + 1) % n``.
 """
 
@@ -59,10 +60,12 @@ PLAY = 42  # 42-47
 DONE = 48
 DISCARD = 49  # 49-54
 PASS = 55
-LAND = 56  # 56-67
-ASIDE = 68  # 68-73
-DRAW = 74  # 74-79
-NUM_DISTINCT_ACTIONS = 80
+NUM_DISTINCT_ACTIONS = 56
+# Chance outcomes, from 0 at each chance node (the node says which kind).
+LAND = 0  # 0-11: landscape card
+ASIDE = 0  # 0-5: action card set aside
+DRAW = 0  # 0-5: value id of the supply card drawn
+MAX_CHANCE_OUTCOMES = 2 * len(TYPES)
 
 PHASES = ("ring", "estates", "conflict", "draft", "supply", "builder", "draw", "discard", "end")
 # Phases in which this round's action cards are face up (after the reveal, before phase 11).
@@ -263,7 +266,7 @@ def _value_id_name(value_id: int, values: tuple[int, ...]) -> str:
 
 
 def action_name(action: int, values: tuple[int, ...]) -> str:
-    """String of an action id; ``values`` are the card set's distinct supply values."""
+    """String of a decision id; ``values`` are the card set's distinct supply values."""
     a = action
     if CONFLICT <= a < BUILD:
         return f"conflict {a - CONFLICT}"
@@ -281,14 +284,24 @@ def action_name(action: int, values: tuple[int, ...]) -> str:
         return "discard " + _value_id_name(a - DISCARD, values)
     if a == PASS:
         return "pass"
-    if LAND <= a < ASIDE:
+    raise ValueError(f"action {a} is out of range 0..{NUM_DISTINCT_ACTIONS - 1}")
+
+
+def outcome_name(outcome: int, phase: str, values: tuple[int, ...]) -> str:
+    """String of a chance outcome of a node in ``phase`` (``ring``, ``draft`` or ``draw``)."""
+    a = outcome
+    if phase == "ring":
+        if not 0 <= a - LAND < 2 * len(TYPES):
+            raise ValueError(f"chance outcome {a} is out of range 0..11 (landscape cards)")
         card = a - LAND
         return f"{TYPES[card // 2]} {HOUSES[card % 2]}"
-    if ASIDE <= a < DRAW:
+    if phase == "draft":
+        if not 0 <= a - ASIDE < NUM_ACTION_CARDS:
+            raise ValueError(f"chance outcome {a} is out of range 0..5 (action cards)")
         return f"aside {ACTION_CARDS[a - ASIDE]}"
-    if DRAW <= a < NUM_DISTINCT_ACTIONS:
-        return "draw " + _value_id_name(a - DRAW, values)
-    raise ValueError(f"action {a} is out of range 0..{NUM_DISTINCT_ACTIONS - 1}")
+    if not 0 <= a - DRAW < MAX_VALUES:
+        raise ValueError(f"chance outcome {a} is out of range 0..5 (supply value ids)")
+    return "draw " + _value_id_name(a - DRAW, values)
 
 
 def parse_action(text: str, values: tuple[int, ...]) -> int:
@@ -310,18 +323,37 @@ def parse_action(text: str, values: tuple[int, ...]) -> int:
             return BUILD + int(arg)
         if word == "upgrade" and arg in positions:
             return UPGRADE + int(arg)
-        if word in ("pick", "aside") and arg in ACTION_CARDS:
-            return (PICK if word == "pick" else ASIDE) + ACTION_CARDS.index(arg)
-        if word in ("play", "discard", "draw") and arg in value_names:
-            base = {"play": PLAY, "discard": DISCARD, "draw": DRAW}[word]
-            return base + value_names.index(arg)
-        t = TYPES.index(word) if word in TYPES else TYPE_ALIASES.get(word)
-        if t is not None and arg in HOUSES:
-            return LAND + 2 * t + HOUSES.index(arg)
+        if word == "pick" and arg in ACTION_CARDS:
+            return PICK + ACTION_CARDS.index(arg)
+        if word in ("play", "discard") and arg in value_names:
+            return (PLAY if word == "play" else DISCARD) + value_names.index(arg)
     raise ValueError(
-        f"unknown Verräter action {text!r}; accepted: 'conflict 3', 'build 7', 'upgrade 7', "
-        f"'pick Diplomat5', 'play v', 'done', 'discard v', 'pass' (v one of {list(values)}), "
-        "and the chance outcomes 'Stadt eagle', 'aside Bauer', 'draw v'"
+        f"unknown Verräter action {text!r}; accepted here: 'conflict 3', 'build 7', "
+        f"'upgrade 7', 'pick Diplomat5', 'play v', 'done', 'discard v', 'pass' "
+        f"(v one of {list(values)})"
+    )
+
+
+def parse_outcome(text: str, phase: str, values: tuple[int, ...]) -> int:
+    """Inverse of :func:`outcome_name`."""
+    if not isinstance(text, str):
+        raise ValueError(f"action string expected, got {text!r}")
+    words = text.split(" ")
+    if len(words) == 2:
+        word, arg = words
+        if phase == "ring":
+            t = TYPES.index(word) if word in TYPES else TYPE_ALIASES.get(word)
+            if t is not None and arg in HOUSES:
+                return LAND + 2 * t + HOUSES.index(arg)
+        elif phase == "draft":
+            if word == "aside" and arg in ACTION_CARDS:
+                return ASIDE + ACTION_CARDS.index(arg)
+        elif word == "draw" and arg in [str(v) for v in values]:
+            return DRAW + [str(v) for v in values].index(arg)
+    accepted = {"ring": "a landscape card such as 'Stadt eagle'", "draft": "'aside Bauer'"}
+    raise ValueError(
+        f"unknown Verräter chance outcome {text!r}; accepted here: "
+        f"{accepted.get(phase, f'draw v (v one of {list(values)})')}"
     )
 
 
@@ -367,6 +399,7 @@ class Game:
         self.rounds: int = self.params["rounds"]
         self.cards: CardSet = load_cards(self.params["cards"], self.num_players)
         self.num_distinct_actions: int = NUM_DISTINCT_ACTIONS
+        self.max_chance_outcomes: int = MAX_CHANCE_OUTCOMES
         n = self.num_players
         draws = self.cards.estates_per_player * n + sum(self.cards.card_draws)
         # Ring and estates; per round: conflict, set-aside, builder, n picks, at most 5 plays and
@@ -385,12 +418,6 @@ class Game:
         for action in history:
             state.apply_action(action)
         return state
-
-    def action_to_string(self, action: int) -> str:
-        return action_name(action, self.cards.values)
-
-    def string_to_action(self, text: str) -> int:
-        return parse_action(text, self.cards.values)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.params})"
@@ -567,7 +594,7 @@ class State:
         legal = self.legal_actions()
         if a not in legal:
             try:
-                text = action_name(a, self.cards.values)
+                text = self.action_to_string(a)
             except ValueError:
                 text = "out of range"
             raise ValueError(f"action {a} ({text}) is illegal for {who}; legal: {legal}")
@@ -768,9 +795,13 @@ class State:
     # -- strings --------------------------------------------------------------------------------
 
     def action_to_string(self, action: int) -> str:
+        if self.player == CHANCE:
+            return outcome_name(int(action), self.phase, self.cards.values)
         return action_name(int(action), self.cards.values)
 
     def string_to_action(self, text: str) -> int:
+        if self.player == CHANCE:
+            return parse_outcome(text, self.phase, self.cards.values)
         return parse_action(text, self.cards.values)
 
     # -- results --------------------------------------------------------------------------------
@@ -941,7 +972,7 @@ class State:
             before_phase = replay.phase
             if replay.player == CHANCE:
                 if replay.phase == "ring":
-                    lines.append("chance " + action_name(a, values))
+                    lines.append("chance " + outcome_name(a, "ring", values))
                 elif replay.phase == "draft":
                     lines.append("chance aside ?")
                 else:
@@ -982,7 +1013,12 @@ class State:
             return
         # The draft's actions are the last aside outcome and the picks after it, in seat order
         # from the start player.
-        aside_index = max(i for i, a in enumerate(history) if ASIDE <= a < DRAW)
+        replay = State(self.game)
+        aside_index = -1
+        for i, a in enumerate(history):
+            if replay.player == CHANCE and replay.phase == "draft":
+                aside_index = i
+            replay.apply_action(a)
         pick_indices = [
             i for i in range(aside_index + 1, len(history)) if PICK <= history[i] < PLAY
         ]
