@@ -59,9 +59,11 @@ DEPLOY = 3
 FIRE = DEPLOY + 2 * MAX_ARSENAL  # 259
 WITHDRAW = FIRE + 2 * MAX_ARSENAL  # 515
 PLAY = WITHDRAW + 2 * MAX_ARSENAL  # 771
-ARSENAL_OUTCOME = PLAY + MAX_CONFLICT  # 899
-CONFLICT_OUTCOME = ARSENAL_OUTCOME + 2 * MAX_ARSENAL  # 1155
-NUM_DISTINCT_ACTIONS = CONFLICT_OUTCOME + MAX_CONFLICT  # 1283
+NUM_DISTINCT_ACTIONS = PLAY + MAX_CONFLICT  # 899
+# Chance outcomes are numbered from 0 and read by the node: the slot of the card in the subject's
+# arsenal, or the conflict index at conflict_draw and flip.
+MAX_CHANCE_OUTCOMES = MAX_ARSENAL
+CONFLICT_CHANCE_PHASES = ("conflict_draw", "flip")
 
 PHASES = (
     "deal",
@@ -660,24 +662,28 @@ def _check_whole(
 # ---------------------------------------------------------------------------------------------
 
 
-def _action_card_kind(action: int) -> tuple[str, int] | None:
-    """(verb, index) of a card-naming action id, or ``None`` for pass/fight/decline."""
+def _action_card_kind(phase: str, subject: int | None, action: int) -> tuple[str, int] | None:
+    """(verb, index) of a card-naming action id played in ``phase`` (with its ``subject``), or
+    ``None`` for pass/fight/decline; ``index`` is the global arsenal or the conflict index."""
+    if phase in CONFLICT_CHANCE_PHASES:
+        return "conflict", action
+    if phase in CHANCE_PHASES:
+        assert subject is not None
+        return "arsenal", MAX_ARSENAL * subject + action
     for verb, base, size in (
         ("deploy", DEPLOY, 2 * MAX_ARSENAL),
         ("fire", FIRE, 2 * MAX_ARSENAL),
         ("withdraw", WITHDRAW, 2 * MAX_ARSENAL),
         ("play", PLAY, MAX_CONFLICT),
-        ("arsenal", ARSENAL_OUTCOME, 2 * MAX_ARSENAL),
-        ("conflict", CONFLICT_OUTCOME, MAX_CONFLICT),
     ):
         if base <= action < base + size:
             return verb, action - base
     return None
 
 
-def _with_card(action: int, index: int) -> int:
+def _with_card(phase: str, subject: int | None, action: int, index: int) -> int:
     """The action of the same verb as ``action`` naming card ``index`` instead."""
-    kind = _action_card_kind(action)
+    kind = _action_card_kind(phase, subject, action)
     assert kind is not None
     return action - kind[1] + index
 
@@ -727,6 +733,7 @@ class Game:
         self.card_set: CardSet = load_card_set(self.params["cards"], self.params["expansions"])
         cs = self.card_set
         self.num_distinct_actions: int = NUM_DISTINCT_ACTIONS
+        self.max_chance_outcomes: int = MAX_CHANCE_OUTCOMES
         n_arsenal = len(cs.arsenals[0]) + len(cs.arsenals[1])
         n_conflict = len(cs.conflict)
         window = 2
@@ -942,8 +949,10 @@ class State:
         if phase == "terminal":
             return []
         if self.is_chance_node():
-            base = CONFLICT_OUTCOME if phase in ("conflict_draw", "flip") else ARSENAL_OUTCOME
-            return [base + c for c in self._chance_cards()]
+            if phase in CONFLICT_CHANCE_PHASES:
+                return self._chance_cards()
+            assert self.subject is not None
+            return [a - MAX_ARSENAL * self.subject for a in self._chance_cards()]
         seat = self.current_player()
         battle = self.battle
         if phase == "setup_deploy":
@@ -1008,17 +1017,17 @@ class State:
 
     def _apply_chance(self, action: int) -> None:
         phase = self.phase
-        if phase in ("conflict_draw", "flip"):
-            k = action - CONFLICT_OUTCOME
+        if phase in CONFLICT_CHANCE_PHASES:
+            k = action
             self.conflict_deck.remove(k)
             if phase == "conflict_draw":
                 self._conflict_drawn(k)
             else:
                 self._flipped(k)
             return
-        x = action - ARSENAL_OUTCOME
         s = self.subject
         assert s is not None
+        x = MAX_ARSENAL * s + action
         if phase == "deal":
             self.arsenal_deck[s].remove(x)
             self.reserve[s].add(x)
@@ -1461,18 +1470,32 @@ class State:
     # -- strings --------------------------------------------------------------------------------
 
     def action_to_string(self, action: int) -> str:
-        a = int(action)
+        return self._action_text(self.phase, self.subject, int(action))
+
+    def _action_text(self, phase: str, subject: int | None, a: int) -> str:
+        """The string of action ``a`` played in ``phase`` (with its ``subject``)."""
+        if phase in CHANCE_PHASES:
+            if phase in CONFLICT_CHANCE_PHASES:
+                cards = self.cs.conflict
+                what = "conflict cards"
+            else:
+                assert subject is not None
+                cards = self.cs.arsenals[subject]
+                what = f"{SIDES[subject]}'s arsenal"
+            if not 0 <= a < len(cards):
+                raise ValueError(f"chance outcome {a} is out of range 0..{len(cards) - 1} ({what})")
+            return cards[a].id
         if a == PASS:
             return "pass"
         if a == FIGHT:
             return "fight"
         if a == DECLINE:
             return "decline"
-        kind = _action_card_kind(a)
+        kind = _action_card_kind(phase, subject, a)
         if kind is None:
             raise ValueError(f"action {a} is out of range 0..{NUM_DISTINCT_ACTIONS - 1}")
         verb, index = kind
-        if verb in ("play", "conflict"):
+        if verb == "play":
             if index >= len(self.cs.conflict):
                 raise ValueError(f"action {a} names conflict card {index}, which the set lacks")
             text = self.cs.conflict[index].id
@@ -1481,21 +1504,33 @@ class State:
             if slot >= len(self.cs.arsenals[seat]):
                 raise ValueError(f"action {a} names arsenal card {index}, which the set lacks")
             text = self.cs.arsenals[seat][slot].id
-        return text if verb in ("arsenal", "conflict") else f"{verb} {text}"
+        return f"{verb} {text}"
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
             raise ValueError(f"action string expected, got {text!r}")
+        if self.is_chance_node():
+            if self.phase in CONFLICT_CHANCE_PHASES:
+                if text in self.cs.conflict_index:
+                    return self.cs.conflict_index[text]
+                raise ValueError(
+                    f"unknown Battlecards chance outcome {text!r}; accepted here: the id of a "
+                    "conflict card such as 'C33'"
+                )
+            subject = self.subject
+            assert subject is not None
+            index = self.cs.arsenal_index.get(text)
+            if index is not None and index // MAX_ARSENAL == subject:
+                return index % MAX_ARSENAL
+            raise ValueError(
+                f"unknown Battlecards chance outcome {text!r}; accepted here: the id of a card of "
+                f"{SIDES[subject]}'s arsenal such as {self.cs.arsenals[subject][0].id!r}"
+            )
         fixed = {"pass": PASS, "fight": FIGHT, "decline": DECLINE}
         if text in fixed:
             return fixed[text]
         words = text.split(" ")
-        if len(words) == 1:
-            if text in self.cs.arsenal_index:
-                return ARSENAL_OUTCOME + self.cs.arsenal_index[text]
-            if text in self.cs.conflict_index:
-                return CONFLICT_OUTCOME + self.cs.conflict_index[text]
-        elif len(words) == 2:
+        if len(words) == 2:
             verb, cid = words
             if verb == "play" and cid in self.cs.conflict_index:
                 return PLAY + self.cs.conflict_index[cid]
@@ -1504,7 +1539,7 @@ class State:
                 return bases[verb] + self.cs.arsenal_index[cid]
         raise ValueError(
             f"unknown Battlecards action {text!r}; accepted: 'pass', 'fight', 'decline', "
-            "'deploy G07', 'fire B12', 'withdraw G03', 'play C21', or a card id such as 'G07'"
+            "'deploy G07', 'fire B12', 'withdraw G03', 'play C21'"
         )
 
     # -- results --------------------------------------------------------------------------------
@@ -1682,10 +1717,7 @@ class State:
         if entry.player == CHANCE:
             if entry.phase in ("deal", "effect_draw") and entry.subject != p:
                 return f"{who} ?"
-            kept_draw = (
-                entry.phase == "conflict_draw"
-                and self.conflict(a - CONFLICT_OUTCOME).kind == "kept"
-            )
+            kept_draw = entry.phase == "conflict_draw" and self.conflict(a).kind == "kept"
             if kept_draw and entry.drawing != p:
                 return f"{who} ?"
         elif (
@@ -1694,7 +1726,7 @@ class State:
             and a != PASS
         ):
             return f"{who} deploy ? ({self.unit(a - DEPLOY).type})"
-        return f"{who} {self.action_to_string(a)}"
+        return f"{who} {self._action_text(entry.phase, entry.subject, a)}"
 
     def information_state_string(self, player: int) -> str:
         p = self._check_seat(player)
@@ -1710,7 +1742,7 @@ class State:
         for action in self._history:
             replay.apply_action(action)
             entry = replay._log[-1]
-            kind = _action_card_kind(action)
+            kind = _action_card_kind(entry.phase, entry.subject, action)
             if kind is not None and "?" not in replay._line(entry, p):
                 verb, index = kind
                 (seen_conflict if verb in ("play", "conflict") else seen_arsenal).add(index)
@@ -1763,12 +1795,13 @@ class State:
         deck_kept = [k for k in sorted(self.conflict_deck) if k in hidden_kept]
         qsigma.update(zip(deck_kept, qavail, strict=True))
         state = State(self.game)
-        for action in self._history:
-            kind = _action_card_kind(action)
+        for entry in self._log:
+            action = entry.action
+            kind = _action_card_kind(entry.phase, entry.subject, action)
             if kind is not None:
                 verb, index = kind
                 table = qsigma if verb in ("play", "conflict") else sigma
-                action = _with_card(action, table.get(index, index))
+                action = _with_card(entry.phase, entry.subject, action, table.get(index, index))
             state.apply_action(action)
         return state
 
