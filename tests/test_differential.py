@@ -66,6 +66,7 @@ def test_engine_matches_reference(
     assert game.params == oracle_game.params
     assert game.num_players == oracle_game.num_players
     assert game.num_distinct_actions == oracle_game.num_distinct_actions
+    assert game.max_chance_outcomes == oracle_game.max_chance_outcomes
     assert game.max_game_length == oracle_game.max_game_length
     assert game.observation_shape == tuple(oracle_game.observation_shape)
     rng = random.Random(f"{config_id(name, params)}-{first}")
