@@ -1,10 +1,12 @@
 """Replays: a finished or unfinished game as JSON, re-checked move by move on load.
 
-Format (version 1)::
+Format (version 2; docs/formats.md)::
 
-    {"format": "rivals-replay", "version": 1, "game": "rosenkoenig", "params": {...},
+    {"format": "rivals-replay", "version": 2, "game": "rosenkoenig", "params": {...},
      "actions": [{"player": 0, "action": 12, "text": "NE1"}, ...],
      "result": {"returns": [...], "scores": [...], "terminal": true}}
+
+Version-1 replays load too: their chance outcomes had other ids (see ``_upgrade_v1``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from rivals._core import State, make_game
 
 FORMAT = "rivals-replay"
-VERSION = 1
+VERSION = 2
 
 __all__ = ["FORMAT", "VERSION", "dumps", "from_dict", "loads", "to_dict"]
 
@@ -63,6 +65,8 @@ def from_dict(data: Any) -> State:
         raise _fail(f"expected a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise _fail(f"'format' must be {FORMAT!r}, got {data.get('format')!r}")
+    if data.get("version") == 1:
+        data = _upgrade_v1(data)
     version = data.get("version")
     if version != VERSION:
         raise _fail(f"unsupported version {version!r}; this build reads version {VERSION}")
@@ -129,6 +133,62 @@ def _check_result(state: State, result: Any) -> None:
     ):
         if key in result and result[key] != actual:
             raise _fail(f"result.{key} is {result[key]!r}, but replaying gives {actual!r}")
+
+
+def _v1_chance_offset(state: State) -> int:
+    """How much higher than today's id version 1 numbered the outcomes of chance node ``state``.
+
+    Version 1 put chance outcomes after the decision ids: Rosenkönig's were already 0-23;
+    Sekigahara's reveal of card c was 108 + c; Rheinländer's card c was N*S + S + N + c and chip
+    kind k N*S + S + 2N + 1 + k (N*S + S + N is today's decision count, N + 1 the card count);
+    Verräter's landscapes, set-aside cards and draws started at 56, 68 and 74; Battlecards'
+    arsenal card of global index a was 899 + a and conflict card k 1155 + k.
+    """
+    game = state.game
+    if game.name == "sekigahara":
+        return 109
+    if game.name in ("rheinlaender", "verraeter", "battlecards"):
+        snapshot = state.to_dict()
+        phase = snapshot["phase"]
+        if game.name == "rheinlaender":
+            chips = game.max_chance_outcomes if phase == "landmarks" else 0
+            return game.num_distinct_actions + chips
+        if game.name == "verraeter":
+            return {"ring": 56, "draft": 68}.get(phase, 74)
+        if phase in ("conflict_draw", "flip"):
+            return 1155
+        return 899 + 128 * int(snapshot["subject"])
+    return 0
+
+
+def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 replay as version 2: the ids of its chance outcomes renumbered.
+
+    Entries are walked as far as they apply; whatever is wrong from there on is left for the
+    version-2 checks to name.
+    """
+    upgraded = dict(data, version=VERSION)
+    entries = data.get("actions")
+    try:
+        state = make_game(data.get("game"), data.get("params", {})).new_initial_state()
+    except (TypeError, ValueError):
+        return upgraded
+    if not isinstance(entries, list):
+        return upgraded
+    actions = list(entries)
+    for index, entry in enumerate(actions):
+        action = entry.get("action") if isinstance(entry, dict) else None
+        if type(action) is not int or state.is_terminal():
+            break
+        if state.is_chance_node():
+            action -= _v1_chance_offset(state)
+            actions[index] = dict(entry, action=action)
+        try:
+            state.apply_action(action)
+        except ValueError:
+            break
+    upgraded["actions"] = actions
+    return upgraded
 
 
 def loads(text: str | bytes) -> State:
