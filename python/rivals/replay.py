@@ -12,7 +12,7 @@ Version-1 replays load too: their chance outcomes had other ids (see ``_upgrade_
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from rivals._core import State, make_game
 
@@ -148,7 +148,7 @@ def _v1_chance_offset(state: State) -> int:
     if game.name == "sekigahara":
         return 109
     if game.name in ("rheinlaender", "verraeter", "battlecards"):
-        snapshot = state.to_dict()
+        snapshot = cast("dict[str, Any]", state.to_dict())
         phase = snapshot["phase"]
         if game.name == "rheinlaender":
             chips = game.max_chance_outcomes if phase == "landmarks" else 0
@@ -169,11 +169,12 @@ def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
     """
     upgraded = dict(data, version=VERSION)
     entries = data.get("actions")
-    try:
-        state = make_game(data.get("game"), data.get("params", {})).new_initial_state()
-    except (TypeError, ValueError):
+    name, params = data.get("game"), data.get("params", {})
+    if not isinstance(name, str) or not isinstance(params, dict) or not isinstance(entries, list):
         return upgraded
-    if not isinstance(entries, list):
+    try:
+        state = make_game(name, params).new_initial_state()
+    except ValueError:
         return upgraded
     actions = list(entries)
     for index, entry in enumerate(actions):

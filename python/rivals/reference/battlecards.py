@@ -1476,15 +1476,15 @@ class State:
         """The string of action ``a`` played in ``phase`` (with its ``subject``)."""
         if phase in CHANCE_PHASES:
             if phase in CONFLICT_CHANCE_PHASES:
-                cards = self.cs.conflict
+                ids = [card.id for card in self.cs.conflict]
                 what = "conflict cards"
             else:
                 assert subject is not None
-                cards = self.cs.arsenals[subject]
+                ids = [card.id for card in self.cs.arsenals[subject]]
                 what = f"{SIDES[subject]}'s arsenal"
-            if not 0 <= a < len(cards):
-                raise ValueError(f"chance outcome {a} is out of range 0..{len(cards) - 1} ({what})")
-            return cards[a].id
+            if not 0 <= a < len(ids):
+                raise ValueError(f"chance outcome {a} is out of range 0..{len(ids) - 1} ({what})")
+            return ids[a]
         if a == PASS:
             return "pass"
         if a == FIGHT:
