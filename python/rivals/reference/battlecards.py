@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from rivals.reference._rng import Rng
+
 # ---------------------------------------------------------------------------------------------
 # Constants
 # ---------------------------------------------------------------------------------------------
@@ -111,45 +113,6 @@ KINDS = ("battle", "build_up", "immediate", "kept")
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 
 OBS_GLOBALS = 66
-
-
-# ---------------------------------------------------------------------------------------------
-# The engine's random number generator (core/rng.h), for resample_from_infostate
-# ---------------------------------------------------------------------------------------------
-
-_MASK64 = (1 << 64) - 1
-_MASK32 = (1 << 32) - 1
-
-
-def mix64(x: int) -> int:
-    """splitmix64, as ``mix64`` in ``cpp/include/rivals/core/rng.h``."""
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return x ^ (x >> 31)
-
-
-class Rng:
-    """wyrand with Lemire's ranges: the same numbers as ``rivals::Rng`` for the same seed."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = mix64(seed & _MASK64)
-
-    def next(self) -> int:
-        self.state = (self.state + 0xA0761D6478BD642F) & _MASK64
-        product = self.state * (self.state ^ 0xE7037ED1A0B428DB)
-        return ((product >> 64) ^ product) & _MASK64
-
-    def below(self, n: int) -> int:
-        """Uniform in ``[0, n)`` for ``1 <= n < 2**32``."""
-        m = (self.next() & _MASK32) * n
-        low = m & _MASK32
-        if low < n:
-            threshold = ((1 << 32) - n) % n
-            while low < threshold:
-                m = (self.next() & _MASK32) * n
-                low = m & _MASK32
-        return m >> 32
 
 
 # ---------------------------------------------------------------------------------------------

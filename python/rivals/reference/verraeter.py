@@ -22,13 +22,15 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import random
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from rivals.reference._rng import Rng
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -444,6 +446,36 @@ class Landscape:
     house: int
     estate_owner: int | None = None
     kontor: bool = False
+
+
+# Proposals of the resampling's swap chain per hidden slot (rules page, "Resampling").
+SWAPS_PER_SLOT = 16
+
+
+@dataclass
+class _Slot:
+    """A supply card drawn (or still in the draw pile, ``index`` and ``seat`` None)."""
+
+    index: int | None
+    epoch: int
+    seat: int | None
+    value: int | None  # value id, None while hidden from the player
+
+
+@dataclass
+class _View:
+    """What one player knows of the supply cards drawn over the history."""
+
+    slots: list[_Slot] = field(default_factory=list)
+    # Per seat, in history order: (history index, slot number) for a draw, or
+    # (history index, -1 - value id) for a card played or discarded.
+    events: dict[int, list[tuple[int, int]]] = field(
+        default_factory=lambda: {s: [] for s in range(4)}
+    )
+    unknown: list[Counter[int]] = field(default_factory=list)  # per epoch: hidden values
+    hidden: list[int] = field(default_factory=list)  # slot numbers
+    aside_index: int | None = None
+    picks: list[int] = field(default_factory=list)
 
 
 class State:
@@ -999,112 +1031,181 @@ class State:
     # -- hidden information ---------------------------------------------------------------------
 
     def resample_from_infostate(self, player: int, seed: int = 0) -> State:
-        """A state ``player`` cannot tell apart from this one (rules page, Hidden information)."""
+        """A state ``player`` cannot tell apart from this one, drawn from what the player has seen
+        alone (rules page, "Resampling"); the same as the engine's for the same seed."""
         p = self._check_seat(player)
-        rng = random.Random(seed)
+        rng = Rng(int(seed))
+        view = self._view(p)
         history = list(self._history)
-        self._resample_draft(p, history, rng)
-        self._resample_draws(p, history, rng)
+        if view.aside_index is not None:
+            self._resample_draft(p, view, history, rng)
+        values = self._canonical_values(p, view)
+        # Step 3: swaps between hidden slots of one epoch, kept when every hand stays valid.
+        hidden = view.hidden
+        for _ in range(SWAPS_PER_SLOT * len(hidden)):
+            a = hidden[rng.below(len(hidden))]
+            b = hidden[rng.below(len(hidden))]
+            if view.slots[a].epoch != view.slots[b].epoch or values[a] == values[b]:
+                continue
+            values[a], values[b] = values[b], values[a]
+            seats = (view.slots[a].seat, values[b]), (view.slots[b].seat, values[a])
+            if not all(self._hand_valid(view, values, seat, v) for seat, v in seats):
+                values[a], values[b] = values[b], values[a]
+        for slot, value in zip(view.slots, values):
+            if slot.index is not None:
+                history[slot.index] = DRAW + value
         return self.game.state_from_history(history)
 
-    def _resample_draft(self, p: int, history: list[int], rng: random.Random) -> None:
-        """Step 1: the set-aside card and hidden picks of the current round, before its reveal."""
-        if self.phase not in ("draft", "supply") or self.aside is None:
-            return
-        # The draft's actions are the last aside outcome and the picks after it, in seat order
-        # from the start player.
+    def _view(self, p: int) -> _View:
+        """What ``p`` knows of the supply cards drawn so far (rules page, "Resampling")."""
         replay = State(self.game)
-        aside_index = -1
-        for i, a in enumerate(history):
-            if replay.player == CHANCE and replay.phase == "draft":
-                aside_index = i
+        view = _View()
+        ids = self.cards.values.index
+        view.unknown.append(Counter(ids(v) for v in replay.draw_pile))
+        # A draw pile that is not exactly one card smaller than after the last draw is a new
+        # epoch: the discard pile, whose contents everybody saw.
+        left = len(replay.draw_pile)
+        for index, a in enumerate(self._history):
+            if replay.player == CHANCE and replay.phase == "draw":
+                if len(replay.draw_pile) != left:
+                    view.unknown.append(Counter(ids(v) for v in replay.draw_pile))
+                epoch = len(view.unknown) - 1
+                seat = replay.draw_queue[0]
+                own = seat == p
+                view.events[seat].append((index, len(view.slots)))
+                view.slots.append(_Slot(index, epoch, seat, a - DRAW if own else None))
+                if own:
+                    view.unknown[epoch][a - DRAW] -= 1
+                left = len(replay.draw_pile) - 1
+            elif replay.player == CHANCE and replay.phase == "draft":
+                view.aside_index = index
+                view.picks = []
+            elif replay.phase == "draft":
+                view.picks.append(index)
+            elif replay.player >= 0 and (PLAY <= a < DONE or DISCARD <= a < PASS):
+                v = a - (PLAY if a < DONE else DISCARD)
+                view.events[replay.player].append((index, -1 - v))
             replay.apply_action(a)
-        pick_indices = [
-            i for i in range(aside_index + 1, len(history)) if PICK <= history[i] < PLAY
-        ]
+        if len(replay.draw_pile) != left:
+            view.unknown.append(Counter(ids(v) for v in replay.draw_pile))
+        for _ in replay.draw_pile:
+            view.slots.append(_Slot(None, len(view.unknown) - 1, None, None))
+        view.hidden = [k for k, slot in enumerate(view.slots) if slot.seat != p]
+        if replay.phase not in ("draft", "supply") or replay.aside is None:
+            view.aside_index = None
+        return view
+
+    def _hand_valid(self, view: _View, values: list[int], seat: int | None, v: int) -> bool:
+        """Whether ``seat`` never holds a negative number of value id ``v``."""
+        if seat is None:
+            return True
+        count = self.cards.start_hand.count(self.cards.values[v])
+        for _, code in view.events[seat]:
+            if code >= 0:
+                count += values[code] == v
+            elif -1 - code == v:
+                count -= 1
+                if count < 0:
+                    return False
+        return True
+
+    def _resample_draft(self, p: int, view: _View, history: list[int], rng: Rng) -> None:
+        """Step 1: the set-aside card and hidden picks of the current round, before its reveal."""
+        assert view.aside_index is not None
+        picks = view.picks
         k = self.order().index(p)
-        if len(pick_indices) >= k:
+        if len(picks) >= k:
             received = self.received_pool(p)
             assert received is not None
             before = [c for c in range(NUM_ACTION_CARDS) if c not in received]
-            rng.shuffle(before)
-            history[aside_index] = ASIDE + before[0]
+            for i in range(len(before) - 1, 0, -1):  # Fisher-Yates, as the engine
+                j = rng.below(i + 1)
+                before[i], before[j] = before[j], before[i]
+            history[view.aside_index] = ASIDE + before[0]
             for j in range(k):
-                history[pick_indices[j]] = PICK + before[j + 1]
+                history[picks[j]] = PICK + before[j + 1]
             pool = list(received)
-            for j in range(k, len(pick_indices)):
-                if j == k:
-                    card = history[pick_indices[j]] - PICK  # p's own pick is fact
-                else:
-                    card = rng.choice(pool)
-                    history[pick_indices[j]] = PICK + card
-                pool.remove(card)
+            if k < len(picks):
+                pool.remove(history[picks[k]] - PICK)  # p's own pick is fact
+            later = picks[k + 1 :]
         else:
-            pool = list(range(NUM_ACTION_CARDS))
-            card = rng.choice(pool)
-            history[aside_index] = ASIDE + card
+            card = rng.below(NUM_ACTION_CARDS)
+            history[view.aside_index] = ASIDE + card
+            pool = [c for c in range(NUM_ACTION_CARDS) if c != card]
+            later = picks
+        for index in later:
+            card = rng.pick(pool)
+            history[index] = PICK + card
             pool.remove(card)
-            for index in pick_indices:
-                card = rng.choice(pool)
-                history[index] = PICK + card
-                pool.remove(card)
 
-    def _resample_draws(self, p: int, history: list[int], rng: random.Random) -> None:
-        """Step 2: swap hidden draw values inside each epoch, keeping every hand non-negative."""
-        values = self.cards.values
-        replay = State(self.game)
-        # A slot: [history index or None for a card still in the pile, epoch, seat, value].
-        slots: list[list[Any]] = []
-        # Per seat, its draws (slot numbers) and uses (-value) in history order.
-        events: list[list[tuple[str, int]]] = [[] for _ in range(self.num_players)]
-        epoch = 0
-        # The draw pile only shrinks, by one card per draw, until it runs empty and the discard
-        # pile replaces it: a pile that is not exactly one card smaller than after the last draw
-        # starts a new epoch.
-        left = len(replay.draw_pile)
-        for index, a in enumerate(history):
-            if replay.player == CHANCE and replay.phase == "draw":
-                if len(replay.draw_pile) != left:
-                    epoch += 1
-                seat = replay.draw_queue[0]
-                slots.append([index, epoch, seat, values[a - DRAW]])
-                events[seat].append(("draw", len(slots) - 1))
-                left = len(replay.draw_pile) - 1
-            elif replay.player >= 0 and (PLAY <= a < DONE or DISCARD <= a < PASS):
-                base = PLAY if a < DONE else DISCARD
-                events[replay.player].append(("use", values[a - base]))
-            replay.apply_action(a)
-        if len(replay.draw_pile) != left:
-            epoch += 1
-        for value in replay.draw_pile:
-            slots.append([None, epoch, None, value])
+    def _canonical_values(self, p: int, view: _View) -> list[int]:
+        """Step 2: values for the hidden slots that keep every hand valid, from the view alone.
 
-        start = list(self.cards.start_hand)
-
-        def hand_ok(seat: int) -> bool:
-            count = {v: start.count(v) for v in values}
-            for kind, item in events[seat]:
-                if kind == "draw":
-                    count[slots[item][3]] += 1
-                else:
-                    count[item] -= 1
-                    if count[item] < 0:
-                        return False
-            return True
-
-        hidden = [i for i, slot in enumerate(slots) if slot[2] != p]
-        for _ in range(16 * len(hidden)):
-            a, b = rng.choice(hidden), rng.choice(hidden)
-            sa, sb = slots[a], slots[b]
-            if sa[1] != sb[1] or sa[3] == sb[3]:
+        A use of value v by seat s beyond the v cards of its starting hand is a demand: one of
+        s's earlier draws is a v. The demands, in history order, each take an epoch (latest
+        first) with a v left and a draw of s before the demand not taken by an earlier demand of
+        that epoch; a dead end backtracks.
+        """
+        values: list[int] = [-1 if slot.value is None else slot.value for slot in view.slots]
+        epochs = len(view.unknown)
+        start = [self.cards.start_hand.count(v) for v in self.cards.values]
+        demands: list[tuple[int, int, int]] = []  # (history index, seat, value id)
+        draws: dict[tuple[int, int], list[int]] = {}  # (seat, epoch) -> slot numbers
+        for seat in range(self.num_players):
+            if seat == p:
                 continue
-            sa[3], sb[3] = sb[3], sa[3]
-            seats = {s for s in (sa[2], sb[2]) if s is not None}
-            if not all(hand_ok(s) for s in seats):
-                sa[3], sb[3] = sb[3], sa[3]
-        for index, _, _, value in slots:
-            if index is not None:
-                history[index] = DRAW + values.index(value)
+            used = [0] * len(self.cards.values)
+            for index, code in view.events[seat]:
+                if code >= 0:
+                    draws.setdefault((seat, view.slots[code].epoch), []).append(code)
+                else:
+                    v = -1 - code
+                    used[v] += 1
+                    if used[v] > start[v]:
+                        demands.append((index, seat, v))
+        demands.sort()
+
+        def draws_before(seat: int, epoch: int, index: int) -> int:
+            slots = draws.get((seat, epoch), [])
+            return sum(1 for code in slots if view.slots[code].index < index)
+
+        left = [Counter(counts) for counts in view.unknown]
+        taken: Counter[tuple[int, int]] = Counter()
+        chosen = [epochs] * len(demands)
+        d = 0
+        while 0 <= d < len(demands):
+            index, seat, v = demands[d]
+            e = chosen[d]
+            if e < epochs:  # back after a dead end: return the epoch, try an earlier one
+                left[e][v] += 1
+                taken[(seat, e)] -= 1
+            e -= 1
+            while e >= 0 and not (
+                left[e][v] > 0 and taken[(seat, e)] < draws_before(seat, e, index)
+            ):
+                e -= 1
+            if e >= 0:
+                chosen[d] = e
+                left[e][v] -= 1
+                taken[(seat, e)] += 1
+                d += 1
+            else:
+                chosen[d] = epochs
+                d -= 1
+        given: Counter[tuple[int, int]] = Counter()
+        for (_, seat, v), e in zip(demands, chosen):
+            if e == epochs:
+                continue
+            code = draws[(seat, e)][given[(seat, e)]]
+            given[(seat, e)] += 1
+            values[code] = v
+        for code in view.hidden:
+            if values[code] < 0:
+                counts = left[view.slots[code].epoch]
+                v = min(v for v in counts if counts[v] > 0)
+                counts[v] -= 1
+                values[code] = v
+        return values
 
     def __str__(self) -> str:
         lines = [
