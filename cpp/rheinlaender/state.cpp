@@ -209,6 +209,29 @@ int State::legal_actions(Action* out) const {
   return n;
 }
 
+std::uint64_t State::placeable_cards() const {
+  const Setup& g = *setup_;
+  const Board& board = g.board;
+  const Player p = to_move_;
+  const Bits free_land = minus(board.land, occupied_ | bastions_);
+  Bits others_near;
+  for (int seat = 0; seat < g.players; ++seat)
+    if (seat != p) others_near |= near_[seat];
+  const std::uint64_t numbers = (bit(board.max_number) - 1) << 1;      // cards 1..N
+  if (minus(free_land & near_[p], others_near).any()) return numbers;  // reinforcement
+  const Bits others = minus(occupied_, knights_[p]);
+  std::uint64_t out = 0;
+  for (int card = 1; card <= board.max_number; ++card) {
+    const Bits& lands = board.land_of[card];
+    const bool by_number = (lands & free_land).any();
+    const int river = board.river_of[card];
+    const bool by_river = river >= 0 && !by_number && !occupied_.test(river);
+    const bool by_displacement = archbishop_ == p && (lands & others).any();
+    if (by_number || by_river || by_displacement) out |= bit(card);
+  }
+  return out;
+}
+
 int State::chance_outcomes(ChanceOutcome* out) const {
   const Setup& g = *setup_;
   int n = 0;

@@ -20,7 +20,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import random
 import re
 from collections import deque
 from collections.abc import Iterable
@@ -30,6 +29,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from rivals.reference._rng import Rng
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -483,6 +484,22 @@ def make(**params: Any) -> Game:
 # ---------------------------------------------------------------------------------------------
 
 
+# Proposals of the resampling's chain per hidden card (rules page, "Resampling").
+STEPS_PER_SLOT = 16
+NEVER = 2**31 - 1  # the end of a card's life that never shows up again
+
+
+@dataclass(frozen=True)
+class _Life:
+    """A card's time away from the player's eyes: in the deck from ``start`` until a hand took
+    it, shown again when ``seat`` played or discarded it at ``end`` (or never: ``seat`` None)."""
+
+    start: int
+    end: int
+    seat: int | None
+    card: int
+
+
 class State:
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -637,29 +654,44 @@ class State:
                 result.append(s)
         return result
 
-    def _card_plays(self, seat: int) -> list[int]:
+    def _targets(self, seat: int, card: int, reinforce: list[int], archbishop: bool) -> set[int]:
+        """The spaces where ``seat`` could put a knight with ``card``."""
         board = self.game.board
-        S = board.num_spaces
+        targets = set(reinforce)
+        lands = board.land_of[card]
+        for s in lands:
+            if self._free(s):
+                targets.add(s)
+            elif archbishop and self.knights[s] is not None and self.knights[s] != seat:
+                targets.add(s)  # displacement
+        river = board.river_of.get(card)
+        if (
+            river is not None
+            and self.knights[river] is None
+            and not any(self._free(s) for s in lands)
+        ):
+            targets.add(river)
+        return targets
+
+    def _card_plays(self, seat: int) -> list[int]:
+        S = self.game.board.num_spaces
         reinforce = self._reinforcement_spaces(seat)
         archbishop = self.archbishop() == seat
         actions: set[int] = set()
         for card in self.hands[seat]:
-            targets = set(reinforce)
-            lands = board.land_of[card]
-            for s in lands:
-                if self._free(s):
-                    targets.add(s)
-                elif archbishop and self.knights[s] is not None and self.knights[s] != seat:
-                    targets.add(s)  # displacement
-            river = board.river_of.get(card)
-            if (
-                river is not None
-                and self.knights[river] is None
-                and not any(self._free(s) for s in lands)
-            ):
-                targets.add(river)
+            targets = self._targets(seat, card, reinforce, archbishop)
             actions.update((card - 1) * S + s for s in targets)
         return sorted(actions)
+
+    def placeable_cards(self, seat: int) -> set[int]:
+        """The cards with which ``seat`` could put a knight now, held or not (public)."""
+        reinforce = self._reinforcement_spaces(seat)
+        archbishop = self.archbishop() == seat
+        return {
+            card
+            for card in range(1, self.game.board.max_number + 1)
+            if self._targets(seat, card, reinforce, archbishop)
+        }
 
     def _play_actions(self) -> list[int]:
         seat = self.player
@@ -1161,63 +1193,122 @@ class State:
         )
 
     def resample_from_infostate(self, player: int, seed: int) -> State:
-        """A state ``player`` cannot tell apart from this one (rules: Hidden information)."""
+        """A state ``player`` cannot tell apart from this one, drawn from what the player has seen
+        alone (rules page, "Resampling"); the same as the engine's for the same seed."""
         p = self._check_seat(player)
-        game = self.game
-        S = game.board.num_spaces
-        history = self._history
-        hidden = [i for i, seat in enumerate(self._receivers) if seat is not None and seat != p]
+        slots, lives, discards = self._view(p)
 
-        def played_card(a: int) -> int | None:
-            if a < game.bastion_base:
-                return a // S + 1
-            if a >= game.discard_base:
-                return a - game.discard_base + 1
-            return None
+        def fits(slot: tuple[int, int], life: _Life) -> bool:
+            index, seat = slot
+            if not life.start < index < life.end or life.seat not in (None, seat):
+                return False
+            return all(
+                life.card in blocked for at, blocked in discards[seat] if index < at < life.end
+            )
 
-        # Who played each decision: replay the seat to move alongside the history.
-        actors: list[int] = []
-        replay = game.new_initial_state()
-        for a in history:
-            actors.append(replay.player)
-            replay.apply_action(a)
-        kept: set[int] = set()
-        for i in hidden:
-            seat, card = self._receivers[i], history[i]
-            if any(
-                actors[j] == seat and played_card(history[j]) == card
-                for j in range(i + 1, len(history))
-            ):
-                kept.add(i)
-        free = [i for i in hidden if i not in kept]
-        # The cards that show up after each position (visible outcomes, kept outcomes, plays).
-        later: list[set[int]] = [set() for _ in range(len(history) + 1)]
-        for i in range(len(history) - 1, -1, -1):
-            later[i] = set(later[i + 1])
-            a = history[i]
-            if actors[i] >= 0:
-                played = played_card(a)
-                if played is not None:
-                    later[i].add(played)
-            elif self._receivers[i] is not None and i not in free:
-                later[i].add(a)
-        rng = random.Random(seed)
-        free_set = set(free)
-        for _ in range(1000):
-            state = game.new_initial_state()
-            try:
-                for i, a in enumerate(history):
-                    if i in free_set:
-                        options = [c for c in state.deck if c != 0 and c not in later[i + 1]]
-                        a = options[rng.randrange(len(options))]
-                    state.apply_action(a)
-            except ValueError:
-                continue  # a new hand made an old discard illegal: sample again
-            return state
-        state = game.new_initial_state()
+        # Step 1: each hidden card takes the played card of its seat that fits with the earliest
+        # play; the rest take cards never seen again, by augmenting paths in card order.
+        life_of: list[int | None] = [None] * len(slots)
+        owner: list[int | None] = [None] * len(lives)
+        for k, slot in enumerate(slots):
+            for n, life in enumerate(lives):
+                if life.seat is not None and owner[n] is None and fits(slot, life):
+                    life_of[k], owner[n] = n, k
+                    break
+
+        def augment(k: int, visited: set[int]) -> bool:
+            for n, life in enumerate(lives):
+                if life.seat is None and n not in visited and fits(slots[k], life):
+                    visited.add(n)
+                    held = owner[n]
+                    if held is None or augment(held, visited):
+                        owner[n], life_of[k] = k, n
+                        return True
+            return False
+
+        for k in range(len(slots)):
+            if life_of[k] is None:
+                augment(k, set())
+        # Step 2: swaps of two hidden cards, or a hidden card for one never seen again.
+        rng = Rng(int(seed))
+        choices = len(slots) + len(lives)
+        for _ in range(STEPS_PER_SLOT * len(slots)):
+            a = rng.below(len(slots))
+            pick = rng.below(choices)
+            la = life_of[a]
+            if la is None:
+                continue
+            if pick < len(slots):
+                lb = life_of[pick]
+                if (
+                    pick == a
+                    or lb is None
+                    or not fits(slots[a], lives[lb])
+                    or not fits(slots[pick], lives[la])
+                ):
+                    continue
+                life_of[a], life_of[pick] = lb, la
+                owner[lb], owner[la] = a, pick
+            else:
+                n = pick - len(slots)
+                if (
+                    owner[n] is not None
+                    or lives[la].seat is not None
+                    or lives[n].seat is not None
+                    or not fits(slots[a], lives[n])
+                ):
+                    continue
+                owner[la], owner[n], life_of[a] = None, a, n
+        history = list(self._history)
+        for (index, _), n in zip(slots, life_of):
+            if n is not None:
+                history[index] = lives[n].card
+        state = self.game.new_initial_state()
         for a in history:
             state.apply_action(a)
         return state
+
+    def _view(
+        self, p: int
+    ) -> tuple[list[tuple[int, int]], list[_Life], dict[int, list[tuple[int, set[int]]]]]:
+        """What ``p`` knows (rules page, "Resampling"): the hidden cards dealt or drawn as
+        (history index, seat); the lives of the cards ``p`` did not follow, played ones first (in
+        history order) and then the cards never seen again (in card order); and per seat its
+        discards as (history index, the cards that could not place then)."""
+        game = self.game
+        S = game.board.num_spaces
+        slots: list[tuple[int, int]] = []
+        played: list[_Life] = []
+        discards: dict[int, list[tuple[int, set[int]]]] = {s: [] for s in range(self.num_players)}
+        since = {card: -1 for card in range(1, game.board.max_number + 1)}
+        away: set[int] = set()  # held by p or in the discard pile
+        replay = game.new_initial_state()
+        for index, a in enumerate(self._history):
+            if replay.player == CHANCE and replay.phase != "landmarks":
+                if a == 0:  # the reshuffle card: the discard pile goes back into the deck
+                    for card in replay.discard:
+                        since[card] = index
+                        away.discard(card)
+                elif replay.receiving == p:
+                    away.add(a)
+                else:
+                    assert replay.receiving is not None
+                    slots.append((index, replay.receiving))
+            elif replay.player >= 0:
+                seat = replay.player
+                card = a // S + 1 if a < game.bastion_base else None
+                if a >= game.discard_base:
+                    card = a - game.discard_base + 1
+                if card is not None and seat != p:
+                    played.append(_Life(since[card], index, seat, card))
+                    if a >= game.discard_base:
+                        blocked = set(range(1, game.board.max_number + 1))
+                        discards[seat].append((index, blocked - replay.placeable_cards(seat)))
+                if card is not None:
+                    away.add(card)
+            replay.apply_action(a)
+        never = [_Life(since[c], NEVER, None, c) for c in sorted(since) if c not in away]
+        return slots, played + never, discards
 
     def __str__(self) -> str:
         hands = [

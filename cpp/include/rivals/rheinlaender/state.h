@@ -64,6 +64,9 @@ class State {
 
   // Whether the player to move can place a knight with some card of their hand.
   bool can_place() const;
+  // The cards (bit c for card c) with which the player to move could place a knight now, held
+  // or not; public, unlike the hand.
+  std::uint64_t placeable_cards() const;
 
   // Read access for presentation, observation and hidden-information sampling.
   Phase phase() const { return phase_; }
