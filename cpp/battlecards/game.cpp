@@ -37,24 +37,6 @@ Named named_card(const State& before, Action action) {
   return {0, -1, false};
 }
 
-bool is_deploy_phase(Phase phase) {
-  return phase == Phase::kSetupDeploy || phase == Phase::kTurnDeploy ||
-         phase == Phase::kEffectDeploy;
-}
-
-// Whether `player` sees which card `action` names when it is applied in `before`; the rules
-// page's list of hidden actions.
-bool hidden_from(const State& before, Action action, Player player) {
-  const Phase phase = before.phase();
-  if (before.is_chance_node()) {
-    if (phase == Phase::kDeal || phase == Phase::kEffectDraw) return before.subject() != player;
-    if (phase == Phase::kConflictDraw && before.drawing() != player)
-      return before.cards().conflict[static_cast<std::size_t>(action)].kind == Kind::kKept;
-    return false;
-  }
-  return before.current_player() != player && is_deploy_phase(phase) && action != kPass;
-}
-
 template <class Fn>
 void for_each_card(u128 cards, int offset, Fn&& fn) {
   for (; cards; cards &= cards - 1) fn(offset + lowest_bit(cards));
@@ -472,100 +454,6 @@ void Battlecards::observation_tensor(const State& state, Player player, float* o
   o[63] = static_cast<float>(state.left());
   o[64] = static_cast<float>(state.effect_index() + 1);
   o[65] = state.drawing() == player;
-}
-
-std::string Battlecards::information_state_string(const State& /*state*/,
-                                                  const std::vector<Action>& history,
-                                                  Player player) const {
-  const CardSet& cs = *cards_;
-  std::string out = "seat " + std::to_string(player) + " " + kSideNames[player];
-  State replay = initial_state();
-  for (const Action action : history) {
-    const Player mover = replay.current_player();
-    out += "\n";
-    out += mover == kChancePlayer ? "chance" : kSideNames[mover];
-    if (!hidden_from(replay, action, player))
-      out += " " + action_to_string(replay, action);
-    else if (replay.is_chance_node())
-      out += " ?";
-    else
-      out += std::string(" deploy ? (") +
-             kTypeNames[cs.type_of[static_cast<std::size_t>(action - kDeploy)]] + ")";
-    replay.apply(action);
-  }
-  return out;
-}
-
-std::vector<Action> Battlecards::resample_history(const std::vector<Action>& history, Player player,
-                                                  Rng& rng) const {
-  const CardSet& cs = *cards_;
-  const int o = 1 - player;
-  // The cards seen by `player` over the history (rules page): only the opponent's arsenal cards
-  // and the conflict cards can be unseen.
-  u128 seen = 0;
-  u128 seen_conflict = 0;
-  std::vector<Named> names;
-  names.reserve(history.size());
-  State state = initial_state();
-  for (const Action action : history) {
-    const bool hidden = hidden_from(state, action, player);
-    const Named named = names.emplace_back(named_card(state, action));
-    state.apply(action);
-    if (!hidden && named.index >= 0) {
-      if (named.conflict)
-        seen_conflict |= card_bit(named.index);
-      else if (seat_of(named.index) == o)
-        seen |= card_bit(slot_of(named.index));
-    }
-    seen |= state.pile(kFaceUp, o) | state.pile(kArsenalDiscard, o);
-    seen_conflict |=
-        state.pile(kConflictDiscard) | state.pile(static_cast<ConflictPile>(kKept + player));
-  }
-
-  // sigma on the opponent's slots, qsigma on conflict indices; identity elsewhere.
-  std::array<std::int16_t, kMaxArsenal> sigma;
-  std::array<std::int16_t, kMaxConflict> qsigma;
-  for (int i = 0; i < kMaxArsenal; ++i) sigma[i] = static_cast<std::int16_t>(i);
-  for (int i = 0; i < kMaxConflict; ++i) qsigma[i] = static_cast<std::int16_t>(i);
-  // Masks keep the rules page's lists in index order: removing a card keeps the order.
-  auto take = [&rng](u128& avail, u128 candidates) {
-    const int y = nth_set_bit(
-        candidates, static_cast<int>(rng.below(static_cast<std::uint32_t>(popcount(candidates)))));
-    avail &= ~card_bit(y);
-    return static_cast<std::int16_t>(y);
-  };
-  u128 avail = cs.all_arsenal[o] & ~seen;
-  for (int t = 0; t < kNumTypes; ++t)
-    for (u128 m = state.stack(o, t) & ~seen; m; m &= m - 1)
-      sigma[lowest_bit(m)] = take(avail, avail & cs.of_type[o][t]);
-  for (u128 m = state.pile(kReserve, o) & ~seen; m; m &= m - 1)
-    sigma[lowest_bit(m)] = take(avail, avail);
-  for (u128 m = state.pile(kArsenalDeck, o) & ~seen; m; m &= m - 1, avail &= avail - 1)
-    sigma[lowest_bit(m)] = static_cast<std::int16_t>(lowest_bit(avail));
-
-  u128 qavail = cs.kept & ~seen_conflict;
-  for (u128 m = state.pile(static_cast<ConflictPile>(kKept + o)) & ~seen_conflict; m; m &= m - 1)
-    qsigma[lowest_bit(m)] = take(qavail, qavail);
-  for (u128 m = state.pile(kConflictDeck) & cs.kept & ~seen_conflict; m;
-       m &= m - 1, qavail &= qavail - 1)
-    qsigma[lowest_bit(m)] = static_cast<std::int16_t>(lowest_bit(qavail));
-
-  std::vector<Action> out;
-  out.reserve(history.size());
-  for (std::size_t i = 0; i < history.size(); ++i) {
-    const Named& named = names[i];
-    if (named.index < 0) {
-      out.push_back(history[i]);
-    } else if (named.conflict) {
-      out.push_back(named.offset + qsigma[static_cast<std::size_t>(named.index)]);
-    } else if (seat_of(named.index) == o) {
-      out.push_back(named.offset + kMaxArsenal * o +
-                    sigma[static_cast<std::size_t>(slot_of(named.index))]);
-    } else {
-      out.push_back(history[i]);
-    }
-  }
-  return out;
 }
 
 }  // namespace rivals::battlecards
