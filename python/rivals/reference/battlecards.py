@@ -771,6 +771,169 @@ class _LogEntry:
     action: int
 
 
+# Proposals of the resampling's chain per hidden action (rules page, "Resampling").
+STEPS_PER_SLOT = 16
+NEVER = 2**31 - 1
+
+
+@dataclass
+class _Life:
+    """A stretch of one of the opponent's cards (arsenal, or kept conflict card) from entering
+    its deck to its first sighting; ``seen`` is "not", "reserve", "stack" (for a kept card:
+    played) or "gone" (a kept card seen leaving the deck). Times: action i at 2i, the automatic
+    steps after it at 2i + 1."""
+
+    start: int
+    epoch: int
+    card: int  # slot of the opponent's arsenal, or the conflict index
+    seen: str = "not"
+    seen_at: int = NEVER
+    draw: int | None = None  # the hidden draw that took it
+    deploy: int | None = None  # the hidden deploy that put it face down
+
+
+@dataclass
+class _Slot:
+    """A hidden action: a draw (``group`` its epoch), a face-down deploy (``group`` the type
+    index) or a kept card drawn (``group`` the conflict epoch)."""
+
+    time: int
+    index: int
+    group: int
+    life: int | None = None
+
+
+@dataclass
+class _View:
+    lives: list[_Life] = field(default_factory=list)
+    kept: list[_Life] = field(default_factory=list)
+    draws: list[_Slot] = field(default_factory=list)
+    deploys: list[_Slot] = field(default_factory=list)
+    takes: list[_Slot] = field(default_factory=list)
+    epochs: int = 1
+    conflict_epochs: int = 1
+    types: list[int] = field(default_factory=list)
+
+    def draw_deadline(self, life: _Life) -> int:
+        if life.deploy is not None:
+            return self.deploys[life.deploy].time
+        return life.seen_at if life.seen == "reserve" else NEVER
+
+    def needs_draw(self, life: _Life) -> bool:
+        return life.seen != "not" or life.deploy is not None or life.epoch < self.epochs - 1
+
+    def deploy_fits(self, life: _Life, y: _Slot) -> bool:
+        return (
+            life.draw is not None
+            and self.draws[life.draw].time < y.time
+            and (life.seen != "stack" or y.time < life.seen_at)
+        )
+
+    def draws_suffice(self, epoch: int) -> bool:
+        """Hall's condition for the epoch's draws: the k-th earliest deadline has k draws of the
+        epoch before it (a card seen in a stack and not yet deployed: the time it was seen)."""
+        deadlines = sorted(
+            life.seen_at
+            if life.seen == "stack" and life.deploy is None
+            else self.draw_deadline(life)
+            for life in self.lives
+            if life.epoch == epoch and self.needs_draw(life)
+        )
+        times = [d.time for d in self.draws if d.group == epoch]
+        return all(
+            sum(1 for t in times if t < deadline) > k for k, deadline in enumerate(deadlines)
+        )
+
+
+def _canonical(view: _View) -> None:
+    """Step 1 of the rules page's "Resampling": a consistent assignment from the view alone."""
+    lives = view.lives
+    candidates: list[list[int]] = []
+    for y in view.deploys:
+        fitting = [
+            n
+            for n, life in enumerate(lives)
+            if view.types[n] == y.group
+            and life.start < y.time
+            and life.seen != "reserve"
+            and not (life.seen == "stack" and life.seen_at <= y.time)
+        ]
+        candidates.append(sorted(fitting, key=lambda n: (lives[n].seen_at, lives[n].epoch)))
+    next_time = [NEVER] * len(view.deploys)
+    later = [NEVER] * len(TYPES)
+    for j in range(len(view.deploys) - 1, -1, -1):
+        next_time[j] = later[view.deploys[j].group]
+        later[view.deploys[j].group] = view.deploys[j].time
+
+    def stack_lives_covered(j: int) -> bool:
+        return not any(
+            life.seen == "stack"
+            and life.deploy is None
+            and view.types[n] == view.deploys[j].group
+            and life.seen_at <= next_time[j]
+            for n, life in enumerate(lives)
+        )
+
+    tried = [0] * len(view.deploys)
+    j = 0
+    while 0 <= j < len(view.deploys):
+        y = view.deploys[j]
+        if y.life is not None:  # back after a dead end: free the life, try the next candidate
+            lives[y.life].deploy = None
+            y.life = None
+        placed = False
+        while tried[j] < len(candidates[j]) and not placed:
+            n = candidates[j][tried[j]]
+            tried[j] += 1
+            life = lives[n]
+            if life.deploy is not None:
+                continue
+            life.deploy, y.life = j, n
+            placed = view.draws_suffice(life.epoch) and stack_lives_covered(j)
+            if not placed:
+                life.deploy, y.life = None, None
+        if placed:
+            j += 1
+            if j < len(view.deploys):
+                tried[j] = 0
+        else:
+            j -= 1
+    last = view.epochs - 1
+    needed = sum(1 for life in lives if life.epoch == last and view.needs_draw(life))
+    current_draws = sum(1 for d in view.draws if d.group == last)
+    in_reserve = [False] * len(lives)
+    for n, life in enumerate(lives):
+        if needed >= current_draws:
+            break
+        if life.epoch == last and not view.needs_draw(life):
+            in_reserve[n] = True
+            needed += 1
+    for s, d in enumerate(view.draws):
+        best: int | None = None
+        for n, life in enumerate(lives):
+            if life.epoch != d.group or life.draw is not None:
+                continue
+            if not (view.needs_draw(life) or in_reserve[n]):
+                continue
+            if best is None or view.draw_deadline(life) < view.draw_deadline(lives[best]):
+                best = n
+        if best is not None:
+            d.life = best
+            lives[best].draw = s
+    for s, k in enumerate(view.takes):
+        best = None
+        for n, life in enumerate(view.kept):
+            if life.epoch != k.group or life.draw is not None or life.seen == "gone":
+                continue
+            if life.seen_at <= k.time:
+                continue
+            if best is None or life.seen_at < view.kept[best].seen_at:
+                best = n
+        if best is not None:
+            k.life = best
+            view.kept[best].draw = s
+
+
 class State:
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -1697,74 +1860,195 @@ class State:
         lines += [self._line(entry, p) for entry in self._log]
         return "\n".join(lines)
 
-    def _seen_cards(self, p: int) -> tuple[set[int], set[int]]:
-        """(arsenal cards, conflict cards) seen by ``p`` over the history (rules page)."""
+    def _hidden_from(self, action: int, p: int) -> bool:
+        """Whether ``p`` does not see which card ``action``, applied now, names (rules page)."""
+        phase = self.phase
+        if self.is_chance_node():
+            if phase in ("deal", "effect_draw"):
+                return self.subject != p
+            if phase == "conflict_draw" and self.drawing != p:
+                return self.conflict(action).kind == "kept"
+            return False
+        return (
+            self.current_player() != p
+            and phase in ("setup_deploy", "turn_deploy", "effect_deploy")
+            and action != PASS
+        )
+
+    def _view(self, p: int) -> _View:
+        """What ``p`` knows of the opponent's cards (rules page, "Resampling")."""
+        o = 1 - p
+        cs = self.cs
+        view = _View()
+        current: dict[int, int] = {}  # arsenal slot -> its life
+        current_kept: dict[int, int] = {}  # conflict index -> its life
+        for c in range(len(cs.arsenals[o])):
+            current[c] = len(view.lives)
+            view.lives.append(_Life(-1, 0, c))
+        for k in range(len(cs.conflict)):
+            if self.conflict(k).kind == "kept":
+                current_kept[k] = len(view.kept)
+                view.kept.append(_Life(-1, 0, k))
+
+        def sight(life: _Life, time: int, where: str) -> None:
+            if life.seen == "not":
+                life.seen, life.seen_at = where, time
+
         replay = State(self.game)
-        seen_arsenal = {MAX_ARSENAL * p + i for i in range(len(self.cs.arsenals[p]))}
-        seen_conflict: set[int] = set()
-        for action in self._history:
+        for i, action in enumerate(self._history):
+            phase = replay.phase
+            deck = set(replay.arsenal_deck[o])
+            conflict_deck = set(replay.conflict_deck)
+            if replay._hidden_from(action, p):
+                if phase == "conflict_draw":
+                    view.takes.append(_Slot(2 * i, i, view.conflict_epochs - 1))
+                elif replay.is_chance_node():
+                    view.draws.append(_Slot(2 * i, i, view.epochs - 1))
+                else:
+                    view.deploys.append(
+                        _Slot(2 * i, i, TYPES.index(self.unit(action - DEPLOY).type))
+                    )
+            elif replay.is_chance_node():
+                if phase in CONFLICT_CHANCE_PHASES:
+                    if action in current_kept:  # drawn by p, or turned over
+                        sight(view.kept[current_kept[action]], 2 * i, "gone")
+                elif replay.subject == o:  # discarded from the reserve, or destroyed in a stack
+                    where = "reserve" if phase == "effect_discard" else "stack"
+                    sight(view.lives[current[action]], 2 * i, where)
+            elif action >= PLAY:
+                if replay.current_player() == o:
+                    sight(view.kept[current_kept[action - PLAY]], 2 * i, "stack")
+            elif action >= DEPLOY:
+                a = (action - DEPLOY) % (2 * MAX_ARSENAL)
+                where = "reserve" if action < FIRE else "stack"  # reinforce; fire, withdraw
+                if a // MAX_ARSENAL == o:
+                    sight(view.lives[current[a % MAX_ARSENAL]], 2 * i, where)
             replay.apply_action(action)
-            entry = replay._log[-1]
-            kind = _action_card_kind(entry.phase, entry.subject, action)
-            if kind is not None and "?" not in replay._line(entry, p):
-                verb, index = kind
-                (seen_conflict if verb in ("play", "conflict") else seen_arsenal).add(index)
-            seen_arsenal |= replay.face_up
-            seen_arsenal |= replay.arsenal_discard[0] | replay.arsenal_discard[1]
-            seen_conflict |= replay.conflict_discard | replay.kept[p]
-        return seen_arsenal, seen_conflict
+            # A refill brings the discard pile, which everybody saw, back into the deck.
+            refilled = sorted(replay.arsenal_deck[o] - deck)
+            if refilled:
+                view.epochs += 1
+                for a in refilled:
+                    current[a % MAX_ARSENAL] = len(view.lives)
+                    view.lives.append(_Life(2 * i + 1, view.epochs - 1, a % MAX_ARSENAL))
+            conflict_refilled = sorted(replay.conflict_deck - conflict_deck)
+            if conflict_refilled:
+                view.conflict_epochs += 1
+                for k in conflict_refilled:
+                    if k in current_kept:
+                        current_kept[k] = len(view.kept)
+                        view.kept.append(_Life(2 * i + 1, view.conflict_epochs - 1, k))
+            for a in sorted(replay.face_up):
+                if a // MAX_ARSENAL == o:
+                    sight(view.lives[current[a % MAX_ARSENAL]], 2 * i + 1, "stack")
+        view.types = [
+            TYPES.index(self.unit(MAX_ARSENAL * o + life.card).type) for life in view.lives
+        ]
+        return view
 
     def resample_from_infostate(self, player: int, seed: int = 0) -> State:
-        """A state that ``player`` cannot tell apart from this one (rules page, exact procedure)."""
+        """A state ``player`` cannot tell apart from this one, drawn from what the player has seen
+        alone (rules page, "Resampling"); the same as the engine's for the same seed."""
         p = self._check_seat(player)
         o = 1 - p
+        view = self._view(p)
+        _canonical(view)
+        lives, kept = view.lives, view.kept
+        draws, deploys, takes = view.draws, view.deploys, view.takes
+        last, last_conflict = view.epochs - 1, view.conflict_epochs - 1
         rng = Rng(int(seed))
-        seen_arsenal, seen_conflict = self._seen_cards(p)
-        sigma: dict[int, int] = {}
-        hidden = [
-            MAX_ARSENAL * o + i
-            for i in range(len(self.cs.arsenals[o]))
-            if MAX_ARSENAL * o + i not in seen_arsenal
-        ]
-        avail = list(hidden)
-        for t in TYPES:
-            for x in sorted(self.stacks[o][t]):
-                if x in seen_arsenal:
+        for _ in range(STEPS_PER_SLOT * (len(draws) + len(deploys) + len(takes))):
+            move = rng.below(6)
+            if move == 0 and draws:  # two draws of one epoch swap their cards
+                a, b = draws[rng.below(len(draws))], draws[rng.below(len(draws))]
+                if a.group != b.group or a.life is None or b.life is None:
                     continue
-                cand = [c for c in avail if self.unit(c).type == t]
-                y = cand[rng.below(len(cand))]
-                avail.remove(y)
-                sigma[x] = y
-        for x in sorted(self.reserve[o]):
-            if x not in seen_arsenal:
-                y = avail[rng.below(len(avail))]
-                avail.remove(y)
-                sigma[x] = y
-        in_deck = [x for x in sorted(self.arsenal_deck[o]) if x not in seen_arsenal]
-        assert len(in_deck) == len(avail)
-        sigma.update(zip(in_deck, avail, strict=True))
-        hidden_kept = [
-            k
-            for k in range(len(self.cs.conflict))
-            if self.conflict(k).kind == "kept" and k not in seen_conflict
-        ]
-        qavail = list(hidden_kept)
-        qsigma: dict[int, int] = {}
-        for x in sorted(self.kept[o]):
-            if x not in seen_conflict:
-                y = qavail[rng.below(len(qavail))]
-                qavail.remove(y)
-                qsigma[x] = y
-        deck_kept = [k for k in sorted(self.conflict_deck) if k in hidden_kept]
-        qsigma.update(zip(deck_kept, qavail, strict=True))
+                x, z = lives[a.life], lives[b.life]
+                if b.time >= view.draw_deadline(x) or a.time >= view.draw_deadline(z):
+                    continue
+                x.draw, z.draw = z.draw, x.draw
+                a.life, b.life = b.life, a.life
+            elif move == 1 and deploys:  # two deploys of one type swap their cards
+                a, b = deploys[rng.below(len(deploys))], deploys[rng.below(len(deploys))]
+                if a.group != b.group or a.life is None or b.life is None:
+                    continue
+                x, z = lives[a.life], lives[b.life]
+                if not (view.deploy_fits(x, b) and view.deploy_fits(z, a)):
+                    continue
+                x.deploy, z.deploy = z.deploy, x.deploy
+                a.life, b.life = b.life, a.life
+            elif move == 2 and draws:  # a card in the reserve for one in the deck
+                n = rng.below(len(draws))
+                d = draws[n]
+                m = rng.below(len(lives))
+                new = lives[m]
+                if d.group != last or d.life is None:
+                    continue
+                old = lives[d.life]
+                if (
+                    old.seen != "not"
+                    or old.deploy is not None
+                    or new.seen != "not"
+                    or new.draw is not None
+                    or new.epoch != last
+                ):
+                    continue
+                old.draw, new.draw, d.life = None, n, m
+            elif move == 3 and deploys:  # a face-down card for one in the reserve
+                n = rng.below(len(deploys))
+                y = deploys[n]
+                m = rng.below(len(lives))
+                new = lives[m]
+                if y.life is None:
+                    continue
+                old = lives[y.life]
+                if (
+                    old.seen != "not"
+                    or new.seen != "not"
+                    or view.types[m] != y.group
+                    or new.draw is None
+                    or new.deploy is not None
+                    or draws[new.draw].time >= y.time
+                ):
+                    continue
+                old.deploy, new.deploy, y.life = None, n, m
+            elif move == 4 and takes:  # two kept draws of one epoch swap their cards
+                a, b = takes[rng.below(len(takes))], takes[rng.below(len(takes))]
+                if a.group != b.group or a.life is None or b.life is None:
+                    continue
+                x, z = kept[a.life], kept[b.life]
+                if b.time >= x.seen_at or a.time >= z.seen_at:
+                    continue
+                x.draw, z.draw = z.draw, x.draw
+                a.life, b.life = b.life, a.life
+            elif move == 5 and takes:  # a kept card held for one in the deck
+                n = rng.below(len(takes))
+                k = takes[n]
+                m = rng.below(len(kept))
+                new = kept[m]
+                if k.group != last_conflict or k.life is None:
+                    continue
+                old = kept[k.life]
+                if (
+                    old.seen != "not"
+                    or new.seen != "not"
+                    or new.draw is not None
+                    or new.epoch != last_conflict
+                ):
+                    continue
+                old.draw, new.draw, k.life = None, n, m
+        history = list(self._history)
+        for d in draws:
+            if d.life is not None:
+                history[d.index] = lives[d.life].card
+        for y in deploys:
+            if y.life is not None:
+                history[y.index] = DEPLOY + MAX_ARSENAL * o + lives[y.life].card
+        for k in takes:
+            if k.life is not None:
+                history[k.index] = kept[k.life].card
         state = State(self.game)
-        for entry in self._log:
-            action = entry.action
-            kind = _action_card_kind(entry.phase, entry.subject, action)
-            if kind is not None:
-                verb, index = kind
-                table = qsigma if verb in ("play", "conflict") else sigma
-                action = _with_card(entry.phase, entry.subject, action, table.get(index, index))
+        for action in history:
             state.apply_action(action)
         return state
 
