@@ -78,6 +78,8 @@ struct View {
   int conflict_epochs = 1;
   std::vector<std::int8_t> type;                      // per arsenal life: the card's type
   std::vector<std::vector<std::int32_t>> draw_times;  // per epoch: its draws' times, ascending
+  std::vector<std::vector<std::int32_t>> of_epoch;    // per epoch: its lives, in order
+  std::array<std::vector<std::int32_t>, kNumTypes> of_type;  // per type: its lives, in order
 
   // The latest time its draw may have: before its deploy, or before it was seen in the reserve.
   std::int32_t draw_deadline(const Life& life) const {
@@ -167,56 +169,55 @@ View view_of(const Battlecards& game, const std::vector<Action>& history, Player
     view.type.push_back(cs.type_of[static_cast<std::size_t>(kMaxArsenal * o + life.card)]);
   view.draw_times.resize(static_cast<std::size_t>(view.epochs));
   for (const Slot& d : view.draws) view.draw_times[d.group].push_back(d.time);
+  view.of_epoch.resize(static_cast<std::size_t>(view.epochs));
+  for (std::size_t l = 0; l < view.lives.size(); ++l) {
+    view.of_epoch[view.lives[l].epoch].push_back(static_cast<std::int32_t>(l));
+    view.of_type[view.type[l]].push_back(static_cast<std::int32_t>(l));
+  }
   return view;
 }
 
 // Whether the draws of `epoch` can still go to the lives that need one before their deadlines
-// (Hall's condition for deadlines: the k-th earliest needs k draws of the epoch before it).
-// A seen card not yet deployed is taken at its latest possible deadline.
-bool draws_suffice(const View& view, int epoch) {
-  std::vector<std::int32_t> deadlines;
-  for (const Life& life : view.lives) {
-    if (life.epoch != epoch || !view.needs_draw(life)) continue;
-    deadlines.push_back(life.seen == Seen::kStack && life.deploy < 0 ? life.seen_at
-                                                                     : view.draw_deadline(life));
-  }
-  std::sort(deadlines.begin(), deadlines.end());
+// (Hall's condition for deadlines: the k-th earliest needs k draws of the epoch before it). A
+// seen card not yet deployed is taken at its latest possible deadline. `ranks` is scratch space.
+bool draws_suffice(const View& view, int epoch, std::vector<int>& ranks) {
   const auto& times = view.draw_times[static_cast<std::size_t>(epoch)];
-  for (std::size_t k = 0; k < deadlines.size(); ++k) {
-    const auto before = std::lower_bound(times.begin(), times.end(), deadlines[k]) - times.begin();
-    if (static_cast<std::size_t>(before) <= k) return false;
+  ranks.assign(times.size() + 1, 0);  // lives by the number of the epoch's draws before them
+  for (const std::int32_t l : view.of_epoch[static_cast<std::size_t>(epoch)]) {
+    const Life& life = view.lives[l];
+    if (!view.needs_draw(life)) continue;
+    const std::int32_t deadline =
+        life.seen == Seen::kStack && life.deploy < 0 ? life.seen_at : view.draw_deadline(life);
+    ++ranks[std::lower_bound(times.begin(), times.end(), deadline) - times.begin()];
   }
+  int lives = 0;
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    if ((lives += ranks[r]) > static_cast<int>(r)) return false;
   return true;
 }
 
-// The deploy candidates of slot `y`: the lives of its type that may be face down in the stack
-// from then on, seen ones (by the time they were seen) before the others (by epoch and card).
-std::vector<std::int32_t> deploy_candidates(const View& view, const Slot& y) {
-  std::vector<std::int32_t> out;
-  for (std::size_t l = 0; l < view.lives.size(); ++l) {
-    const Life& life = view.lives[l];
-    if (view.type[l] != y.group || life.start >= y.time || life.seen == Seen::kReserve ||
-        (life.seen == Seen::kStack && life.seen_at <= y.time))
-      continue;
-    out.push_back(static_cast<std::int32_t>(l));
-  }
-  std::stable_sort(out.begin(), out.end(), [&](std::int32_t a, std::int32_t b) {
-    const Life& x = view.lives[a];
-    const Life& z = view.lives[b];
-    return x.seen_at != z.seen_at ? x.seen_at < z.seen_at : x.epoch < z.epoch;
-  });
-  return out;
+// Whether `life` may be the card of deploy `y`: of its type (the caller's list), in the deck
+// before it, and face down in the stack from then on until it was seen.
+bool may_deploy(const Life& life, const Slot& y) {
+  return life.start < y.time && life.seen != Seen::kReserve &&
+         !(life.seen == Seen::kStack && life.seen_at <= y.time);
 }
 
 // A consistent assignment from the view alone (rules page, "Resampling", step 1): the deploys
 // in history order take a candidate each by depth-first search (the first candidate that keeps
-// every card seen in a stack deployable and the draws sufficient); then per epoch the draws, and
-// per conflict epoch the kept draws, take in history order the life needing one with the
-// earliest deadline (Glover's rule).
+// every card seen in a stack deployable and the draws sufficient; the candidates of a type in
+// the order of the time they were seen, then of their epoch); then per epoch the draws, and per
+// conflict epoch the kept draws, take in history order the life needing one with the earliest
+// deadline (Glover's rule).
 void canonical(View& view) {
   const auto deploys = static_cast<int>(view.deploys.size());
-  std::vector<std::vector<std::int32_t>> candidates;
-  for (const Slot& y : view.deploys) candidates.push_back(deploy_candidates(view, y));
+  std::array<std::vector<std::int32_t>, kNumTypes> candidates = view.of_type;
+  for (auto& list : candidates)
+    std::stable_sort(list.begin(), list.end(), [&](std::int32_t a, std::int32_t b) {
+      const Life& x = view.lives[a];
+      const Life& z = view.lives[b];
+      return x.seen_at != z.seen_at ? x.seen_at < z.seen_at : x.epoch < z.epoch;
+    });
   // The time of the next deploy of the same type after each one, or kNever.
   std::vector<std::int32_t> next_time(static_cast<std::size_t>(deploys), kNever);
   std::array<std::int32_t, kNumTypes> later;
@@ -228,15 +229,15 @@ void canonical(View& view) {
   // A life seen in a stack must be deployed before it is seen: dead end once its type has no
   // deploy left before that.
   auto stack_lives_covered = [&](int j) {
-    for (std::size_t l = 0; l < view.lives.size(); ++l) {
+    for (const std::int32_t l : view.of_type[view.deploys[j].group]) {
       const Life& life = view.lives[l];
-      if (life.seen == Seen::kStack && life.deploy < 0 && view.type[l] == view.deploys[j].group &&
-          life.seen_at <= next_time[j])
+      if (life.seen == Seen::kStack && life.deploy < 0 && life.seen_at <= next_time[j])
         return false;
     }
     return true;
   };
   std::vector<std::size_t> tried(static_cast<std::size_t>(deploys), 0);
+  std::vector<int> ranks;
   for (int j = 0; j >= 0 && j < deploys;) {
     Slot& y = view.deploys[j];
     if (y.life >= 0) {  // back here after a dead end: free the life, try the next candidate
@@ -244,13 +245,14 @@ void canonical(View& view) {
       y.life = -1;
     }
     bool placed = false;
-    while (tried[j] < candidates[j].size() && !placed) {
-      const std::int32_t l = candidates[j][tried[j]++];
+    const auto& list = candidates[y.group];
+    while (tried[j] < list.size() && !placed) {
+      const std::int32_t l = list[tried[j]++];
       Life& life = view.lives[l];
-      if (life.deploy >= 0) continue;
+      if (life.deploy >= 0 || !may_deploy(life, y)) continue;
       life.deploy = j;
       y.life = l;
-      placed = draws_suffice(view, life.epoch) && stack_lives_covered(j);
+      placed = draws_suffice(view, life.epoch, ranks) && stack_lives_covered(j);
       if (!placed) {
         life.deploy = -1;
         y.life = -1;
@@ -278,19 +280,24 @@ void canonical(View& view) {
       ++needed;
     }
   }
+  // All lives of an epoch enter the deck together, so Glover's rule is the earliest deadline
+  // first: the epoch's k-th draw takes its k-th life needing one by deadline (then card).
+  std::vector<std::size_t> next(static_cast<std::size_t>(view.epochs), 0);
+  std::vector<std::vector<std::int32_t>> by_deadline(static_cast<std::size_t>(view.epochs));
+  for (int e = 0; e < view.epochs; ++e) {
+    auto& list = by_deadline[static_cast<std::size_t>(e)];
+    for (const std::int32_t l : view.of_epoch[static_cast<std::size_t>(e)])
+      if (view.needs_draw(view.lives[l]) || in_reserve[l]) list.push_back(l);
+    std::stable_sort(list.begin(), list.end(), [&](std::int32_t a, std::int32_t b) {
+      return view.draw_deadline(view.lives[a]) < view.draw_deadline(view.lives[b]);
+    });
+  }
   for (std::size_t s = 0; s < view.draws.size(); ++s) {
     Slot& d = view.draws[s];
-    std::int32_t best = -1;
-    for (std::size_t l = 0; l < view.lives.size(); ++l) {
-      const Life& life = view.lives[l];
-      if (life.epoch != d.group || life.draw >= 0 || !(view.needs_draw(life) || in_reserve[l]))
-        continue;
-      if (best < 0 || view.draw_deadline(life) < view.draw_deadline(view.lives[best]))
-        best = static_cast<std::int32_t>(l);
-    }
-    if (best < 0) continue;  // unreachable for a history of the game
-    d.life = best;
-    view.lives[best].draw = static_cast<std::int32_t>(s);
+    const auto& list = by_deadline[d.group];
+    if (next[d.group] == list.size()) continue;  // unreachable for a history of the game
+    d.life = list[next[d.group]++];
+    view.lives[d.life].draw = static_cast<std::int32_t>(s);
   }
   for (std::size_t s = 0; s < view.takes.size(); ++s) {
     Slot& k = view.takes[s];
