@@ -356,8 +356,16 @@ std::vector<Action> Battlecards::resample_history(const std::vector<Action>& his
   auto below = [&rng](std::size_t n) {
     return static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(n)));
   };
+  // The unseen cards, which trade places between deck, reserve and stacks.
+  std::vector<std::int32_t> unseen;
+  std::vector<std::int32_t> unseen_kept;
+  for (std::size_t l = 0; l < lives.size(); ++l)
+    if (lives[l].seen == Seen::kNot) unseen.push_back(static_cast<std::int32_t>(l));
+  for (std::size_t l = 0; l < kept.size(); ++l)
+    if (kept[l].seen == Seen::kNot) unseen_kept.push_back(static_cast<std::int32_t>(l));
   const auto steps =
-      kStepsPerSlot * static_cast<std::uint32_t>(draws.size() + deploys.size() + takes.size());
+      kStepsPerSlot * static_cast<std::uint32_t>(draws.size() + deploys.size() + takes.size() +
+                                                 unseen.size() + unseen_kept.size());
   for (std::uint32_t step = 0; step < steps; ++step) {
     const std::uint32_t move = rng.below(6);
     if (move == 0 && !draws.empty()) {  // two draws of one epoch swap their cards
@@ -382,32 +390,29 @@ std::vector<Action> Battlecards::resample_history(const std::vector<Action>& his
       if (!fits(x, b) || !fits(z, a)) continue;
       std::swap(x.deploy, z.deploy);
       std::swap(a.life, b.life);
-    } else if (move == 2 && !draws.empty()) {  // a card in the reserve for one in the deck
-      const std::size_t s = below(draws.size());
-      Slot& d = draws[s];
-      const std::size_t l = below(lives.size());
-      Life& in = lives[l];
-      if (d.group != last || d.life < 0) continue;
-      Life& out = lives[d.life];
-      if (out.seen != Seen::kNot || out.deploy >= 0 || in.seen != Seen::kNot || in.draw >= 0 ||
-          in.epoch != last)
+    } else if (move == 2 && !unseen.empty()) {  // a card in the reserve and one in the deck trade
+      std::int32_t nx = unseen[below(unseen.size())];
+      std::int32_t nz = unseen[below(unseen.size())];
+      if (lives[nx].draw >= 0) std::swap(nx, nz);
+      Life& x = lives[nx];
+      Life& z = lives[nz];
+      if (x.draw >= 0 || z.draw < 0 || z.deploy >= 0 || x.epoch != last || z.epoch != last)
         continue;
-      out.draw = -1;
-      in.draw = static_cast<std::int32_t>(s);
-      d.life = static_cast<std::int32_t>(l);
-    } else if (move == 3 && !deploys.empty()) {  // a face-down card for one in the reserve
-      const std::size_t s = below(deploys.size());
-      Slot& y = deploys[s];
-      const std::size_t l = below(lives.size());
-      Life& in = lives[l];
-      if (y.life < 0) continue;
-      Life& out = lives[y.life];
-      if (out.seen != Seen::kNot || in.seen != Seen::kNot || view.type[l] != y.group ||
-          in.draw < 0 || in.deploy >= 0 || draws[in.draw].time >= y.time)
+      draws[z.draw].life = nx;
+      x.draw = z.draw;
+      z.draw = -1;
+    } else if (move == 3 && !unseen.empty()) {  // a face-down card and one in the reserve trade
+      std::int32_t nx = unseen[below(unseen.size())];
+      std::int32_t nz = unseen[below(unseen.size())];
+      if (lives[nx].deploy < 0) std::swap(nx, nz);
+      Life& x = lives[nx];
+      Life& z = lives[nz];
+      if (x.deploy < 0 || z.deploy >= 0 || z.draw < 0 || view.type[nx] != view.type[nz] ||
+          draws[z.draw].time >= deploys[x.deploy].time)
         continue;
-      out.deploy = -1;
-      in.deploy = static_cast<std::int32_t>(s);
-      y.life = static_cast<std::int32_t>(l);
+      deploys[x.deploy].life = nz;
+      z.deploy = x.deploy;
+      x.deploy = -1;
     } else if (move == 4 && !takes.empty()) {  // two kept draws of one epoch swap their cards
       Slot& a = takes[below(takes.size())];
       Slot& b = takes[below(takes.size())];
@@ -417,19 +422,17 @@ std::vector<Action> Battlecards::resample_history(const std::vector<Action>& his
       if (b.time >= x.seen_at || a.time >= z.seen_at) continue;
       std::swap(x.draw, z.draw);
       std::swap(a.life, b.life);
-    } else if (move == 5 && !takes.empty()) {  // a kept card held for one in the deck
-      const std::size_t s = below(takes.size());
-      Slot& k = takes[s];
-      const std::size_t l = below(kept.size());
-      Life& in = kept[l];
-      if (k.group != last_conflict || k.life < 0) continue;
-      Life& out = kept[k.life];
-      if (out.seen != Seen::kNot || in.seen != Seen::kNot || in.draw >= 0 ||
-          in.epoch != last_conflict)
+    } else if (move == 5 && !unseen_kept.empty()) {  // a kept card held and one in the deck trade
+      std::int32_t nx = unseen_kept[below(unseen_kept.size())];
+      std::int32_t nz = unseen_kept[below(unseen_kept.size())];
+      if (kept[nx].draw >= 0) std::swap(nx, nz);
+      Life& x = kept[nx];
+      Life& z = kept[nz];
+      if (x.draw >= 0 || z.draw < 0 || x.epoch != last_conflict || z.epoch != last_conflict)
         continue;
-      out.draw = -1;
-      in.draw = static_cast<std::int32_t>(s);
-      k.life = static_cast<std::int32_t>(l);
+      takes[z.draw].life = nx;
+      x.draw = z.draw;
+      z.draw = -1;
     }
   }
   std::vector<Action> out = history;

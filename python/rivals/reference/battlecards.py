@@ -1956,8 +1956,13 @@ class State:
         lives, kept = view.lives, view.kept
         draws, deploys, takes = view.draws, view.deploys, view.takes
         last, last_conflict = view.epochs - 1, view.conflict_epochs - 1
+        unseen = [n for n, life in enumerate(lives) if life.seen == "not"]
+        unseen_kept = [n for n, life in enumerate(kept) if life.seen == "not"]
         rng = Rng(int(seed))
-        for _ in range(STEPS_PER_SLOT * (len(draws) + len(deploys) + len(takes))):
+        for _ in range(
+            STEPS_PER_SLOT
+            * (len(draws) + len(deploys) + len(takes) + len(unseen) + len(unseen_kept))
+        ):
             move = rng.below(6)
             if move == 0 and draws:  # two draws of one epoch swap their cards
                 a, b = draws[rng.below(len(draws))], draws[rng.below(len(draws))]
@@ -1977,41 +1982,36 @@ class State:
                     continue
                 x.deploy, z.deploy = z.deploy, x.deploy
                 a.life, b.life = b.life, a.life
-            elif move == 2 and draws:  # a card in the reserve for one in the deck
-                n = rng.below(len(draws))
-                d = draws[n]
-                m = rng.below(len(lives))
-                new = lives[m]
-                if d.group != last or d.life is None:
-                    continue
-                old = lives[d.life]
+            elif move == 2 and unseen:  # a card in the reserve and one in the deck trade
+                nx, nz = unseen[rng.below(len(unseen))], unseen[rng.below(len(unseen))]
+                if lives[nx].draw is not None:
+                    nx, nz = nz, nx
+                x, z = lives[nx], lives[nz]
                 if (
-                    old.seen != "not"
-                    or old.deploy is not None
-                    or new.seen != "not"
-                    or new.draw is not None
-                    or new.epoch != last
+                    x.draw is not None
+                    or z.draw is None
+                    or z.deploy is not None
+                    or x.epoch != last
+                    or z.epoch != last
                 ):
                     continue
-                old.draw, new.draw, d.life = None, n, m
-            elif move == 3 and deploys:  # a face-down card for one in the reserve
-                n = rng.below(len(deploys))
-                y = deploys[n]
-                m = rng.below(len(lives))
-                new = lives[m]
-                if y.life is None:
-                    continue
-                old = lives[y.life]
+                draws[z.draw].life = nx
+                x.draw, z.draw = z.draw, None
+            elif move == 3 and unseen:  # a face-down card and one in the reserve trade
+                nx, nz = unseen[rng.below(len(unseen))], unseen[rng.below(len(unseen))]
+                if lives[nx].deploy is None:
+                    nx, nz = nz, nx
+                x, z = lives[nx], lives[nz]
                 if (
-                    old.seen != "not"
-                    or new.seen != "not"
-                    or view.types[m] != y.group
-                    or new.draw is None
-                    or new.deploy is not None
-                    or draws[new.draw].time >= y.time
+                    x.deploy is None
+                    or z.deploy is not None
+                    or z.draw is None
+                    or view.types[nx] != view.types[nz]
+                    or draws[z.draw].time >= deploys[x.deploy].time
                 ):
                     continue
-                old.deploy, new.deploy, y.life = None, n, m
+                deploys[x.deploy].life = nz
+                z.deploy, x.deploy = x.deploy, None
             elif move == 4 and takes:  # two kept draws of one epoch swap their cards
                 a, b = takes[rng.below(len(takes))], takes[rng.below(len(takes))]
                 if a.group != b.group or a.life is None or b.life is None:
@@ -2021,22 +2021,21 @@ class State:
                     continue
                 x.draw, z.draw = z.draw, x.draw
                 a.life, b.life = b.life, a.life
-            elif move == 5 and takes:  # a kept card held for one in the deck
-                n = rng.below(len(takes))
-                k = takes[n]
-                m = rng.below(len(kept))
-                new = kept[m]
-                if k.group != last_conflict or k.life is None:
-                    continue
-                old = kept[k.life]
+            elif move == 5 and unseen_kept:  # a kept card held and one in the deck trade
+                nx = unseen_kept[rng.below(len(unseen_kept))]
+                nz = unseen_kept[rng.below(len(unseen_kept))]
+                if kept[nx].draw is not None:
+                    nx, nz = nz, nx
+                x, z = kept[nx], kept[nz]
                 if (
-                    old.seen != "not"
-                    or new.seen != "not"
-                    or new.draw is not None
-                    or new.epoch != last_conflict
+                    x.draw is not None
+                    or z.draw is None
+                    or x.epoch != last_conflict
+                    or z.epoch != last_conflict
                 ):
                     continue
-                old.draw, new.draw, k.life = None, n, m
+                takes[z.draw].life = nx
+                x.draw, z.draw = z.draw, None
         history = list(self._history)
         for d in draws:
             if d.life is not None:
