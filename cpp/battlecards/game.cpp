@@ -46,8 +46,11 @@ void for_each_card(u128 cards, int offset, Fn&& fn) {
 
 std::vector<ParamSpec> Battlecards::param_specs() {
   return {
-      {"cards", Json(nullptr), "null (the shipped card set), a path or a card-set object"},
-      {"expansions", Json::array(), "a list of paths or expansion objects"},
+      {"cards", Json(nullptr),
+       "null (the shipped card set), a shipped name, a path to a card-set file or the card set"},
+      {"expansions", Json::array(),
+       "a list of at most " + std::to_string(kMaxExpansions) +
+           " expansion packs, each a shipped name, a path or the pack"},
       {"max_turns", Json(1000), "an int 1-" + std::to_string(kMaxTurnsLimit)},
   };
 }
@@ -58,16 +61,21 @@ Battlecards::Battlecards(const Json& params) : params_(params) {
   if (!max_turns.is_int() || max_turns.as_int() < 1 || max_turns.as_int() > kMaxTurnsLimit)
     bad_param(kName, specs[2], max_turns);
   max_turns_ = static_cast<std::int32_t>(max_turns.as_int());
-  const Json& cards = *params.find("cards");
-  if (!cards.is_null() && !cards.is_string() && !cards.is_object())
-    bad_param(kName, specs[0], cards);
+  DataDocument cards = read_data(kName, "cards", *params.find("cards"), kName);
   const Json& expansions = *params.find("expansions");
-  bool listed = expansions.is_array();
-  if (listed)
-    for (const Json& item : expansions.as_array())
-      listed = listed && (item.is_string() || item.is_object());
-  if (!listed) bad_param(kName, specs[1], expansions);
-  cards_ = std::make_shared<const CardSet>(load_card_set(cards, expansions));
+  if (!expansions.is_array() || expansions.as_array().size() > kMaxExpansions)
+    bad_param(kName, specs[1], expansions);
+  std::vector<DataDocument> packs;
+  for (std::size_t i = 0; i < expansions.as_array().size(); ++i) {
+    if (expansions.as_array()[i].is_null()) bad_param(kName, specs[1], expansions);
+    packs.push_back(read_data(kName, "expansions[" + std::to_string(i) + "]",
+                              expansions.as_array()[i], "battlecards_commanders"));
+  }
+  cards_ = std::make_shared<const CardSet>(load_card_set(cards, packs));
+  Json documents = Json::array();
+  for (DataDocument& pack : packs) documents.push_back(std::move(pack.document));
+  data_ = std::make_shared<const Json>(
+      Json::object({{"cards", std::move(cards.document)}, {"expansions", std::move(documents)}}));
   const CardSet& cs = *cards_;
 
   for (int seat = 0; seat < 2; ++seat)

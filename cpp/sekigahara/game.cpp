@@ -80,7 +80,8 @@ std::vector<ParamSpec> Sekigahara::param_specs() {
   return {
       {"repetition_rule", Json("turn_start"), "\"turn_start\", \"symmetric\" or \"off\""},
       {"max_turns", Json(500), "an int 1-100000"},
-      {"cards", Json(nullptr), "null (the shipped card file) or a path to a card file"},
+      {"cards", Json(nullptr),
+       "null (the shipped cards), a shipped name, a path to a card file or the card document"},
   };
 }
 
@@ -99,17 +100,9 @@ Sekigahara::Sekigahara(const Json& params) {
   setup_.max_turns = static_cast<std::int32_t>(max_turns.as_int());
 
   cards_param_ = *params.find("cards");
-  if (!cards_param_.is_null() && !cards_param_.is_string())
-    bad_param(kName, specs[2], cards_param_);
-  const std::string source = cards_param_.is_null() ? std::string("sekigahara.json (shipped)")
-                                                    : "'" + cards_param_.as_string() + "'";
-  Json data;
-  try {
-    data = load_data(cards_param_, kName);
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument(std::string("sekigahara: parameter cards: ") + error.what());
-  }
-  setup_.numbers = parse_cards(data, source);
+  DataDocument cards = read_data(kName, "cards", cards_param_, kName);
+  setup_.numbers = parse_cards(cards);
+  data_ = std::make_shared<const Json>(Json::object({{"cards", std::move(cards.document)}}));
 }
 
 Json Sekigahara::params() const {
@@ -162,14 +155,20 @@ double Sekigahara::evaluate(const State& state, Player player) const {
 }
 
 Json Sekigahara::to_json(const State& state) const {
+  const Strengths counted = camp_strengths(state.camps(), state.blank(), setup_.numbers);
   Json camps = Json::array();
+  Json strengths = Json::array();
   for (Player seat = 0; seat < 2; ++seat) {
     Json camp = Json::array();
+    Json seat_strengths = Json::array();
     const Camp& cards = state.camp(seat);
-    for (int i = 0; i < cards.size; ++i)
+    for (int i = 0; i < cards.size; ++i) {
       camp.push_back(Json::object({{"id", static_cast<int>(cards.cards[i])},
                                    {"blank", (state.blank() & card_bit(cards.cards[i])) != 0}}));
+      seat_strengths.push_back(counted[seat][i]);
+    }
     camps.push_back(camp);
+    strengths.push_back(seat_strengths);
   }
   const auto total = state.totals();
   Json start = nullptr;
@@ -199,6 +198,7 @@ Json Sekigahara::to_json(const State& state) const {
       {"end_reason",
        reason == EndReason::kNone ? Json(nullptr) : Json(kEndNames[static_cast<int>(reason)])},
       {"scores", Json::array_of(total, [](int v) { return Json(v); })},
+      {"strengths", strengths},
   });
 }
 

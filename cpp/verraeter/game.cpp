@@ -151,7 +151,8 @@ std::vector<ParamSpec> Verraeter::param_specs() {
   return {
       {"players", Json(4), "3 or 4"},
       {"rounds", Json(nullptr), "null (2 * players) or an int 1-50"},
-      {"cards", Json(nullptr), "null (the shipped card file) or a path to a card file"},
+      {"cards", Json(nullptr),
+       "null (the shipped cards), a shipped name, a path to a card file or the card document"},
   };
 }
 
@@ -171,15 +172,9 @@ Verraeter::Verraeter(const Json& params) {
     bad_param(kName, specs[1], rounds);
   }
   cards_param_ = *params.find("cards");
-  if (!cards_param_.is_null() && !cards_param_.is_string())
-    bad_param(kName, specs[2], cards_param_);
-  const std::string source = cards_param_.is_null() ? std::string("verraeter.json (shipped)")
-                                                    : "'" + cards_param_.as_string() + "'";
-  try {
-    setup->cards = parse_cards(load_data(cards_param_, kName), source, setup->players);
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument(std::string("verraeter: parameter cards: ") + error.what());
-  }
+  DataDocument cards = read_data(kName, "cards", cards_param_, kName);
+  setup->cards = parse_cards(cards, setup->players);
+  data_ = std::make_shared<const Json>(Json::object({{"cards", std::move(cards.document)}}));
   setup_ = std::move(setup);
 }
 
@@ -287,6 +282,9 @@ Json Verraeter::to_json(const State& state) const {
       {"houses", houses},
       {"ring", ring},
       {"conflict", state.conflict() < 0 ? Json(nullptr) : Json(state.conflict())},
+      {"conflict_totals", state.revealed() ? Json::object({{"eagle", state.conflict_total(0)},
+                                                           {"rose", state.conflict_total(1)}})
+                                           : Json(nullptr)},
       {"vp", vp},
       {"round", state.round()},
       {"start_player", state.start_player()},

@@ -24,13 +24,13 @@ import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from rivals.reference._rng import Rng
+from ._data import read_data
+from ._rng import Rng
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -119,7 +119,7 @@ class Board:
 
 
 def _map_error(source: str, key: str, problem: str) -> ValueError:
-    return ValueError(f"bad Rheinländer map {source}: {key}: {problem}")
+    return ValueError(f"{source}: {key}: {problem}")
 
 
 def _is_int(value: Any) -> bool:
@@ -309,28 +309,10 @@ def parse_map(data: Any, source: str) -> Board:
     )
 
 
-def load_map(param: Any) -> tuple[dict[str, Any], Board]:
-    """The map of the ``map`` parameter (``None``: shipped file; a path; or the map object)."""
-    if isinstance(param, dict):
-        data: Any = param
-        source = "(map object)"
-    else:
-        if param is None:
-            source = "rheinlaender.json (shipped)"
-            text = resources.files("rivals.data").joinpath("rheinlaender.json").read_text("utf-8")
-        else:
-            source = repr(param)
-            try:
-                with open(param, encoding="utf-8") as handle:
-                    text = handle.read()
-            except OSError as error:
-                raise _map_error(source, "(file)", f"cannot read it ({error.strerror})") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise _map_error(source, "(file)", f"not valid JSON ({error})") from None
-    board = parse_map(data, source)
-    return copy.deepcopy(data), board
+def load_map(value: Any) -> tuple[dict[str, Any], Board]:
+    """The map document of the ``map`` parameter and its board."""
+    document, source = read_data(NAME, "map", value, NAME)
+    return copy.deepcopy(document), parse_map(document, source)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -354,12 +336,6 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(
             f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
         )
-    chosen = full["map"]
-    if chosen is not None and not isinstance(chosen, (str, dict)):
-        raise ValueError(
-            f"bad value map={chosen!r} for {NAME}; accepted: null (shipped map), a path or a "
-            "map object"
-        )
     return full
 
 
@@ -374,6 +350,8 @@ class Game:
         self.map: dict[str, Any]
         self.board: Board
         self.map, self.board = load_map(self.params["map"])
+        # The documents of the data parameters, as the engine's ``game.data``.
+        self.data: dict[str, Any] = {"map": self.map}
         n = self.num_players
         board = self.board
         if board.max_number < HAND_SIZE * n:
@@ -1260,9 +1238,9 @@ class State:
                     continue
                 owner[la], owner[n], life_of[a] = None, a, n
         history = list(self._history)
-        for (index, _), n in zip(slots, life_of):
-            if n is not None:
-                history[index] = lives[n].card
+        for (at, _), held in zip(slots, life_of):
+            if held is not None:
+                history[at] = lives[held].card
         state = self.game.new_initial_state()
         for a in history:
             state.apply_action(a)
@@ -1296,16 +1274,16 @@ class State:
                     slots.append((index, replay.receiving))
             elif replay.player >= 0:
                 seat = replay.player
-                card = a // S + 1 if a < game.bastion_base else None
+                shown: int | None = a // S + 1 if a < game.bastion_base else None
                 if a >= game.discard_base:
-                    card = a - game.discard_base + 1
-                if card is not None and seat != p:
-                    played.append(_Life(since[card], index, seat, card))
+                    shown = a - game.discard_base + 1
+                if shown is not None and seat != p:
+                    played.append(_Life(since[shown], index, seat, shown))
                     if a >= game.discard_base:
                         blocked = set(range(1, game.board.max_number + 1))
                         discards[seat].append((index, blocked - replay.placeable_cards(seat)))
-                if card is not None:
-                    away.add(card)
+                if shown is not None:
+                    away.add(shown)
             replay.apply_action(a)
         never = [_Life(since[c], NEVER, None, c) for c in sorted(since) if c not in away]
         return slots, played + never, discards
