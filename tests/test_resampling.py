@@ -259,3 +259,27 @@ def test_battlecards_twins_where_seen_cards_were_dealt_apart() -> None:
         twins.append(state)
     assert {"G1", "G2"} <= {c["id"] for c in twins[0].to_dict()["stacks"][0]["ground"]}
     twins_agree(*twins, player=1)
+
+
+# (game, batch seed) of the random-game batches whose positions every resample must replay
+# legally from; Battlecards' seed is the benchmark's, whose positions include a conflict card
+# turned over and brought back by a refill of the deck within one action.
+BATCHES = [("rheinlaender", 11), ("verraeter", 12), ("battlecards", 20240605)]
+
+
+@pytest.mark.parametrize(("name", "seed"), BATCHES, ids=[name for name, _ in BATCHES])
+def test_resamples_at_many_positions_replay_legally(name: str, seed: int) -> None:
+    game = rivals.make(name)
+    histories = game.play_match(["random"] * game.num_players, 50, seed=seed, keep_histories=True)[
+        "histories"
+    ]
+    rng = random.Random(seed)
+    positions = [list(h[: len(h) * k // 4]) for h in histories for k in (1, 2, 3)]
+    assert len(positions) == 150
+    for history in positions:
+        state = game.state_from_history(history)
+        player = rng.randrange(game.num_players)
+        # resample_from_infostate rebuilds the state through the checked API: an illegal action
+        # of the resampled history is a ValueError.
+        other = state.resample_from_infostate(player, rng.randrange(2**32))
+        assert other.information_state_string(player) == state.information_state_string(player)

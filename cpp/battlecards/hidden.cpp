@@ -118,9 +118,14 @@ View view_of(const Battlecards& game, const std::vector<Action>& history, Player
     const Action action = history[i];
     const Phase phase = replay.phase();
     const u128 deck = replay.pile(kArsenalDeck, o);
-    const u128 conflict_deck = replay.pile(kConflictDeck);
+    u128 conflict_deck = replay.pile(kConflictDeck);
     const auto index = static_cast<std::int32_t>(i);
-    if (hidden_from(replay, action, player)) {
+    const bool hidden = hidden_from(replay, action, player);
+    // A conflict card drawn or turned over in sight may come straight back with a refill of
+    // the deck during the same action: it counts among the refilled cards.
+    if (!hidden && replay.is_chance_node() && replay.outcome_seat() < 0)
+      conflict_deck &= ~card_bit(action);
+    if (hidden) {
       if (phase == Phase::kConflictDraw)
         view.takes.push_back({at(i), index, static_cast<std::int16_t>(view.conflict_epochs - 1)});
       else if (replay.is_chance_node())

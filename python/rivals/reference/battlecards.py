@@ -1899,7 +1899,12 @@ class State:
             phase = replay.phase
             deck = set(replay.arsenal_deck[o])
             conflict_deck = set(replay.conflict_deck)
-            if replay._hidden_from(action, p):
+            hidden = replay._hidden_from(action, p)
+            # A conflict card drawn or turned over in sight may come straight back with a refill
+            # of the deck during the same action: it counts among the refilled cards.
+            if not hidden and phase in CONFLICT_CHANCE_PHASES:
+                conflict_deck.discard(action)
+            if hidden:
                 if phase == "conflict_draw":
                     view.takes.append(_Slot(2 * i, i, view.conflict_epochs - 1))
                 elif replay.is_chance_node():
