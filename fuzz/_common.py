@@ -256,9 +256,11 @@ def check_state(state: rivals.State) -> None:
         all(a < b for a, b in zip(legal, legal[1:])),
         f"{name}: legal actions not strictly ascending: {legal}",
     )
+    # Chance outcomes and decisions are numbered apart, each from 0 (OpenSpiel's convention).
+    ids = game.max_chance_outcomes if chance else game.num_distinct_actions
     check(
-        all(0 <= a < game.num_distinct_actions for a in legal),
-        f"{name}: legal action outside 0..{game.num_distinct_actions - 1}: {legal}",
+        all(0 <= a < ids for a in legal),
+        f"{name}: legal action outside 0..{ids - 1}: {legal}",
     )
     if chance:
         outcomes = state.chance_outcomes()

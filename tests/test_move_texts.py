@@ -18,15 +18,18 @@ from tests.ecosystem_cases import random_game
 PACKAGE = Path(rivals.__file__).parent
 
 
-def walk(state: rivals.State) -> list[tuple[int, int, dict[str, Any], dict[str, Any]]]:
-    """(player, action, snapshot before, snapshot after) for every action of the history."""
+def walk(state: rivals.State) -> list[tuple[int, str, dict[str, Any], dict[str, Any]]]:
+    """(player, action text, snapshot before, snapshot after) for every action of the history;
+    the text as the node it was played at names it (chance outcomes and decisions have ids of
+    their own)."""
     walker = state.game.new_initial_state()
     out = []
     for action in state.history():
         before = walker.to_dict()
         player = walker.current_player()
+        text = walker.action_to_string(action)
         walker.apply_action(action)
-        out.append((player, action, before, walker.to_dict()))
+        out.append((player, text, before, walker.to_dict()))
     return out
 
 
@@ -36,8 +39,7 @@ def test_verraeter_picks_and_draws_are_hidden_from_the_others(seed: int) -> None
     seats = range(state.game.num_players)
     views = {viewer: move_texts(state, viewer) for viewer in (None, *seats)}
     picks = reveals = 0
-    for index, (player, action, before, after) in enumerate(walk(state)):
-        text = state.action_to_string(action)
+    for index, (player, text, before, after) in enumerate(walk(state)):
         if text.startswith("pick "):
             picks += 1
             card = text.split(" ")[1]
@@ -84,8 +86,7 @@ def test_battlecards_hides_only_the_enemys_secrets(seed: int) -> None:
     cards = card_index(state.game, ("conflict", "german", "british"))
     views = {viewer: move_texts(state, viewer) for viewer in (None, 0, 1)}
     public = flipped = 0
-    for index, (player, action, before, after) in enumerate(walk(state)):
-        text = state.action_to_string(action)
+    for index, (player, text, before, after) in enumerate(walk(state)):
         if player >= 0 and text.startswith("deploy ") and before["phase"] != "reinforce":
             card = cards[text.split(" ")[1]]
             assert views[player][index] == f"{text} {card['name']}"

@@ -16,7 +16,7 @@ constexpr const char* kPhaseNames[] = {"action", "order", "blank", "swap", "reve
 constexpr const char* kSeatNames[] = {"Ishida (blue)", "Tokugawa (red)"};
 constexpr int kMaxTurnsLimit = 100000;
 
-const std::array<std::string, kNumActions>& action_names() {
+const std::array<std::string, kNumActions>& decision_names() {
   static const std::array<std::string, kNumActions> names = [] {
     std::array<std::string, kNumActions> out;
     out[kEnd] = "end";
@@ -26,10 +26,18 @@ const std::array<std::string, kNumActions>& action_names() {
       out[kOrderOffset + c] = "order " + card;
       out[kBlankOffset + c] = "blank " + card;
       out[kSwapOffset + c] = "swap " + card;
-      out[kRevealOffset + c] = "reveal " + card;
       for (int to = 1; to <= kNumCards; ++to)
         if (to != c) out[move_action(c, to)] = "move " + card + "->" + std::to_string(to);
     }
+    return out;
+  }();
+  return names;
+}
+
+const std::array<std::string, kNumCards>& outcome_names() {
+  static const std::array<std::string, kNumCards> names = [] {
+    std::array<std::string, kNumCards> out;
+    for (int c = 1; c <= kNumCards; ++c) out[c + kRevealOffset] = "reveal " + std::to_string(c);
     return out;
   }();
   return names;
@@ -55,11 +63,17 @@ Json cards_json(std::uint16_t cards) {
 
 }  // namespace
 
-std::string action_name(Action action) {
+std::string action_name(Action action, bool chance) {
+  if (chance) {
+    if (action < 0 || action >= kNumCards)
+      throw std::invalid_argument("sekigahara: " + std::to_string(action) +
+                                  " is not a chance outcome (0-8)");
+    return outcome_names()[action];
+  }
   if (action < 0 || action >= kNumActions)
     throw std::invalid_argument("sekigahara: " + std::to_string(action) +
-                                " is not an action (0-117)");
-  return action_names()[action];
+                                " is not an action (0-108)");
+  return decision_names()[action];
 }
 
 std::vector<ParamSpec> Sekigahara::param_specs() {
@@ -97,17 +111,25 @@ Json Sekigahara::params() const {
                        {"cards", cards_param_}});
 }
 
-std::string Sekigahara::action_to_string(const State& /*state*/, Action action) const {
-  return action_name(action);
+std::string Sekigahara::action_to_string(const State& state, Action action) const {
+  return action_name(action, state.is_chance_node());
 }
 
-Action Sekigahara::string_to_action(const State& /*state*/, std::string_view text) const {
-  const auto& names = action_names();
+Action Sekigahara::string_to_action(const State& state, std::string_view text) const {
+  if (state.is_chance_node()) {
+    const auto& names = outcome_names();
+    const auto found = std::find(names.begin(), names.end(), text);
+    if (found == names.end())
+      throw std::invalid_argument("sekigahara: cannot read chance outcome '" + std::string(text) +
+                                  "'; expected 'reveal 7' (cards 1-9)");
+    return static_cast<Action>(found - names.begin());
+  }
+  const auto& names = decision_names();
   const auto found = std::find(names.begin(), names.end(), text);
   if (found == names.end())
     throw std::invalid_argument("sekigahara: cannot read action '" + std::string(text) +
                                 "'; expected 'end', 'place 7', 'move 3->5', 'order 5', "
-                                "'blank 2', 'swap 4' or 'reveal 7' (cards 1-9)");
+                                "'blank 2' or 'swap 4' (cards 1-9)");
   return static_cast<Action>(found - names.begin());
 }
 

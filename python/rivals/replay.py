@@ -5,9 +5,11 @@ the document itself, never a path, so it loads anywhere, after its files are gon
 opens no file. Every key is checked and an unknown one is an error. The format, with its limits,
 is in ``docs/formats.md`` ("rivals-replay")::
 
-    {"format": "rivals-replay", "version": 1, "game": "rosenkoenig", "params": {...},
+    {"format": "rivals-replay", "version": 2, "game": "rosenkoenig", "params": {...},
      "actions": [{"player": 0, "action": 12, "text": "NE1"}, ...],
      "result": {"terminal": true, "returns": [...], "scores": [...]}}
+
+Version-1 replays load too: their chance outcomes had other ids (see ``_upgrade_v1``).
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from rivals._core import Game, State, make_game, shipped_data_names
 from rivals._core import portable_params as _portable_params
 
 FORMAT = "rivals-replay"
-VERSION = 1
+VERSION = 2
 # Limits on what is read: the text of one replay, and the nesting of arrays and objects in it
 # (a data document may nest 32 deep, and sits two levels down in a replay).
 MAX_BYTES = 64 * 1024 * 1024
@@ -268,6 +270,8 @@ def from_dict(data: Any) -> State:
     if data.get("format") != FORMAT:
         raise _fail(f"'format' must be {FORMAT!r}, got {_short(data.get('format'))}")
     _check_keys(data, "the replay", _TOP_KEYS, _TOP_OPTIONAL)
+    if _is_int(data["version"]) and data["version"] == 1:
+        data = _upgrade_v1(data)
     version = data["version"]
     if not _is_int(version) or version != VERSION:
         raise _fail(f"unsupported version {_short(version)}; this build reads version {VERSION}")
@@ -361,6 +365,63 @@ def _check_result(state: State, result: Any) -> None:
             raise _fail(f"result.{key} must be {what}, got {_short(value)}")
         if value != actual:
             raise _fail(f"result.{key} is {_short(value)}, but replaying gives {actual!r}")
+
+
+def _v1_chance_offset(state: State) -> int:
+    """How much higher than today's id version 1 numbered the outcomes of chance node ``state``.
+
+    Version 1 put chance outcomes after the decision ids: Rosenkönig's were already 0-23;
+    Sekigahara's reveal of card c was 108 + c; Rheinländer's card c was N*S + S + N + c and chip
+    kind k N*S + S + 2N + 1 + k (N*S + S + N is today's decision count, N + 1 the card count);
+    Verräter's landscapes, set-aside cards and draws started at 56, 68 and 74; Battlecards'
+    arsenal card of global index a was 899 + a and conflict card k 1155 + k.
+    """
+    game = state.game
+    if game.name == "sekigahara":
+        return 109
+    if game.name in ("rheinlaender", "verraeter", "battlecards"):
+        snapshot = cast("dict[str, Any]", state.to_dict())
+        phase = snapshot["phase"]
+        if game.name == "rheinlaender":
+            chips = game.max_chance_outcomes if phase == "landmarks" else 0
+            return game.num_distinct_actions + chips
+        if game.name == "verraeter":
+            return {"ring": 56, "draft": 68}.get(phase, 74)
+        if phase in ("conflict_draw", "flip"):
+            return 1155
+        return 899 + 128 * int(snapshot["subject"])
+    return 0
+
+
+def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 replay as version 2: the ids of its chance outcomes renumbered.
+
+    Entries are walked as far as they apply; whatever is wrong (from the header on) is left for
+    the version-2 checks to name.
+    """
+    upgraded = dict(data, version=VERSION)
+    name, params, entries = data["game"], data["params"], data["actions"]
+    if not isinstance(name, str) or not isinstance(params, dict) or not isinstance(entries, list):
+        return upgraded
+    try:
+        _check_no_files(name, params)
+        state = make_game(name, params).new_initial_state()
+    except ValueError:
+        return upgraded
+    actions = list(entries)
+    for index, entry in enumerate(actions[: state.game.max_game_length]):
+        if not isinstance(entry, dict) or not _is_int(entry.get("action")) or state.is_terminal():
+            break
+        action: int = entry["action"]
+        if state.is_chance_node():
+            action -= _v1_chance_offset(state)
+            actions[index] = dict(entry, action=action)
+        try:
+            state.apply_action(action)
+        except ValueError:
+            break
+    upgraded["actions"] = actions
+    return upgraded
 
 
 def loads(text: str | bytes) -> State:

@@ -22,12 +22,11 @@ import pytest
 import rivals
 
 from .helpers import (
-    ARSENAL_OUTCOME,
-    CONFLICT_OUTCOME,
     DECLINE,
     DEPLOY,
     FIGHT,
     FIRE,
+    MAX_CHANCE_OUTCOMES,
     NUM_DISTINCT_ACTIONS,
     PASS,
     PLAY,
@@ -132,6 +131,7 @@ def test_game_attributes_shipped_set(make):
     assert json.loads(json.dumps(game.params)) == game.params
     assert game.num_players == 2
     assert game.num_distinct_actions == NUM_DISTINCT_ACTIONS
+    assert game.max_chance_outcomes == MAX_CHANCE_OUTCOMES
     # 94 arsenal cards, 49 conflict cards: 9 * 94 + 6 * 49 + 66.
     assert tuple(game.observation_shape) == (1206,)
     # 18 + 1000 * (2 + 1 + W + 4 * (3 * 94 + 2)), W = 2 + 6 bonuses + (1 + 2) + (1 + 1) = 13.
@@ -174,13 +174,14 @@ def test_setup_deals_six_to_germany_then_britain(make):
     snap = state.to_dict()
     assert snap["phase"] == "deal" and snap["subject"] == 0 and snap["left"] == 6
     outcomes = state.chance_outcomes()
-    assert [a for a, _ in outcomes] == [ARSENAL_OUTCOME + i for i in range(10)]
+    assert [a for a, _ in outcomes] == list(range(10))  # slots of Germany's arsenal
     assert all(p == pytest.approx(0.1) for _, p in outcomes)
     act(state, *G_DRAW)
     snap = state.to_dict()
     assert snap["subject"] == 1 and snap["left"] == 6
     assert snap["reserve"][0] == G_DRAW
-    assert [a for a, _ in state.chance_outcomes()] == [ARSENAL_OUTCOME + 128 + i for i in range(10)]
+    assert [a for a, _ in state.chance_outcomes()] == list(range(10))  # now Britain's slots
+    assert [state.action_to_string(a) for a in range(3)] == ["B1", "B2", "B3"]
     act(state, *B_DRAW)
     snap = state.to_dict()
     assert snap["phase"] == "setup_deploy" and snap["subject"] == 0 and snap["left"] == 3
@@ -221,7 +222,7 @@ def test_turn_deployment_is_optional_and_single(make):
     assert snap["phase"] == "conflict_draw" and state.is_chance_node()
     assert {"id": "G7", "face_up": False} in snap["stacks"][0]["sea"]
     outcomes = state.chance_outcomes()
-    assert [a for a, _ in outcomes] == [CONFLICT_OUTCOME + k for k in range(20)]
+    assert [a for a, _ in outcomes] == list(range(20))  # conflict indices
     assert all(p == pytest.approx(1 / 20) for _, p in outcomes)
 
 
@@ -253,7 +254,7 @@ def test_build_up_draws_for_the_drawer(make):
     snap = state.to_dict()
     assert snap["phase"] == "effect_draw" and snap["subject"] == 0 and snap["left"] == 2
     assert snap["card"] == "K8" and snap["effect_index"] == 0
-    assert [a for a, _ in state.chance_outcomes()] == [ARSENAL_OUTCOME + i for i in (4, 5, 7, 9)]
+    assert [a for a, _ in state.chance_outcomes()] == [4, 5, 7, 9]
     act(state, "G5")
     assert state.to_dict()["left"] == 1
     act(state, "G10")
@@ -844,14 +845,42 @@ def test_action_strings_round_trip(make):
         (FIRE + 128, "fire B1"),
         (WITHDRAW + 2, "withdraw G3"),
         (PLAY + 19, "play K20"),
-        (ARSENAL_OUTCOME + 3, "G4"),
-        (CONFLICT_OUTCOME + 0, "K1"),
     ]:
         assert state.action_to_string(action) == text
         assert state.string_to_action(text) == action
 
 
-@pytest.mark.parametrize("text", ["deploy", "deploy K1", "fire  B1", "play G1", "G99", "Pass", ""])
+def test_chance_outcome_strings_round_trip(make):
+    german_deal = new_state(make)
+    british_deal = act(new_state(make), *G_DRAW)
+    conflict_draw = act(basic(make), "pass")
+    for state, outcome, text in [
+        (german_deal, 3, "G4"),
+        (british_deal, 3, "B4"),
+        (british_deal, 9, "B10"),
+        (conflict_draw, 0, "K1"),
+        (conflict_draw, 19, "K20"),
+    ]:
+        assert state.is_chance_node()
+        assert state.action_to_string(outcome) == text
+        assert state.string_to_action(text) == outcome
+    for state, text in [
+        (german_deal, "B4"),
+        (german_deal, "K1"),
+        (british_deal, "G4"),
+        (conflict_draw, "G4"),
+        (conflict_draw, "pass"),
+    ]:
+        with pytest.raises(ValueError):
+            state.string_to_action(text)
+    for state, outcome in [(german_deal, 10), (german_deal, -1), (conflict_draw, 20)]:
+        with pytest.raises(ValueError):
+            state.action_to_string(outcome)
+
+
+@pytest.mark.parametrize(
+    "text", ["deploy", "deploy K1", "fire  B1", "play G1", "G99", "G4", "K1", "Pass", ""]
+)
 def test_bad_action_strings(make, text):
     state = basic(make)
     with pytest.raises(ValueError):
@@ -1185,9 +1214,12 @@ def test_expansion_cards_are_appended(make):
     assert tuple(game.observation_shape) == (9 * 22 + 6 * 21 + 66,)
     state = game.new_initial_state()
     # The German pack card has index 10: its chance outcome follows G10.
-    assert state.action_to_string(ARSENAL_OUTCOME + 10) == "GX1"
-    assert state.action_to_string(ARSENAL_OUTCOME + 128 + 10) == "BX1"
-    assert state.action_to_string(CONFLICT_OUTCOME + 20) == "KX1"
+    assert state.action_to_string(10) == "GX1"
+    act(state, *G_DRAW)
+    assert state.action_to_string(10) == "BX1"
+    act(state, *B_DRAW, *(f"deploy {c}" for c in G_DEPLOY + B_DEPLOY), "pass")
+    assert state.to_dict()["phase"] == "conflict_draw"
+    assert state.action_to_string(20) == "KX1"
 
 
 def battle_card(cid):
@@ -1211,8 +1243,8 @@ def test_leaders_at_most_once_per_arsenal(make):
     # 10 + GL1 + GX2 German cards (GL2 skipped), 10 + BL1 British (another arsenal: allowed).
     assert tuple(game.observation_shape) == (9 * 23 + 6 * 20 + 66,)
     state = game.new_initial_state()
-    assert state.action_to_string(ARSENAL_OUTCOME + 10) == "GL1"
-    assert state.action_to_string(ARSENAL_OUTCOME + 11) == "GX2"
+    assert state.action_to_string(10) == "GL1"
+    assert state.action_to_string(11) == "GX2"
     with pytest.raises(ValueError):
         state.string_to_action("GL2")
     # The very same pack twice: its leader is skipped, no id clash for it.
@@ -1248,7 +1280,7 @@ def test_shipped_set_and_commanders_pack(make):
     assert tuple(game.observation_shape) == (9 * 110 + 6 * 53 + 66,)
     state = game.new_initial_state()
     assert len(state.legal_actions()) == 55
-    assert state.string_to_action("GX1") == ARSENAL_OUTCOME + 47
+    assert state.string_to_action("GX1") == 47
 
 
 def test_shipped_set_contents():

@@ -60,7 +60,8 @@ class Sekigahara {
   std::shared_ptr<const Json> data_;
 };
 
-// The string of any action id 0-117; throws std::invalid_argument outside that range.
-std::string action_name(Action action);
+// The string of a decision id 0-108 or, with `chance`, of a chance outcome 0-8; throws
+// std::invalid_argument outside those ranges.
+std::string action_name(Action action, bool chance);
 
 }  // namespace rivals::sekigahara
