@@ -1,13 +1,19 @@
-"""The parameter sets every generic suite runs each game under, and how hard to push each one."""
+"""The parameter sets every generic suite runs each game under, and how hard to push each one.
+
+Every game of the engine must have a row here (tests/test_api.py checks it), so a new game gets
+the differential, invariant, VectorEnv, thread and error suites from the start.
+
+Test ids and random seeds come from :func:`config_id`, which spells a data-file path by its file
+name only: a failure seen on one checkout reproduces on any other.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
-BATTLECARDS_COMMANDERS = str(
-    Path(__file__).resolve().parent.parent / "python/rivals/data/battlecards_commanders.json"
-)
+DATA = Path(__file__).resolve().parent.parent / "python" / "rivals" / "data"
+BATTLECARDS_COMMANDERS = str(DATA / "battlecards_commanders.json")
 
 # name -> list of (params, differential games in CI, invariant games in CI)
 CONFIGS: dict[str, list[tuple[dict[str, Any], int, int]]] = {
@@ -44,5 +50,16 @@ def configs(kind: str) -> list[tuple[str, dict[str, Any], int]]:
     return out
 
 
+def stable_text(value: Any) -> str:
+    """A parameter value as text that does not depend on where the repository is checked out:
+    an absolute path is spelled by its file name."""
+    if isinstance(value, list):
+        return "[" + ",".join(stable_text(item) for item in value) + "]"
+    if isinstance(value, str) and PurePath(value).is_absolute():
+        return PurePath(value).name
+    return str(value)
+
+
 def config_id(name: str, params: dict[str, Any]) -> str:
-    return name + "".join(f"-{key}={value}" for key, value in sorted(params.items()))
+    """The test id of a game and its parameters, also the text its random seeds derive from."""
+    return name + "".join(f"-{key}={stable_text(value)}" for key, value in sorted(params.items()))

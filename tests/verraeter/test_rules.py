@@ -1,6 +1,6 @@
 """Rules tests for Verräter, from docs/rules/verraeter.md and the rulebook.
 
-Every test takes the ``make`` fixture (tests/verraeter/conftest.py) and so runs on the pure-Python
+Every test takes the ``make`` fixture (tests/conftest.py) and so runs on the pure-Python
 reference and on the engine. Positions are built by applying actions; the ring, the set-aside
 card and every draw are chance outcomes chosen explicitly.
 
