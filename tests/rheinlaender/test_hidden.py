@@ -45,14 +45,16 @@ def played_card(action: int) -> int | None:
 
 
 def positions(players: int, count: int, seed: int, **params: Any) -> list[Any]:
-    """Mid-game states of random games, at various depths."""
+    """`count` mid-game states, one per random game, cut at a random ply from the 60th (the
+    deal is done) to the last before the end."""
     game = rivals.make("rheinlaender", players=players, **params)
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        state = play_randomly(game.new_initial_state(), rng, rng.randrange(60, 400))
-        if not state.is_terminal():
-            out.append(state)
+        history = play_randomly(game.new_initial_state(), rng).history()
+        assert len(history) > 61, f"a {players}-player game of {len(history)} actions"
+        out.append(game.state_from_history(history[: rng.randrange(60, len(history))]))
+    assert len(out) == count and not any(state.is_terminal() for state in out)
     return out
 
 
@@ -184,6 +186,5 @@ def test_ismcts_plays_legal_moves() -> None:
     for state in positions(3, 3, seed=51):
         while state.is_chance_node():
             play_randomly(state, rng, 1)
-        if state.is_terminal():
-            continue
+        assert not state.is_terminal(), "the game ended on a chance outcome"
         assert bot.step(state) in state.legal_actions()

@@ -825,9 +825,13 @@ def test_resample_keeps_everything_the_player_knows(make):
     changed = 0
     for game_number in range(6):
         players = 3 + game_number % 2
-        state = make("verraeter", players=players).new_initial_state()
-        stop_at = rng.randrange(60, 160)
-        random_game(state, rng, stop=lambda s, stop_at=stop_at: len(s.history()) >= stop_at)
+        game = make("verraeter", players=players)
+        history = random_game(game.new_initial_state(), rng).history()
+        # A mid-game position: the game cut at a random action from the 60th on.
+        state = game.new_initial_state()
+        for action in history[: rng.randrange(60, len(history))]:
+            state.apply_action(action)
+        assert not state.is_terminal()
         for player in range(players):
             for seed in (1, 2):
                 other = state.resample_from_infostate(player, seed)
