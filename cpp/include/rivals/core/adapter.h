@@ -126,8 +126,7 @@ class StateAdapter final : public AnyState {
       // Nothing is hidden, so the history is the information state (OpenSpiel's convention for
       // perfect information); the position alone would merge histories and lose perfect recall.
       std::string out;
-      for (const Action action : history_)
-        out += (out.empty() ? "" : " ") + std::to_string(action);
+      for (const Action action : history_) out += (out.empty() ? "" : " ") + std::to_string(action);
       return out;
     }
   }
