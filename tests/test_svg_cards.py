@@ -71,7 +71,7 @@ def test_sekigahara_shows_camps_centre_supplies_and_totals(seed: int) -> None:
                 assert [int(card.attrib["data-card"]) for card in cards] == [
                     entry["id"] for entry in snap["camps"][seat]
                 ]
-                for card, entry in zip(cards, snap["camps"][seat], strict=True):
+                for card, entry in zip(cards, snap["camps"][seat]):
                     title = card.find(f"{SVG_NS}title")
                     assert title is not None and title.text == SEKIGAHARA_NAMES[entry["id"]]
                     assert ("blank" in card.attrib["class"].split()) == entry["blank"]
@@ -132,7 +132,7 @@ def test_verraeter_shows_the_ring_and_the_public_facts(players: int) -> None:
             root = parse(svg.to_svg(state, player))
             tiles = by_class(root, "landscape")
             assert len(tiles) == 12
-            for tile, land in zip(tiles, snap["ring"], strict=True):
+            for tile, land in zip(tiles, snap["ring"]):
                 assert tile.attrib["data-type"] == land["type"]
                 assert tile.attrib["data-house"] == land["house"]
                 estates = by_class(tile, "estate")

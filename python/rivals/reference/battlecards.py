@@ -1754,7 +1754,7 @@ class State:
                 sigma[x] = y
         in_deck = [x for x in sorted(self.arsenal_deck[o]) if x not in seen_arsenal]
         assert len(in_deck) == len(avail)
-        sigma.update(zip(in_deck, avail, strict=True))
+        sigma.update(zip(in_deck, avail))
         hidden_kept = [
             k
             for k in range(len(self.cs.conflict))
@@ -1768,7 +1768,8 @@ class State:
                 qavail.remove(y)
                 qsigma[x] = y
         deck_kept = [k for k in sorted(self.conflict_deck) if k in hidden_kept]
-        qsigma.update(zip(deck_kept, qavail, strict=True))
+        assert len(deck_kept) == len(qavail)
+        qsigma.update(zip(deck_kept, qavail))
         state = State(self.game)
         for action in self._history:
             kind = _action_card_kind(action)
