@@ -3,7 +3,8 @@
 # hypothesis (what cibuildwheel's test step installs), and runs the smoke selection there
 # (`pytest tests --smoke`, see tests/conftest.py) from outside the source tree, as cibuildwheel does.
 #
-#   scripts/smoke.sh python3.9 python3.13     the oldest and newest supported Python (CI)
+#   scripts/smoke.sh 3.9 3.13                 the oldest and newest supported Python (CI): found
+#                                             as python3.9 on PATH or in pyenv's versions
 #   scripts/smoke.sh /path/to/python ...      any interpreters
 #
 # Everything goes to build/smoke/<version>/: the wheel and the venv, made anew each time, and the
@@ -11,10 +12,27 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ $# -eq 0 ]; then
-  sed -n '2,9p' "$0" >&2
+  sed -n '2,10p' "$0" >&2
   exit 2
 fi
-for python in "$@"; do
+interpreter() {
+  case "$1" in
+    [0-9]*.[0-9]*)
+      if command -v "python$1" >/dev/null 2>&1 && "python$1" -V >/dev/null 2>&1; then
+        echo "python$1"
+        return
+      fi
+      local found
+      found="$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")/versions/$1".*/bin/python3 \
+        2>/dev/null | sort -V | tail -1)"
+      [ -n "$found" ] || { echo "smoke.sh: no Python $1 (PATH or pyenv)" >&2; exit 2; }
+      echo "$found"
+      ;;
+    *) echo "$1" ;;
+  esac
+}
+for wanted in "$@"; do
+  python="$(interpreter "$wanted")"
   version="$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
   out="$root/build/smoke/$version"
   echo "== Python $version: wheel"
