@@ -214,39 +214,15 @@ def pinned_game(pin: dict[str, Any] | None) -> rivals.Game | None:
     if pin is None or not isinstance(pin.get("params", {}), dict):
         return None
     try:
-        return make(str(pin.get("game")), json.dumps(local_params(pin.get("params", {}))))
+        return make(str(pin.get("game")), json.dumps(pin.get("params", {}), sort_keys=True))
     except (ValueError, TypeError):
         return None
 
 
 def pin_for(name: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The pin of game ``name`` made with ``params``: paths into the repository are written
-    relative to it, so the pin means the same on every checkout."""
-    return {"game": name, "params": {key: _relative(value) for key, value in params.items()}}
-
-
-def local_params(params: dict[str, Any]) -> dict[str, Any]:
-    return {key: _absolute(value) for key, value in params.items()}
-
-
-def _relative(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_relative(item) for item in value]
-    if isinstance(value, str) and Path(value).is_absolute():
-        path = Path(value).resolve()
-        if path.is_relative_to(ROOT):
-            return path.relative_to(ROOT).as_posix()
-    return value
-
-
-def _absolute(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_absolute(item) for item in value]
-    if isinstance(value, str) and value and not Path(value).is_absolute():
-        path = ROOT / value
-        if path.is_file():
-            return str(path)
-    return value
+    """The pin of game ``name`` made with ``params`` (data parameters by shipped name, as in
+    ``configs()``, so the pin means the same on every checkout)."""
+    return {"game": name, "params": params}
 
 
 @dataclass(frozen=True)
@@ -364,9 +340,11 @@ def check_state(state: rivals.State) -> None:
         all(a < b for a, b in zip(legal, legal[1:])),
         f"{name}: legal actions not strictly ascending: {legal}",
     )
+    # Chance outcomes and decisions are numbered apart, each from 0 (OpenSpiel's convention).
+    ids = game.max_chance_outcomes if chance else game.num_distinct_actions
     check(
-        all(0 <= a < game.num_distinct_actions for a in legal),
-        f"{name}: legal action outside 0..{game.num_distinct_actions - 1}: {legal}",
+        all(0 <= a < ids for a in legal),
+        f"{name}: legal action outside 0..{ids - 1}: {legal}",
     )
     if chance:
         outcomes = state.chance_outcomes()

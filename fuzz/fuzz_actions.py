@@ -39,7 +39,9 @@ def next_value(data: Bytes, state: rivals.State, legal: list[int]) -> Any:
     if kind < 160 and legal:
         return legal[data.below(len(legal))]
     if kind < 200:
-        return data.below(state.game.num_distinct_actions + 8) - 4
+        game = state.game
+        ids = game.max_chance_outcomes if state.is_chance_node() else game.num_distinct_actions
+        return data.below(ids + 8) - 4
     if kind < 250:
         return data.int_any()
     return data.pick(NOT_INTS)

@@ -57,6 +57,8 @@ def one_input(raw: bytes) -> None:
     data = Bytes(raw)
     state = position(data)
     game = state.game
+    # Chance outcomes and decisions are numbered apart, each from 0 (OpenSpiel's convention).
+    ids = game.max_chance_outcomes if state.is_chance_node() else game.num_distinct_actions
     check_legal_strings(state)
     mode = data.byte() % 3
     if mode == 0:
@@ -66,7 +68,7 @@ def one_input(raw: bytes) -> None:
     else:
         # An id in range may still name nothing in this game's data (a card the set lacks), and
         # then action_to_string refuses it; its number is the next best text to edit.
-        any_id = data.below(game.num_distinct_actions)
+        any_id = data.below(ids)
         try:
             text = edited(state.action_to_string(any_id), data)
         except ValueError:
@@ -76,8 +78,8 @@ def one_input(raw: bytes) -> None:
     except ValueError:
         return
     check(
-        type(action) is int and 0 <= action < game.num_distinct_actions,
-        f"{game.name}: {text!r} reads as {action!r}, outside 0..{game.num_distinct_actions - 1}",
+        type(action) is int and 0 <= action < ids,
+        f"{game.name}: {text!r} reads as {action!r}, outside 0..{ids - 1}",
     )
     back = state.string_to_action(state.action_to_string(action))
     check(back == action, f"{game.name}: {text!r} reads as {action}, which does not round-trip")

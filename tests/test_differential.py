@@ -101,6 +101,7 @@ def test_engine_matches_reference(
     assert game.params == oracle_game.params
     assert game.num_players == oracle_game.num_players
     assert game.num_distinct_actions == oracle_game.num_distinct_actions
+    assert game.max_chance_outcomes == oracle_game.max_chance_outcomes
     assert game.max_game_length == oracle_game.max_game_length
     assert game.observation_shape == tuple(oracle_game.observation_shape)
     rng = random.Random(f"{config_id(name, params)}-{first}")
@@ -128,3 +129,41 @@ def test_engine_matches_reference(
             engine.apply_action(action)
             oracle.apply_action(action)
         assert engine.history() == oracle.history()
+
+
+# The games whose reference implements resample_from_infostate: with the engine's random number
+# generator, the two follow one procedure (docs/rules/<game>.md, "Resampling") seed for seed.
+RESAMPLED = [
+    (name, params)
+    for name, params, _ in configs("differential")
+    if hasattr(reference.make(name, **params).new_initial_state(), "resample_from_infostate")
+]
+RESAMPLE_POSITIONS = 3
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), RESAMPLED, ids=[config_id(name, params) for name, params in RESAMPLED]
+)
+def test_resamples_match_the_reference(name: str, params: dict[str, Any]) -> None:
+    game = rivals.make(name, **params)
+    oracle_game = reference.make(name, **params)
+    rng = random.Random(f"resample {config_id(name, params)}")
+    compared = 0
+    while compared < RESAMPLE_POSITIONS * game.num_players:
+        # A random depth of a random game: every seat at it, one seed each.
+        whole = game.new_initial_state()
+        while not whole.is_terminal():
+            whole.apply_action(rng.choice(whole.legal_actions()))
+        history = whole.history()[: rng.randrange(len(whole.history()) + 1)]
+        engine = game.state_from_history(history)
+        oracle = oracle_game.new_initial_state()
+        for action in history:
+            oracle.apply_action(action)
+        for player in range(game.num_players):
+            seed = rng.randrange(2**64)
+            assert (
+                engine.resample_from_infostate(player, seed).history()
+                == oracle.resample_from_infostate(player, seed).history()
+            ), Place(name, compared, engine)
+            compared += 1
+    assert compared == RESAMPLE_POSITIONS * game.num_players

@@ -47,6 +47,7 @@ def check_state(game: rivals.Game, state: rivals.State, rng: random.Random) -> N
         assert [a for a, _ in outcomes] == legal
         assert sum(p for _, p in outcomes) == pytest.approx(1.0)
         assert all(p > 0 for _, p in outcomes)
+        assert all(0 <= a < game.max_chance_outcomes for a in legal)
     else:
         assert 0 <= state.current_player() < game.num_players
         assert all(0 <= a < game.num_distinct_actions for a in legal)
@@ -69,9 +70,12 @@ def check_illegal_actions_change_nothing(
 ) -> None:
     before = snapshot(state)
     legal_set = set(legal)
-    illegal = [a for a in range(game.num_distinct_actions) if a not in legal_set]
+    # Chance outcomes and decisions are numbered apart, each from 0.
+    ids = game.max_chance_outcomes if state.is_chance_node() else game.num_distinct_actions
+    illegal = [a for a in range(ids) if a not in legal_set]
     candidates = [
         -1,
+        ids,
         game.num_distinct_actions,
         2**31 - 1,
         *rng.sample(illegal, min(3, len(illegal))),

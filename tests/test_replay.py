@@ -6,6 +6,7 @@ import copy
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,7 +49,7 @@ def test_round_trip_of_a_fresh_game() -> None:
 def test_entries_record_player_and_text() -> None:
     state = random_state(2, 1)
     data = replay.to_dict(state)
-    assert data["format"] == "rivals-replay" and data["version"] == 1
+    assert data["format"] == "rivals-replay" and data["version"] == 2
     assert data["game"] == "rosenkoenig" and data["params"] == {"players": 2}
     walker = state.game.new_initial_state()
     for entry in data["actions"]:
@@ -110,7 +111,8 @@ def _extra_action(data: dict[str, Any]) -> None:
 
 CASES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("format", _set("format", "rivals-game"), "'format'"),
-    ("version", _set("version", 2), "version 2"),
+    ("version", _set("version", 3), "version 3"),
+    ("version type", _set("version", "2"), "version '2'"),
     ("game", _set("game", "chess"), "chess"),
     ("game type", _set("game", 7), "'game'"),
     ("params value", _set("params.players", 3), "players"),
@@ -244,3 +246,53 @@ def test_loads_never_crashes_on_mutated_replays() -> None:
             assert replay.loads(replay.dumps(state)).history() == state.history()
             outcomes["loaded"] += 1
     assert outcomes["rejected"] > 100
+
+
+# Replays recorded in version 1, before chance outcomes were numbered from 0, one per game.
+VERSION_1 = sorted((Path(__file__).parent / "replays_v1").glob("*.json"))
+
+
+def test_version_1_replays_cover_every_game() -> None:
+    games = {json.loads(path.read_text(encoding="utf-8"))["game"] for path in VERSION_1}
+    assert games == set(rivals.games())
+
+
+@pytest.mark.parametrize("path", VERSION_1, ids=[path.stem for path in VERSION_1])
+def test_version_1_replays_load(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    old = json.loads(text)
+    assert old["version"] == 1
+    # loads checks each entry's text, so every renumbered chance outcome names the same card.
+    state = replay.loads(text)
+    assert len(state.history()) == len(old["actions"])
+    new = replay.to_dict(state)
+    assert new["version"] == 2
+    assert [e["text"] for e in new["actions"]] == [e["text"] for e in old["actions"]]
+    assert [e["player"] for e in new["actions"]] == [e["player"] for e in old["actions"]]
+    assert new["result"] == old["result"]
+    chance = [(o["action"], n["action"]) for o, n in zip(old["actions"], new["actions"])]
+    renumbered = [pair for pair, e in zip(chance, old["actions"]) if e["player"] == rivals.CHANCE]
+    assert renumbered and all(0 <= n < state.game.max_chance_outcomes for _, n in renumbered)
+    assert replay.loads(replay.dumps(state)).to_dict() == state.to_dict()
+    # Without the optional texts the ids alone are mapped the same way.
+    bare = dict(old, actions=[{"action": e["action"]} for e in old["actions"]])
+    assert replay.loads(json.dumps(bare)).history() == state.history()
+
+
+def test_version_1_replay_errors_name_the_entry() -> None:
+    path = next(p for p in VERSION_1 if p.stem == "sekigahara")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    wrong = copy.deepcopy(data)
+    wrong["actions"][1]["action"] = wrong["actions"][0]["action"]  # the same card twice
+    with pytest.raises(ValueError, match=r"actions\[1\]"):
+        replay.loads(json.dumps(wrong))
+    today = copy.deepcopy(data)
+    today["actions"][0]["action"] -= 109  # already today's id, under version 1
+    with pytest.raises(ValueError, match=r"actions\[0\]"):
+        replay.loads(json.dumps(today))
+    text = copy.deepcopy(data)
+    text["actions"][2]["text"] = (
+        "reveal 1" if data["actions"][2]["text"] != "reveal 1" else "reveal 2"
+    )
+    with pytest.raises(ValueError, match=r"actions\[2\]"):
+        replay.loads(json.dumps(text))

@@ -15,41 +15,26 @@ constexpr const char* kPhaseNames[kNumPhaseNodes] = {
     "reinforce",     "fire",           "flip",           "withdraw",      "terminal"};
 constexpr const char* kEndNames[] = {nullptr, "homeland", "battles", "max_turns"};
 
-// The card an action names: the verb's base and the card index, or {-1, -1} for pass, fight
-// and decline.
+// The card an action names, played at `before`: the card index (the global arsenal index, or
+// the conflict index) and the offset with action = offset + index; index -1 for pass, fight and
+// decline.
 struct Named {
-  Action base;
+  Action offset;
   int index;
   bool conflict;  // a conflict index (play, conflict outcome) rather than an arsenal index
 };
 
-Named named_card(Action action) {
-  if (action >= kConflictOutcome) return {kConflictOutcome, action - kConflictOutcome, true};
-  if (action >= kArsenalOutcome) return {kArsenalOutcome, action - kArsenalOutcome, false};
+Named named_card(const State& before, Action action) {
+  if (before.is_chance_node()) {
+    const int seat = before.outcome_seat();
+    if (seat < 0) return {0, action, true};
+    return {-kMaxArsenal * seat, kMaxArsenal * seat + action, false};
+  }
   if (action >= kPlay) return {kPlay, action - kPlay, true};
   if (action >= kWithdraw) return {kWithdraw, action - kWithdraw, false};
   if (action >= kFire) return {kFire, action - kFire, false};
   if (action >= kDeploy) return {kDeploy, action - kDeploy, false};
-  return {-1, -1, false};
-}
-
-bool is_deploy_phase(Phase phase) {
-  return phase == Phase::kSetupDeploy || phase == Phase::kTurnDeploy ||
-         phase == Phase::kEffectDeploy;
-}
-
-// Whether `player` sees which card `action` names when it is applied in `before`; the rules
-// page's list of hidden actions.
-bool hidden_from(const State& before, Action action, Player player) {
-  const Phase phase = before.phase();
-  if (before.is_chance_node()) {
-    if (phase == Phase::kDeal || phase == Phase::kEffectDraw) return before.subject() != player;
-    if (phase == Phase::kConflictDraw && before.drawing() != player)
-      return before.cards().conflict[static_cast<std::size_t>(action - kConflictOutcome)].kind ==
-             Kind::kKept;
-    return false;
-  }
-  return before.current_player() != player && is_deploy_phase(phase) && action != kPass;
+  return {0, -1, false};
 }
 
 template <class Fn>
@@ -61,8 +46,11 @@ void for_each_card(u128 cards, int offset, Fn&& fn) {
 
 std::vector<ParamSpec> Battlecards::param_specs() {
   return {
-      {"cards", Json(nullptr), "null (the shipped card set), a path or a card-set object"},
-      {"expansions", Json::array(), "a list of paths or expansion objects"},
+      {"cards", Json(nullptr),
+       "null (the shipped card set), a shipped name, a path to a card-set file or the card set"},
+      {"expansions", Json::array(),
+       "a list of at most " + std::to_string(kMaxExpansions) +
+           " expansion packs, each a shipped name, a path or the pack"},
       {"max_turns", Json(1000), "an int 1-" + std::to_string(kMaxTurnsLimit)},
   };
 }
@@ -73,16 +61,21 @@ Battlecards::Battlecards(const Json& params) : params_(params) {
   if (!max_turns.is_int() || max_turns.as_int() < 1 || max_turns.as_int() > kMaxTurnsLimit)
     bad_param(kName, specs[2], max_turns);
   max_turns_ = static_cast<std::int32_t>(max_turns.as_int());
-  const Json& cards = *params.find("cards");
-  if (!cards.is_null() && !cards.is_string() && !cards.is_object())
-    bad_param(kName, specs[0], cards);
+  DataDocument cards = read_data(kName, "cards", *params.find("cards"), kName);
   const Json& expansions = *params.find("expansions");
-  bool listed = expansions.is_array();
-  if (listed)
-    for (const Json& item : expansions.as_array())
-      listed = listed && (item.is_string() || item.is_object());
-  if (!listed) bad_param(kName, specs[1], expansions);
-  cards_ = std::make_shared<const CardSet>(load_card_set(cards, expansions));
+  if (!expansions.is_array() || expansions.as_array().size() > kMaxExpansions)
+    bad_param(kName, specs[1], expansions);
+  std::vector<DataDocument> packs;
+  for (std::size_t i = 0; i < expansions.as_array().size(); ++i) {
+    if (expansions.as_array()[i].is_null()) bad_param(kName, specs[1], expansions);
+    packs.push_back(read_data(kName, "expansions[" + std::to_string(i) + "]",
+                              expansions.as_array()[i], "battlecards_commanders"));
+  }
+  cards_ = std::make_shared<const CardSet>(load_card_set(cards, packs));
+  Json documents = Json::array();
+  for (DataDocument& pack : packs) documents.push_back(std::move(pack.document));
+  data_ = std::make_shared<const Json>(
+      Json::object({{"cards", std::move(cards.document)}, {"expansions", std::move(documents)}}));
   const CardSet& cs = *cards_;
 
   for (int seat = 0; seat < 2; ++seat)
@@ -129,15 +122,27 @@ Battlecards::Battlecards(const Json& params) : params_(params) {
   observation_size_ = static_cast<int>(9 * arsenal + 6 * cs.conflict_size + kObservationGlobals);
 }
 
-std::string Battlecards::action_to_string(const State& /*state*/, Action action) const {
+std::string Battlecards::action_to_string(const State& state, Action action) const {
+  const CardSet& cs = *cards_;
+  if (state.is_chance_node()) {
+    const int seat = state.outcome_seat();
+    const int size = seat < 0 ? cs.conflict_size : cs.arsenal_size[seat];
+    if (action < 0 || action >= size)
+      throw std::invalid_argument("battlecards: chance outcome " + std::to_string(action) +
+                                  " is out of range 0.." + std::to_string(size - 1) +
+                                  (seat < 0
+                                       ? std::string(" (conflict cards)")
+                                       : std::string(" (") + kSideNames[seat] + "'s arsenal)"));
+    return seat < 0 ? cs.conflict[static_cast<std::size_t>(action)].id
+                    : cs.arsenals[seat][static_cast<std::size_t>(action)].id;
+  }
   if (action == kPass) return "pass";
   if (action == kFight) return "fight";
   if (action == kDecline) return "decline";
   if (action < 0 || action >= kNumActions)
     throw std::invalid_argument("battlecards: action " + std::to_string(action) +
                                 " is out of range 0.." + std::to_string(kNumActions - 1));
-  const Named named = named_card(action);
-  const CardSet& cs = *cards_;
+  const Named named = named_card(state, action);
   std::string id;
   if (named.conflict) {
     if (named.index >= cs.conflict_size)
@@ -152,32 +157,40 @@ std::string Battlecards::action_to_string(const State& /*state*/, Action action)
                                   ", which the set lacks");
     id = cs.arsenal(named.index).id;
   }
-  switch (named.base) {
+  switch (named.offset) {
     case kDeploy:
       return "deploy " + id;
     case kFire:
       return "fire " + id;
     case kWithdraw:
       return "withdraw " + id;
-    case kPlay:
-      return "play " + id;
     default:
-      return id;
+      return "play " + id;
   }
 }
 
-Action Battlecards::string_to_action(const State& /*state*/, std::string_view text) const {
+Action Battlecards::string_to_action(const State& state, std::string_view text) const {
+  if (state.is_chance_node()) {
+    const int seat = state.outcome_seat();
+    const std::string id(text);
+    if (seat < 0) {
+      if (const auto found = conflict_ids_.find(id); found != conflict_ids_.end())
+        return found->second;
+    } else if (const auto found = arsenal_ids_.find(id);
+               found != arsenal_ids_.end() && seat_of(found->second) == seat) {
+      return slot_of(found->second);
+    }
+    throw std::invalid_argument(
+        "battlecards: unknown chance outcome '" + id + "'; accepted here: the id of " +
+        (seat < 0 ? std::string("a conflict card such as 'C33'")
+                  : std::string("a card of ") + kSideNames[seat] + "'s arsenal such as '" +
+                        cards_->arsenals[seat][0].id + "'"));
+  }
   if (text == "pass") return kPass;
   if (text == "fight") return kFight;
   if (text == "decline") return kDecline;
   const auto space = text.find(' ');
-  if (space == std::string_view::npos) {
-    const std::string id(text);
-    if (const auto found = arsenal_ids_.find(id); found != arsenal_ids_.end())
-      return kArsenalOutcome + found->second;
-    if (const auto found = conflict_ids_.find(id); found != conflict_ids_.end())
-      return kConflictOutcome + found->second;
-  } else {
+  if (space != std::string_view::npos) {
     const std::string_view verb = text.substr(0, space);
     const std::string id(text.substr(space + 1));
     if (verb == "play") {
@@ -190,8 +203,7 @@ Action Battlecards::string_to_action(const State& /*state*/, std::string_view te
   }
   throw std::invalid_argument("battlecards: unknown action '" + std::string(text) +
                               "'; accepted: 'pass', 'fight', 'decline', 'deploy G07', "
-                              "'fire B12', 'withdraw G03', 'play C21', or a card id such as "
-                              "'G07'");
+                              "'fire B12', 'withdraw G03', 'play C21'");
 }
 
 void Battlecards::scores(const State& state, double* out) const {
@@ -455,98 +467,6 @@ void Battlecards::observation_tensor(const State& state, Player player, float* o
   o[63] = static_cast<float>(state.left());
   o[64] = static_cast<float>(state.effect_index() + 1);
   o[65] = state.drawing() == player;
-}
-
-std::string Battlecards::information_state_string(const State& /*state*/,
-                                                  const std::vector<Action>& history,
-                                                  Player player) const {
-  const CardSet& cs = *cards_;
-  std::string out = "seat " + std::to_string(player) + " " + kSideNames[player];
-  State replay = initial_state();
-  for (const Action action : history) {
-    const Player mover = replay.current_player();
-    out += "\n";
-    out += mover == kChancePlayer ? "chance" : kSideNames[mover];
-    if (!hidden_from(replay, action, player))
-      out += " " + action_to_string(replay, action);
-    else if (replay.is_chance_node())
-      out += " ?";
-    else
-      out += std::string(" deploy ? (") +
-             kTypeNames[cs.type_of[static_cast<std::size_t>(action - kDeploy)]] + ")";
-    replay.apply(action);
-  }
-  return out;
-}
-
-std::vector<Action> Battlecards::resample_history(const std::vector<Action>& history, Player player,
-                                                  Rng& rng) const {
-  const CardSet& cs = *cards_;
-  const int o = 1 - player;
-  // The cards seen by `player` over the history (rules page): only the opponent's arsenal cards
-  // and the conflict cards can be unseen.
-  u128 seen = 0;
-  u128 seen_conflict = 0;
-  State state = initial_state();
-  for (const Action action : history) {
-    const bool hidden = hidden_from(state, action, player);
-    state.apply(action);
-    const Named named = named_card(action);
-    if (!hidden && named.base >= 0) {
-      if (named.conflict)
-        seen_conflict |= card_bit(named.index);
-      else if (seat_of(named.index) == o)
-        seen |= card_bit(slot_of(named.index));
-    }
-    seen |= state.pile(kFaceUp, o) | state.pile(kArsenalDiscard, o);
-    seen_conflict |=
-        state.pile(kConflictDiscard) | state.pile(static_cast<ConflictPile>(kKept + player));
-  }
-
-  // sigma on the opponent's slots, qsigma on conflict indices; identity elsewhere.
-  std::array<std::int16_t, kMaxArsenal> sigma;
-  std::array<std::int16_t, kMaxConflict> qsigma;
-  for (int i = 0; i < kMaxArsenal; ++i) sigma[i] = static_cast<std::int16_t>(i);
-  for (int i = 0; i < kMaxConflict; ++i) qsigma[i] = static_cast<std::int16_t>(i);
-  // Masks keep the rules page's lists in index order: removing a card keeps the order.
-  auto take = [&rng](u128& avail, u128 candidates) {
-    const int y = nth_set_bit(
-        candidates, static_cast<int>(rng.below(static_cast<std::uint32_t>(popcount(candidates)))));
-    avail &= ~card_bit(y);
-    return static_cast<std::int16_t>(y);
-  };
-  u128 avail = cs.all_arsenal[o] & ~seen;
-  for (int t = 0; t < kNumTypes; ++t)
-    for (u128 m = state.stack(o, t) & ~seen; m; m &= m - 1)
-      sigma[lowest_bit(m)] = take(avail, avail & cs.of_type[o][t]);
-  for (u128 m = state.pile(kReserve, o) & ~seen; m; m &= m - 1)
-    sigma[lowest_bit(m)] = take(avail, avail);
-  for (u128 m = state.pile(kArsenalDeck, o) & ~seen; m; m &= m - 1, avail &= avail - 1)
-    sigma[lowest_bit(m)] = static_cast<std::int16_t>(lowest_bit(avail));
-
-  u128 qavail = cs.kept & ~seen_conflict;
-  for (u128 m = state.pile(static_cast<ConflictPile>(kKept + o)) & ~seen_conflict; m; m &= m - 1)
-    qsigma[lowest_bit(m)] = take(qavail, qavail);
-  for (u128 m = state.pile(kConflictDeck) & cs.kept & ~seen_conflict; m;
-       m &= m - 1, qavail &= qavail - 1)
-    qsigma[lowest_bit(m)] = static_cast<std::int16_t>(lowest_bit(qavail));
-
-  std::vector<Action> out;
-  out.reserve(history.size());
-  for (const Action action : history) {
-    const Named named = named_card(action);
-    if (named.base < 0) {
-      out.push_back(action);
-    } else if (named.conflict) {
-      out.push_back(named.base + qsigma[static_cast<std::size_t>(named.index)]);
-    } else if (seat_of(named.index) == o) {
-      out.push_back(named.base + kMaxArsenal * o +
-                    sigma[static_cast<std::size_t>(slot_of(named.index))]);
-    } else {
-      out.push_back(action);
-    }
-  }
-  return out;
 }
 
 }  // namespace rivals::battlecards

@@ -60,13 +60,13 @@ State::ChanceCards State::chance_cards() const {
   switch (phase_) {
     case Phase::kConflictDraw:
     case Phase::kFlip:
-      return {conflict_[kConflictDeck], kConflictOutcome};
+      return {conflict_[kConflictDeck], -1};
     case Phase::kEffectDiscard:
-      return {arsenal_[kReserve][subject_], kArsenalOutcome + kMaxArsenal * subject_};
+      return {arsenal_[kReserve][subject_], subject_};
     case Phase::kEffectDestroy:
-      return {stack(subject_, current_effect().stack), kArsenalOutcome + kMaxArsenal * subject_};
+      return {stack(subject_, current_effect().stack), subject_};
     default:  // deal, effect_draw
-      return {arsenal_[kArsenalDeck][subject_], kArsenalOutcome + kMaxArsenal * subject_};
+      return {arsenal_[kArsenalDeck][subject_], subject_};
   }
 }
 
@@ -78,8 +78,7 @@ int State::legal_actions(Action* out) const {
     case Phase::kEffectDiscard:
     case Phase::kEffectDestroy:
     case Phase::kFlip: {
-      const ChanceCards chance = chance_cards();
-      return emit(chance.cards, chance.base, out);
+      return emit(chance_cards().cards, 0, out);
     }
     case Phase::kSetupDeploy:
       return emit(arsenal_[kReserve][subject_], kDeploy + kMaxArsenal * subject_, out);
@@ -123,7 +122,7 @@ int State::chance_outcomes(ChanceOutcome* out) const {
   const ChanceCards chance = chance_cards();
   const double p = 1.0 / popcount(chance.cards);
   int n = 0;
-  for (u128 m = chance.cards; m; m &= m - 1) out[n++] = {chance.base + lowest_bit(m), p};
+  for (u128 m = chance.cards; m; m &= m - 1) out[n++] = {lowest_bit(m), p};
   return n;
 }
 
@@ -261,7 +260,7 @@ bool State::has_decisive(int seat) const {
 void State::apply(Action action) {
   switch (phase_) {
     case Phase::kDeal: {
-      move(kArsenalDeck, kReserve, action - kArsenalOutcome);
+      move(kArsenalDeck, kReserve, kMaxArsenal * subject_ + action);
       if (--left_ > 0) return;
       if (subject_ == 0) {
         subject_ = 1;
@@ -274,27 +273,27 @@ void State::apply(Action action) {
       return;
     }
     case Phase::kEffectDraw:
-      move(kArsenalDeck, kReserve, action - kArsenalOutcome);
+      move(kArsenalDeck, kReserve, kMaxArsenal * subject_ + action);
       --left_;
       run_effects();
       return;
     case Phase::kEffectDiscard:
-      move(kReserve, kArsenalDiscard, action - kArsenalOutcome);
+      move(kReserve, kArsenalDiscard, kMaxArsenal * subject_ + action);
       --left_;
       run_effects();
       return;
     case Phase::kEffectDestroy:
-      destroy(action - kArsenalOutcome);
+      destroy(kMaxArsenal * subject_ + action);
       --left_;
       run_effects();
       return;
     case Phase::kConflictDraw:
-      toggle(kConflictDeck, action - kConflictOutcome);
-      conflict_drawn(action - kConflictOutcome);
+      toggle(kConflictDeck, action);
+      conflict_drawn(action);
       return;
     case Phase::kFlip:
-      toggle(kConflictDeck, action - kConflictOutcome);
-      flipped(action - kConflictOutcome);
+      toggle(kConflictDeck, action);
+      flipped(action);
       return;
     case Phase::kSetupDeploy:
       deploy(action - kDeploy, false);

@@ -13,8 +13,6 @@ constexpr int kMaxTurnsLimit = 100000;
 constexpr const char* kPhaseNames[] = {"landmarks", "deal", "play", "draw", "redraw", "terminal"};
 constexpr const char* kEndNames[] = {"", "knights", "max_turns"};
 
-constexpr std::uint64_t bit(int i) { return std::uint64_t{1} << i; }
-
 std::string chip_name(int kind) {
   if (kind == kCastle) return "castle";
   if (kind == kChurch) return "church";
@@ -54,19 +52,13 @@ void for_each_domain(const State& state, Fn&& fn) {
   }
 }
 
-// The card a decision plays or discards, or 0 (a bastion).
-int played_card(const Setup& g, Action action) {
-  if (action < g.bastion_base) return action / g.board.spaces + 1;
-  if (action >= g.discard_base && action < g.card_base) return action - g.discard_base + 1;
-  return 0;
-}
-
 }  // namespace
 
 std::vector<ParamSpec> Rheinlaender::param_specs() {
   return {
       {"players", Json(3), "3, 4 or 5"},
-      {"map", Json(nullptr), "null (the shipped map), a path to a map file or a map object"},
+      {"map", Json(nullptr),
+       "null (the shipped map), a shipped name, a path to a map file or the map document"},
       {"max_turns", Json(1000), "an int 1-" + std::to_string(kMaxTurnsLimit)},
   };
 }
@@ -86,31 +78,19 @@ Rheinlaender::Rheinlaender(const Json& params) {
   g.max_turns = static_cast<int>(max_turns.as_int());
 
   data->map_param = *params.find("map");
-  const Json& chosen = data->map_param;
-  if (!chosen.is_null() && !chosen.is_string() && !chosen.is_object())
-    bad_param(kName, specs[1], chosen);
-  const std::string source = chosen.is_null()     ? std::string("rheinlaender.json (shipped)")
-                             : chosen.is_string() ? "'" + chosen.as_string() + "'"
-                                                  : std::string("(map object)");
-  try {
-    data->map = load_data(chosen, kName);
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument("bad Rheinländer map " + source + ": (file): " + error.what());
-  }
-  g.board = parse_map(data->map, source);
+  DataDocument map = read_data(kName, "map", data->map_param, kName);
+  g.board = parse_map(map);
   const Board& board = g.board;
   if (board.max_number < kHandSize * g.players)
-    throw std::invalid_argument("bad value map for rheinlaender: the map has " +
-                                std::to_string(board.max_number) +
+    throw std::invalid_argument(map.source + ": the map has " + std::to_string(board.max_number) +
                                 " numbers; players=" + std::to_string(g.players) +
                                 " needs at least " + std::to_string(kHandSize * g.players));
+  data->data = Json::object({{"map", std::move(map.document)}});
   const int S = board.spaces;
   const int N = board.max_number;
   g.bastion_base = N * S;
   g.discard_base = N * S + S;
-  g.card_base = N * S + S + N;
-  g.chip_base = N * S + S + 2 * N + 1;
-  g.num_actions = g.chip_base + kChipKinds;
+  g.num_actions = N * S + S + N;
 
   auto& names = data->names;
   names.reserve(static_cast<std::size_t>(g.num_actions));
@@ -126,10 +106,10 @@ Rheinlaender::Rheinlaender(const Json& params) {
   }
   for (int s = 0; s < S; ++s) names.push_back("bastion " + board.ids[s]);
   for (int card = 1; card <= N; ++card) names.push_back("discard " + std::to_string(card));
-  names.push_back("reshuffle");
-  for (int card = 1; card <= N; ++card) names.push_back("card " + std::to_string(card));
-  for (int kind = 0; kind < kChipKinds; ++kind) names.push_back(chip_name(kind));
   for (Action a = 0; a < g.num_actions; ++a) data->ids.emplace(names[a], a);
+  data->card_names.push_back("reshuffle");
+  for (int card = 1; card <= N; ++card) data->card_names.push_back("card " + std::to_string(card));
+  for (int kind = 0; kind < kChipKinds; ++kind) data->chip_names.push_back(chip_name(kind));
   data_ = std::move(data);
 }
 
@@ -156,18 +136,38 @@ std::string Rheinlaender::action_name(Action action) const {
   return data_->names[action];
 }
 
-std::string Rheinlaender::action_to_string(const State& /*state*/, Action action) const {
-  return action_name(action);
+const std::vector<std::string>& Rheinlaender::outcome_names(const State& state) const {
+  return state.phase() == Phase::kLandmarks ? data_->chip_names : data_->card_names;
 }
 
-Action Rheinlaender::string_to_action(const State& /*state*/, std::string_view text) const {
+std::string Rheinlaender::action_to_string(const State& state, Action action) const {
+  if (!state.is_chance_node()) return action_name(action);
+  const auto& names = outcome_names(state);
+  if (action < 0 || action >= static_cast<Action>(names.size()))
+    throw std::invalid_argument(
+        "rheinlaender: chance outcome " + std::to_string(action) + " is out of range 0.." +
+        std::to_string(names.size() - 1) +
+        (state.phase() == Phase::kLandmarks ? " (landmark chips)" : " (cards)"));
+  return names[action];
+}
+
+Action Rheinlaender::string_to_action(const State& state, std::string_view text) const {
+  if (state.is_chance_node()) {
+    const auto& names = outcome_names(state);
+    const auto found = std::find(names.begin(), names.end(), text);
+    if (found == names.end())
+      throw std::invalid_argument(
+          "unknown Rheinländer chance outcome '" + std::string(text) + "'; accepted here: " +
+          (state.phase() == Phase::kLandmarks ? "'castle', 'church', 'city 3'"
+                                              : "'card 12', 'reshuffle'"));
+    return static_cast<Action>(found - names.begin());
+  }
   const auto found = data_->ids.find(std::string(text));
   if (found == data_->ids.end())
     throw std::invalid_argument(
         "unknown Rheinländer action '" + std::string(text) +
         "'; accepted: a space id such as '12L' or '12W' (card of that number), '10-11 with 10' "
-        "(an island), 'reinforce 12L with 40', 'bastion 12L', 'discard 12', 'card 12', "
-        "'reshuffle', 'castle', 'church', 'city 3'");
+        "(an island), 'reinforce 12L with 40', 'bastion 12L', 'discard 12'");
   return found->second;
 }
 
@@ -391,103 +391,6 @@ void Rheinlaender::observation_tensor(const State& state, Player player, float* 
   out[a9 + 1] = state.bastion_placed() ? 1.0f : 0.0f;
   out[a9 + 2 + static_cast<int>(state.phase())] = 1;
   out[a9 + 8] = ratio(state.turn(), g.max_turns);
-}
-
-// ------------------------------------------------------------------------------------------
-// Hidden information
-
-// The flow of a game follows from its action ids alone: T chip outcomes, 5n deals in seat order,
-// then turns in seat order, each ending with the number card its player draws.
-Rheinlaender::Roles Rheinlaender::roles(const std::vector<Action>& history) const {
-  const Setup& g = data_->setup;
-  const std::size_t length = history.size();
-  Roles out{std::vector<std::int8_t>(length, -1), std::vector<std::int8_t>(length, -1)};
-  const std::size_t chips = static_cast<std::size_t>(g.board.sites);
-  const std::size_t setup = chips + static_cast<std::size_t>(kHandSize * g.players);
-  std::int8_t seat = 0;
-  for (std::size_t i = chips; i < length; ++i) {
-    const Action action = history[i];
-    if (i < setup) {
-      out.receiver[i] = static_cast<std::int8_t>((i - chips) / kHandSize);
-    } else if (action < g.card_base) {
-      out.actor[i] = seat;
-    } else if (action > g.card_base) {
-      out.receiver[i] = seat;
-      seat = static_cast<std::int8_t>((seat + 1) % g.players);
-    }
-  }
-  return out;
-}
-
-std::string Rheinlaender::information_state_string(const State& /*state*/,
-                                                   const std::vector<Action>& history,
-                                                   Player player) const {
-  const Roles seen = roles(history);
-  std::string out;
-  for (std::size_t i = 0; i < history.size(); ++i) {
-    if (i) out += ' ';
-    const bool hidden = seen.receiver[i] >= 0 && seen.receiver[i] != player;
-    out += hidden ? "?" : std::to_string(history[i]);
-  }
-  return out;
-}
-
-std::vector<Action> Rheinlaender::resample_history(const std::vector<Action>& history,
-                                                   Player player, Rng& rng) const {
-  const Setup& g = data_->setup;
-  const Roles seen = roles(history);
-  // Walking backwards: a hidden card is kept when its receiver plays it later; every other hidden
-  // position is free, and may take any card that does not show up after it (a public or kept
-  // outcome, or a card played), since cards drawn at free positions stay in their hands.
-  struct Free {
-    std::size_t position;
-    std::uint64_t later;  // the cards that show up after the position
-  };
-  std::vector<Free> free;
-  std::array<std::uint64_t, kMaxPlayers> played_later{};
-  std::uint64_t later = 0;
-  for (std::size_t i = history.size(); i-- > 0;) {
-    const Action action = history[i];
-    if (seen.actor[i] >= 0) {
-      const int card = played_card(g, action);
-      if (card) {
-        later |= bit(card);
-        played_later[seen.actor[i]] |= bit(card);
-      }
-    } else if (seen.receiver[i] >= 0) {
-      const int card = action - g.card_base;
-      const Player seat = seen.receiver[i];
-      if (seat != player && !((played_later[seat] >> card) & 1))
-        free.push_back({i, later});
-      else
-        later |= bit(card);
-    }
-  }
-  if (free.empty()) return history;
-  std::reverse(free.begin(), free.end());
-  std::vector<Action> out = history;
-  // A new hand can hold a placing card where the true hand had none, making an old discard
-  // illegal: such deals are rejected and drawn again.
-  for (int attempt = 0; attempt < 1000; ++attempt) {
-    State state(g);
-    std::size_t next = 0;
-    bool consistent = true;
-    for (std::size_t i = 0; i < history.size(); ++i) {
-      Action action = history[i];
-      if (next < free.size() && free[next].position == i) {
-        const std::uint64_t options = state.deck() & ~(bit(0) | free[next++].later);
-        consistent = options != 0;
-        if (consistent) action = g.card_base + random_set_bit(options, rng);
-      } else if (action >= g.discard_base && action < g.card_base) {
-        consistent = !state.can_place();
-      }
-      if (!consistent) break;
-      out[i] = action;
-      state.apply(action);
-    }
-    if (consistent) return out;
-  }
-  return history;
 }
 
 }  // namespace rivals::rheinlaender

@@ -166,15 +166,14 @@ int State::legal_actions(Action* out) const {
   switch (phase_) {
     case Phase::kLandmarks:
       for (int k = 0; k < kChipKinds; ++k)
-        if (chips_left_[k] > 0) out[n++] = g.chip_base + k;
+        if (chips_left_[k] > 0) out[n++] = k;
       return n;
     case Phase::kDraw:
-      for (std::uint64_t d = deck_; d; d &= d - 1) out[n++] = g.card_base + std::countr_zero(d);
+      for (std::uint64_t d = deck_; d; d &= d - 1) out[n++] = std::countr_zero(d);
       return n;
     case Phase::kDeal:
     case Phase::kRedraw:
-      for (std::uint64_t d = deck_ & ~bit(0); d; d &= d - 1)
-        out[n++] = g.card_base + std::countr_zero(d);
+      for (std::uint64_t d = deck_ & ~bit(0); d; d &= d - 1) out[n++] = std::countr_zero(d);
       return n;
     case Phase::kTerminal:
       return 0;
@@ -210,19 +209,42 @@ int State::legal_actions(Action* out) const {
   return n;
 }
 
+std::uint64_t State::placeable_cards() const {
+  const Setup& g = *setup_;
+  const Board& board = g.board;
+  const Player p = to_move_;
+  const Bits free_land = minus(board.land, occupied_ | bastions_);
+  Bits others_near;
+  for (int seat = 0; seat < g.players; ++seat)
+    if (seat != p) others_near |= near_[seat];
+  const std::uint64_t numbers = (bit(board.max_number) - 1) << 1;      // cards 1..N
+  if (minus(free_land & near_[p], others_near).any()) return numbers;  // reinforcement
+  const Bits others = minus(occupied_, knights_[p]);
+  std::uint64_t out = 0;
+  for (int card = 1; card <= board.max_number; ++card) {
+    const Bits& lands = board.land_of[card];
+    const bool by_number = (lands & free_land).any();
+    const int river = board.river_of[card];
+    const bool by_river = river >= 0 && !by_number && !occupied_.test(river);
+    const bool by_displacement = archbishop_ == p && (lands & others).any();
+    if (by_number || by_river || by_displacement) out |= bit(card);
+  }
+  return out;
+}
+
 int State::chance_outcomes(ChanceOutcome* out) const {
   const Setup& g = *setup_;
   int n = 0;
   if (phase_ == Phase::kLandmarks) {
     const double total = g.board.sites - laid_;
     for (int k = 0; k < kChipKinds; ++k)
-      if (chips_left_[k] > 0) out[n++] = {g.chip_base + k, chips_left_[k] / total};
+      if (chips_left_[k] > 0) out[n++] = {k, chips_left_[k] / total};
     return n;
   }
   // A deal or redraw never yields the reshuffle card (docs/rules/rheinlaender.md, "Flow").
   const std::uint64_t cards = phase_ == Phase::kDraw ? deck_ : deck_ & ~bit(0);
   const double p = 1.0 / count_bits(cards);
-  for (std::uint64_t d = cards; d; d &= d - 1) out[n++] = {g.card_base + std::countr_zero(d), p};
+  for (std::uint64_t d = cards; d; d &= d - 1) out[n++] = {std::countr_zero(d), p};
   return n;
 }
 
@@ -232,11 +254,10 @@ Action State::sample_chance(Rng& rng) const {
     auto r = static_cast<int>(rng.below(static_cast<std::uint32_t>(g.board.sites - laid_)));
     int k = 0;
     while (r >= chips_left_[k]) r -= chips_left_[k++];
-    return g.chip_base + k;
+    return k;
   }
   const std::uint64_t cards = phase_ == Phase::kDraw ? deck_ : deck_ & ~bit(0);
-  return g.card_base +
-         nth_set_bit(cards,
+  return nth_set_bit(cards,
                      static_cast<int>(rng.below(static_cast<std::uint32_t>(count_bits(cards)))));
 }
 
@@ -244,15 +265,14 @@ Action State::sample_chance(Rng& rng) const {
 // Applying actions
 
 void State::apply(Action action) {
-  const Setup& g = *setup_;
   switch (phase_) {
     case Phase::kLandmarks:
-      lay_chip(action - g.chip_base);
+      lay_chip(action);
       return;
     case Phase::kDeal:
     case Phase::kDraw:
     case Phase::kRedraw:
-      receive(action - g.card_base);
+      receive(action);
       return;
     case Phase::kPlay:
       decide(action);

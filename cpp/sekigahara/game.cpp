@@ -16,7 +16,7 @@ constexpr const char* kPhaseNames[] = {"action", "order", "blank", "swap", "reve
 constexpr const char* kSeatNames[] = {"Ishida (blue)", "Tokugawa (red)"};
 constexpr int kMaxTurnsLimit = 100000;
 
-const std::array<std::string, kNumActions>& action_names() {
+const std::array<std::string, kNumActions>& decision_names() {
   static const std::array<std::string, kNumActions> names = [] {
     std::array<std::string, kNumActions> out;
     out[kEnd] = "end";
@@ -26,10 +26,18 @@ const std::array<std::string, kNumActions>& action_names() {
       out[kOrderOffset + c] = "order " + card;
       out[kBlankOffset + c] = "blank " + card;
       out[kSwapOffset + c] = "swap " + card;
-      out[kRevealOffset + c] = "reveal " + card;
       for (int to = 1; to <= kNumCards; ++to)
         if (to != c) out[move_action(c, to)] = "move " + card + "->" + std::to_string(to);
     }
+    return out;
+  }();
+  return names;
+}
+
+const std::array<std::string, kNumCards>& outcome_names() {
+  static const std::array<std::string, kNumCards> names = [] {
+    std::array<std::string, kNumCards> out;
+    for (int c = 1; c <= kNumCards; ++c) out[c + kRevealOffset] = "reveal " + std::to_string(c);
     return out;
   }();
   return names;
@@ -55,18 +63,25 @@ Json cards_json(std::uint16_t cards) {
 
 }  // namespace
 
-std::string action_name(Action action) {
+std::string action_name(Action action, bool chance) {
+  if (chance) {
+    if (action < 0 || action >= kNumCards)
+      throw std::invalid_argument("sekigahara: " + std::to_string(action) +
+                                  " is not a chance outcome (0-8)");
+    return outcome_names()[action];
+  }
   if (action < 0 || action >= kNumActions)
     throw std::invalid_argument("sekigahara: " + std::to_string(action) +
-                                " is not an action (0-117)");
-  return action_names()[action];
+                                " is not an action (0-108)");
+  return decision_names()[action];
 }
 
 std::vector<ParamSpec> Sekigahara::param_specs() {
   return {
       {"repetition_rule", Json("turn_start"), "\"turn_start\", \"symmetric\" or \"off\""},
       {"max_turns", Json(500), "an int 1-100000"},
-      {"cards", Json(nullptr), "null (the shipped card file) or a path to a card file"},
+      {"cards", Json(nullptr),
+       "null (the shipped cards), a shipped name, a path to a card file or the card document"},
   };
 }
 
@@ -85,17 +100,9 @@ Sekigahara::Sekigahara(const Json& params) {
   setup_.max_turns = static_cast<std::int32_t>(max_turns.as_int());
 
   cards_param_ = *params.find("cards");
-  if (!cards_param_.is_null() && !cards_param_.is_string())
-    bad_param(kName, specs[2], cards_param_);
-  const std::string source = cards_param_.is_null() ? std::string("sekigahara.json (shipped)")
-                                                    : "'" + cards_param_.as_string() + "'";
-  Json data;
-  try {
-    data = load_data(cards_param_, kName);
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument(std::string("sekigahara: parameter cards: ") + error.what());
-  }
-  setup_.numbers = parse_cards(data, source);
+  DataDocument cards = read_data(kName, "cards", cards_param_, kName);
+  setup_.numbers = parse_cards(cards);
+  data_ = std::make_shared<const Json>(Json::object({{"cards", std::move(cards.document)}}));
 }
 
 Json Sekigahara::params() const {
@@ -104,17 +111,25 @@ Json Sekigahara::params() const {
                        {"cards", cards_param_}});
 }
 
-std::string Sekigahara::action_to_string(const State& /*state*/, Action action) const {
-  return action_name(action);
+std::string Sekigahara::action_to_string(const State& state, Action action) const {
+  return action_name(action, state.is_chance_node());
 }
 
-Action Sekigahara::string_to_action(const State& /*state*/, std::string_view text) const {
-  const auto& names = action_names();
+Action Sekigahara::string_to_action(const State& state, std::string_view text) const {
+  if (state.is_chance_node()) {
+    const auto& names = outcome_names();
+    const auto found = std::find(names.begin(), names.end(), text);
+    if (found == names.end())
+      throw std::invalid_argument("sekigahara: cannot read chance outcome '" + std::string(text) +
+                                  "'; expected 'reveal 7' (cards 1-9)");
+    return static_cast<Action>(found - names.begin());
+  }
+  const auto& names = decision_names();
   const auto found = std::find(names.begin(), names.end(), text);
   if (found == names.end())
     throw std::invalid_argument("sekigahara: cannot read action '" + std::string(text) +
                                 "'; expected 'end', 'place 7', 'move 3->5', 'order 5', "
-                                "'blank 2', 'swap 4' or 'reveal 7' (cards 1-9)");
+                                "'blank 2' or 'swap 4' (cards 1-9)");
   return static_cast<Action>(found - names.begin());
 }
 
@@ -140,14 +155,20 @@ double Sekigahara::evaluate(const State& state, Player player) const {
 }
 
 Json Sekigahara::to_json(const State& state) const {
+  const Strengths counted = camp_strengths(state.camps(), state.blank(), setup_.numbers);
   Json camps = Json::array();
+  Json strengths = Json::array();
   for (Player seat = 0; seat < 2; ++seat) {
     Json camp = Json::array();
+    Json seat_strengths = Json::array();
     const Camp& cards = state.camp(seat);
-    for (int i = 0; i < cards.size; ++i)
+    for (int i = 0; i < cards.size; ++i) {
       camp.push_back(Json::object({{"id", static_cast<int>(cards.cards[i])},
                                    {"blank", (state.blank() & card_bit(cards.cards[i])) != 0}}));
+      seat_strengths.push_back(counted[seat][i]);
+    }
     camps.push_back(camp);
+    strengths.push_back(seat_strengths);
   }
   const auto total = state.totals();
   Json start = nullptr;
@@ -177,6 +198,7 @@ Json Sekigahara::to_json(const State& state) const {
       {"end_reason",
        reason == EndReason::kNone ? Json(nullptr) : Json(kEndNames[static_cast<int>(reason)])},
       {"scores", Json::array_of(total, [](int v) { return Json(v); })},
+      {"strengths", strengths},
   });
 }
 

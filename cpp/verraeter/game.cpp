@@ -106,10 +106,37 @@ int parse_card(std::string_view arg) {
 
 }  // namespace
 
-std::string action_name(Action action, const Cards& cards) {
-  if (action < 0 || action >= kNumActions)
-    throw std::invalid_argument("verraeter: action " + std::to_string(action) +
-                                " is out of range 0.." + std::to_string(kNumActions - 1));
+IdKind id_kind(const State& state) {
+  if (!state.is_chance_node()) return IdKind::kDecision;
+  if (state.phase() == Phase::kRing) return IdKind::kLandscape;
+  return state.phase() == Phase::kDraft ? IdKind::kAside : IdKind::kDraw;
+}
+
+std::string action_name(Action action, IdKind kind, const Cards& cards) {
+  const int range = kind == IdKind::kDecision    ? kNumActions
+                    : kind == IdKind::kLandscape ? kLandscapeCards
+                    : kind == IdKind::kAside     ? kActionCards
+                                                 : kMaxValues;
+  if (action < 0 || action >= range)
+    throw std::invalid_argument(
+        "verraeter: " + std::string(kind == IdKind::kDecision ? "action " : "chance outcome ") +
+        std::to_string(action) + " is out of range 0.." + std::to_string(range - 1) +
+        (kind == IdKind::kLandscape ? " (landscape cards)"
+         : kind == IdKind::kAside   ? " (action cards)"
+         : kind == IdKind::kDraw    ? " (supply value ids)"
+                                    : ""));
+  switch (kind) {
+    case IdKind::kLandscape: {
+      const int card = action - kLand;
+      return std::string(kTypeNames[card / 2]) + " " + kHouseNames[card % 2];
+    }
+    case IdKind::kAside:
+      return std::string("aside ") + kCardNames[action - kAside];
+    case IdKind::kDraw:
+      return "draw " + value_name(action - kDrawCard, cards);
+    case IdKind::kDecision:
+      break;
+  }
   if (action < kBuild) return "conflict " + std::to_string(action - kConflict);
   if (action < kUpgrade) return "build " + std::to_string(action - kBuild);
   if (action < kPick) return "upgrade " + std::to_string(action - kUpgrade);
@@ -117,20 +144,15 @@ std::string action_name(Action action, const Cards& cards) {
   if (action < kDone) return "play " + value_name(action - kPlay, cards);
   if (action == kDone) return "done";
   if (action < kPass) return "discard " + value_name(action - kDiscard, cards);
-  if (action == kPass) return "pass";
-  if (action < kAside) {
-    const int card = action - kLand;
-    return std::string(kTypeNames[card / 2]) + " " + kHouseNames[card % 2];
-  }
-  if (action < kDrawCard) return std::string("aside ") + kCardNames[action - kAside];
-  return "draw " + value_name(action - kDrawCard, cards);
+  return "pass";
 }
 
 std::vector<ParamSpec> Verraeter::param_specs() {
   return {
       {"players", Json(4), "3 or 4"},
       {"rounds", Json(nullptr), "null (2 * players) or an int 1-50"},
-      {"cards", Json(nullptr), "null (the shipped card file) or a path to a card file"},
+      {"cards", Json(nullptr),
+       "null (the shipped cards), a shipped name, a path to a card file or the card document"},
   };
 }
 
@@ -150,15 +172,9 @@ Verraeter::Verraeter(const Json& params) {
     bad_param(kName, specs[1], rounds);
   }
   cards_param_ = *params.find("cards");
-  if (!cards_param_.is_null() && !cards_param_.is_string())
-    bad_param(kName, specs[2], cards_param_);
-  const std::string source = cards_param_.is_null() ? std::string("verraeter.json (shipped)")
-                                                    : "'" + cards_param_.as_string() + "'";
-  try {
-    setup->cards = parse_cards(load_data(cards_param_, kName), source, setup->players);
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument(std::string("verraeter: parameter cards: ") + error.what());
-  }
+  DataDocument cards = read_data(kName, "cards", cards_param_, kName);
+  setup->cards = parse_cards(cards, setup->players);
+  data_ = std::make_shared<const Json>(Json::object({{"cards", std::move(cards.document)}}));
   setup_ = std::move(setup);
 }
 
@@ -176,45 +192,60 @@ int Verraeter::max_game_length() const {
   return kRingSize + n + setup_->rounds * (3 + 7 * n + 2 * draws);
 }
 
-std::string Verraeter::action_to_string(const State& /*state*/, Action action) const {
-  return action_name(action, setup_->cards);
+std::string Verraeter::action_to_string(const State& state, Action action) const {
+  return action_name(action, id_kind(state), setup_->cards);
 }
 
-Action Verraeter::string_to_action(const State& /*state*/, std::string_view text) const {
+Action Verraeter::string_to_action(const State& state, std::string_view text) const {
   const Cards& cards = setup_->cards;
-  if (text == "done") return kDone;
-  if (text == "pass") return kPass;
+  const IdKind kind = id_kind(state);
   const auto space = text.find(' ');
-  if (space != std::string_view::npos) {
-    const std::string_view word = text.substr(0, space);
-    const std::string_view arg = text.substr(space + 1);
-    if (int i = parse_index(word, arg, "conflict", kRingSize); i >= 0) return kConflict + i;
-    if (int i = parse_index(word, arg, "build", kRingSize); i >= 0) return kBuild + i;
-    if (int i = parse_index(word, arg, "upgrade", kRingSize); i >= 0) return kUpgrade + i;
-    if (const int c = parse_card(arg); c >= 0) {
-      if (word == "pick") return kPick + c;
-      if (word == "aside") return kAside + c;
-    }
-    for (int v = 0; v < cards.num_values; ++v) {
-      if (arg != std::to_string(cards.values[v])) continue;
-      if (word == "play") return kPlay + v;
-      if (word == "discard") return kDiscard + v;
-      if (word == "draw") return kDrawCard + v;
-    }
-    for (int t = 0; t < kTypes; ++t) {
-      if (word != kTypeNames[t] && !(t == 0 && word == "Oednis")) continue;
-      for (int h = 0; h < 2; ++h)
-        if (arg == kHouseNames[h]) return kLand + 2 * t + h;
-    }
+  const std::string_view word = space == std::string_view::npos ? text : text.substr(0, space);
+  const std::string_view arg =
+      space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+  const int card = parse_card(arg);
+  int value = -1;
+  for (int v = 0; v < cards.num_values; ++v)
+    if (space != std::string_view::npos && arg == std::to_string(cards.values[v])) value = v;
+  switch (kind) {
+    case IdKind::kDecision:
+      if (text == "done") return kDone;
+      if (text == "pass") return kPass;
+      if (int i = parse_index(word, arg, "conflict", kRingSize); i >= 0) return kConflict + i;
+      if (int i = parse_index(word, arg, "build", kRingSize); i >= 0) return kBuild + i;
+      if (int i = parse_index(word, arg, "upgrade", kRingSize); i >= 0) return kUpgrade + i;
+      if (word == "pick" && card >= 0) return kPick + card;
+      if (word == "play" && value >= 0) return kPlay + value;
+      if (word == "discard" && value >= 0) return kDiscard + value;
+      break;
+    case IdKind::kLandscape:
+      for (int t = 0; t < kTypes; ++t) {
+        if (word != kTypeNames[t] && !(t == 0 && word == "Oednis")) continue;
+        for (int h = 0; h < 2; ++h)
+          if (arg == kHouseNames[h]) return kLand + 2 * t + h;
+      }
+      break;
+    case IdKind::kAside:
+      if (word == "aside" && card >= 0) return kAside + card;
+      break;
+    case IdKind::kDraw:
+      if (word == "draw" && value >= 0) return kDrawCard + value;
+      break;
   }
   std::string values;
   for (int v = 0; v < cards.num_values; ++v)
     values += (v ? ", " : "") + std::to_string(cards.values[v]);
+  const std::string accepted =
+      kind == IdKind::kDecision
+          ? "'conflict 3', 'build 7', 'upgrade 7', 'pick Diplomat5', 'play v', 'done', "
+            "'discard v', 'pass'"
+      : kind == IdKind::kLandscape ? "a landscape card such as 'Stadt eagle'"
+      : kind == IdKind::kAside     ? "'aside Bauer'"
+                                   : "'draw v'";
   throw std::invalid_argument(
-      "verraeter: unknown action '" + std::string(text) +
-      "'; accepted: 'conflict 3', 'build 7', 'upgrade 7', 'pick Diplomat5', 'play v', 'done', "
-      "'discard v', 'pass' (v one of [" +
-      values + "]), and the chance outcomes 'Stadt eagle', 'aside Bauer', 'draw v'");
+      "verraeter: unknown " +
+      std::string(kind == IdKind::kDecision ? "action '" : "chance outcome '") + std::string(text) +
+      "'; accepted here: " + accepted + " (v one of [" + values + "])");
 }
 
 void Verraeter::scores(const State& state, double* out) const {
@@ -251,6 +282,9 @@ Json Verraeter::to_json(const State& state) const {
       {"houses", houses},
       {"ring", ring},
       {"conflict", state.conflict() < 0 ? Json(nullptr) : Json(state.conflict())},
+      {"conflict_totals", state.revealed() ? Json::object({{"eagle", state.conflict_total(0)},
+                                                           {"rose", state.conflict_total(1)}})
+                                           : Json(nullptr)},
       {"vp", vp},
       {"round", state.round()},
       {"start_player", state.start_player()},

@@ -77,12 +77,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto state = game->new_initial_state();
   std::vector<float> obs(static_cast<std::size_t>(game->observation_size()));
   rivals::fuzz::check_state(*state, obs);
-  const int range = game->num_distinct_actions();
   bool ended = false;
   while (!in.empty() && !ended) {
     ended = state->is_terminal();  // one action after the end, which must raise, then stop
     const std::uint8_t kind = in.byte();
     const std::vector<Action> legal = state->legal_actions();
+    const int range =
+        state->is_chance_node() ? game->max_chance_outcomes() : game->num_distinct_actions();
     Action action;
     if (kind < 192 && !legal.empty())
       action = legal[in.uint(2) % legal.size()];

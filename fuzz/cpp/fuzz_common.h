@@ -96,8 +96,10 @@ inline void check_state(const AnyState& state, std::vector<float>& obs) {
   RIVALS_FUZZ_CHECK(std::adjacent_find(legal.begin(), legal.end(),
                                        [](Action a, Action b) { return a >= b; }) == legal.end(),
                     state, "legal actions are not strictly ascending");
+  // Chance outcomes and decisions are numbered apart, each from 0 (OpenSpiel's convention).
+  const int ids = chance ? game.max_chance_outcomes() : game.num_distinct_actions();
   for (const Action action : legal)
-    RIVALS_FUZZ_CHECK(action >= 0 && action < game.num_distinct_actions(), state,
+    RIVALS_FUZZ_CHECK(action >= 0 && action < ids, state,
                       "legal action out of range: " + std::to_string(action));
   if (chance) {
     const auto outcomes = state.chance_outcomes();

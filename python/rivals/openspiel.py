@@ -164,9 +164,8 @@ class RivalsGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         game = self.rivals_game
         info = pyspiel.GameInfo(
             num_distinct_actions=game.num_distinct_actions,
-            # OpenSpiel's figure bounds the outcome ids, the engine's counts the outcomes of one
-            # node; the engine numbers chance outcomes within its action ids.
-            max_chance_outcomes=max(game.max_chance_outcomes, game.num_distinct_actions),
+            # Chance outcomes are ids in [0, max_chance_outcomes) as OpenSpiel expects.
+            max_chance_outcomes=game.max_chance_outcomes,
             num_players=game.num_players,
             min_utility=MIN_UTILITY,
             max_utility=MAX_UTILITY,

@@ -17,9 +17,10 @@ DEPLOY = 3
 FIRE = 259
 WITHDRAW = 515
 PLAY = 771
-ARSENAL_OUTCOME = 899
-CONFLICT_OUTCOME = 1155
-NUM_DISTINCT_ACTIONS = 1283
+NUM_DISTINCT_ACTIONS = 899
+# Chance outcomes are numbered apart from decisions: the slot in the subject's arsenal, or the
+# conflict index.
+MAX_CHANCE_OUTCOMES = 128
 
 
 def unit(

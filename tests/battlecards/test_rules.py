@@ -19,13 +19,14 @@ from importlib import resources
 import numpy as np
 import pytest
 
+import rivals
+
 from .helpers import (
-    ARSENAL_OUTCOME,
-    CONFLICT_OUTCOME,
     DECLINE,
     DEPLOY,
     FIGHT,
     FIRE,
+    MAX_CHANCE_OUTCOMES,
     NUM_DISTINCT_ACTIONS,
     PASS,
     PLAY,
@@ -130,6 +131,7 @@ def test_game_attributes_shipped_set(make):
     assert json.loads(json.dumps(game.params)) == game.params
     assert game.num_players == 2
     assert game.num_distinct_actions == NUM_DISTINCT_ACTIONS
+    assert game.max_chance_outcomes == MAX_CHANCE_OUTCOMES
     # 94 arsenal cards, 49 conflict cards: 9 * 94 + 6 * 49 + 66.
     assert tuple(game.observation_shape) == (1206,)
     # 18 + max_turns * (2 + max(E, 1)) + B * (W + 9 * N + 8) with E = 3 (a draw of 3), B = 16
@@ -173,13 +175,14 @@ def test_setup_deals_six_to_germany_then_britain(make):
     snap = state.to_dict()
     assert snap["phase"] == "deal" and snap["subject"] == 0 and snap["left"] == 6
     outcomes = state.chance_outcomes()
-    assert [a for a, _ in outcomes] == [ARSENAL_OUTCOME + i for i in range(10)]
+    assert [a for a, _ in outcomes] == list(range(10))  # slots of Germany's arsenal
     assert all(p == pytest.approx(0.1) for _, p in outcomes)
     act(state, *G_DRAW)
     snap = state.to_dict()
     assert snap["subject"] == 1 and snap["left"] == 6
     assert snap["reserve"][0] == G_DRAW
-    assert [a for a, _ in state.chance_outcomes()] == [ARSENAL_OUTCOME + 128 + i for i in range(10)]
+    assert [a for a, _ in state.chance_outcomes()] == list(range(10))  # now Britain's slots
+    assert [state.action_to_string(a) for a in range(3)] == ["B1", "B2", "B3"]
     act(state, *B_DRAW)
     snap = state.to_dict()
     assert snap["phase"] == "setup_deploy" and snap["subject"] == 0 and snap["left"] == 3
@@ -220,7 +223,7 @@ def test_turn_deployment_is_optional_and_single(make):
     assert snap["phase"] == "conflict_draw" and state.is_chance_node()
     assert {"id": "G7", "face_up": False} in snap["stacks"][0]["sea"]
     outcomes = state.chance_outcomes()
-    assert [a for a, _ in outcomes] == [CONFLICT_OUTCOME + k for k in range(20)]
+    assert [a for a, _ in outcomes] == list(range(20))  # conflict indices
     assert all(p == pytest.approx(1 / 20) for _, p in outcomes)
 
 
@@ -252,7 +255,7 @@ def test_build_up_draws_for_the_drawer(make):
     snap = state.to_dict()
     assert snap["phase"] == "effect_draw" and snap["subject"] == 0 and snap["left"] == 2
     assert snap["card"] == "K8" and snap["effect_index"] == 0
-    assert [a for a, _ in state.chance_outcomes()] == [ARSENAL_OUTCOME + i for i in (4, 5, 7, 9)]
+    assert [a for a, _ in state.chance_outcomes()] == [4, 5, 7, 9]
     act(state, "G5")
     assert state.to_dict()["left"] == 1
     act(state, "G10")
@@ -843,14 +846,42 @@ def test_action_strings_round_trip(make):
         (FIRE + 128, "fire B1"),
         (WITHDRAW + 2, "withdraw G3"),
         (PLAY + 19, "play K20"),
-        (ARSENAL_OUTCOME + 3, "G4"),
-        (CONFLICT_OUTCOME + 0, "K1"),
     ]:
         assert state.action_to_string(action) == text
         assert state.string_to_action(text) == action
 
 
-@pytest.mark.parametrize("text", ["deploy", "deploy K1", "fire  B1", "play G1", "G99", "Pass", ""])
+def test_chance_outcome_strings_round_trip(make):
+    german_deal = new_state(make)
+    british_deal = act(new_state(make), *G_DRAW)
+    conflict_draw = act(basic(make), "pass")
+    for state, outcome, text in [
+        (german_deal, 3, "G4"),
+        (british_deal, 3, "B4"),
+        (british_deal, 9, "B10"),
+        (conflict_draw, 0, "K1"),
+        (conflict_draw, 19, "K20"),
+    ]:
+        assert state.is_chance_node()
+        assert state.action_to_string(outcome) == text
+        assert state.string_to_action(text) == outcome
+    for state, text in [
+        (german_deal, "B4"),
+        (german_deal, "K1"),
+        (british_deal, "G4"),
+        (conflict_draw, "G4"),
+        (conflict_draw, "pass"),
+    ]:
+        with pytest.raises(ValueError):
+            state.string_to_action(text)
+    for state, outcome in [(german_deal, 10), (german_deal, -1), (conflict_draw, 20)]:
+        with pytest.raises(ValueError):
+            state.action_to_string(outcome)
+
+
+@pytest.mark.parametrize(
+    "text", ["deploy", "deploy K1", "fire  B1", "play G1", "G99", "G4", "K1", "Pass", ""]
+)
 def test_bad_action_strings(make, text):
     state = basic(make)
     with pytest.raises(ValueError):
@@ -1047,48 +1078,85 @@ def broken(path, value):
     return cards
 
 
-@pytest.mark.parametrize(
-    ("path", "value", "words"),
-    [
-        (("german", 2, "phase"), 7, ["G3", "phase"]),
-        (("german", 3, "type"), "space", ["G4", "type"]),
-        (("british", 0, "attack"), {"ground": 1, "air": 2}, ["B1", "attack"]),
-        (("british", 1, "defence"), -1, ["B2", "defence"]),
-        (("british", 1, "colour"), "red", ["B2", "colour"]),
-        (("conflict", 0, "vp"), KeyError, ["K1", "vp"]),
-        (("conflict", 0, "aggressor"), "french", ["K1", "aggressor"]),
-        (("conflict", 2, "decisive"), ["ground"], ["K3", "decisive"]),
-        (
-            ("conflict", 3, "prerequisites"),
-            [{"battle": "K99", "won_by": "aggressor"}],
-            ["K4", "prerequisites"],
-        ),
-        (("conflict", 4, "action"), 0, ["K5", "action"]),
-        (("conflict", 5, "effect"), {"type": "reinforce", "count": 0}, ["K6", "count"]),
-        (
-            ("conflict", 7, "effects"),
-            [{"type": "deploy", "who": "drawer", "count": 1}],
-            ["K8", "effects"],
-        ),
-        (
-            ("conflict", 8, "effects"),
-            [{"type": "deploy", "who": "nobody", "count": 1}],
-            ["K9", "who"],
-        ),
-        (("conflict", 9, "kind"), "treaty", ["K10", "kind"]),
-        (("german", 4, "id"), "G1", ["G1", "id"]),
-        (("german", 4, "id"), "Gx", ["Gx", "id"]),
-        (("battle_list", "battles"), ["K1", "K2"], ["K0", "battles"]),
-        (("format",), "rivals-sekigahara-cards", ["format"]),
-        (("version",), 2, ["version"]),
-    ],
-)
-def test_card_set_validation_names_card_and_key(make, path, value, words):
+# (entry changed, its new value, where the engine's message points, words of the reference's)
+CARD_SET_ERRORS = [
+    (("german", 2, "phase"), 7, "german[2].phase must be an int 1-4, got 7", ["G3", "phase"]),
+    (("german", 3, "type"), "space", "german[3].type must be one of", ["G4", "type"]),
+    (
+        ("british", 0, "attack"),
+        {"ground": 1, "air": 2},
+        "british[0].attack.sea is missing",
+        ["B1", "attack"],
+    ),
+    (("british", 1, "defence"), -1, "british[1].defence must be an int 0-20", ["B2", "defence"]),
+    (("british", 1, "colour"), "red", "british[1] has an unknown key 'colour'", ["B2", "colour"]),
+    (("conflict", 0, "vp"), KeyError, "conflict[0].vp is missing", ["K1", "vp"]),
+    (
+        ("conflict", 0, "aggressor"),
+        "french",
+        "conflict[0].aggressor must be one of",
+        ["K1", "aggressor"],
+    ),
+    (
+        ("conflict", 2, "decisive"),
+        ["ground"],
+        "conflict[2].decisive must be a subset",
+        ["K3", "decisive"],
+    ),
+    (
+        ("conflict", 3, "prerequisites"),
+        [{"battle": "K99", "won_by": "aggressor"}],
+        'conflict[3].prerequisites[0].battle must be another battle of the set, got "K99"',
+        ["K4", "prerequisites"],
+    ),
+    (
+        ("conflict", 4, "action"),
+        0,
+        "conflict[4].action must be an int 1-20, got 0",
+        ["K5", "action"],
+    ),
+    (
+        ("conflict", 5, "effect"),
+        {"type": "reinforce", "count": 0},
+        "conflict[5].effect.count must be an int 1-10, got 0",
+        ["K6", "count"],
+    ),
+    (
+        ("conflict", 7, "effects"),
+        [{"type": "deploy", "who": "drawer", "count": 1}],
+        'conflict[7].effects[0].type must be "draw"',
+        ["K8", "effects"],
+    ),
+    (
+        ("conflict", 8, "effects"),
+        [{"type": "deploy", "who": "nobody", "count": 1}],
+        "conflict[8].effects[0].who must be one of",
+        ["K9", "who"],
+    ),
+    (("conflict", 9, "kind"), "treaty", "conflict[9].kind must be one of", ["K10", "kind"]),
+    (("german", 4, "id"), "G1", 'german[4].id "G1" is already the id of german[0]', ["G1", "id"]),
+    (("german", 4, "id"), "Gx", "german[4].id must be 1-16 letters", ["Gx", "id"]),
+    (
+        ("battle_list", "battles"),
+        ["K1", "K2"],
+        "battle_list.battles must list every battle card of the set exactly once",
+        ["K0", "battles"],
+    ),
+    (("format",), "rivals-sekigahara-cards", 'format must be "rivals-battlecards-set"', ["format"]),
+    (("version",), 2, "version must be 1, got 2", ["version"]),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "where", "words"), CARD_SET_ERRORS)
+def test_card_set_validation_names_card_and_key(make, path, value, where, words):
     with pytest.raises(ValueError) as info:
         make("battlecards", cards=broken(path, value))
     message = str(info.value)
-    for word in words:
-        assert word in message, message
+    if make is rivals.make:
+        assert message.startswith(f"battlecards: cards object: {where}"), message
+    else:
+        for word in words:
+            assert word in message, message
 
 
 def test_prerequisite_cycle_is_rejected(make):
@@ -1146,9 +1214,12 @@ def test_expansion_cards_are_appended(make):
     assert tuple(game.observation_shape) == (9 * 22 + 6 * 21 + 66,)
     state = game.new_initial_state()
     # The German pack card has index 10: its chance outcome follows G10.
-    assert state.action_to_string(ARSENAL_OUTCOME + 10) == "GX1"
-    assert state.action_to_string(ARSENAL_OUTCOME + 128 + 10) == "BX1"
-    assert state.action_to_string(CONFLICT_OUTCOME + 20) == "KX1"
+    assert state.action_to_string(10) == "GX1"
+    act(state, *G_DRAW)
+    assert state.action_to_string(10) == "BX1"
+    act(state, *B_DRAW, *(f"deploy {c}" for c in G_DEPLOY + B_DEPLOY), "pass")
+    assert state.to_dict()["phase"] == "conflict_draw"
+    assert state.action_to_string(20) == "KX1"
 
 
 def battle_card(cid):
@@ -1172,8 +1243,8 @@ def test_leaders_at_most_once_per_arsenal(make):
     # 10 + GL1 + GX2 German cards (GL2 skipped), 10 + BL1 British (another arsenal: allowed).
     assert tuple(game.observation_shape) == (9 * 23 + 6 * 20 + 66,)
     state = game.new_initial_state()
-    assert state.action_to_string(ARSENAL_OUTCOME + 10) == "GL1"
-    assert state.action_to_string(ARSENAL_OUTCOME + 11) == "GX2"
+    assert state.action_to_string(10) == "GL1"
+    assert state.action_to_string(11) == "GX2"
     with pytest.raises(ValueError):
         state.string_to_action("GL2")
     # The very same pack twice: its leader is skipped, no id clash for it.
@@ -1209,7 +1280,7 @@ def test_shipped_set_and_commanders_pack(make):
     assert tuple(game.observation_shape) == (9 * 110 + 6 * 53 + 66,)
     state = game.new_initial_state()
     assert len(state.legal_actions()) == 55
-    assert state.string_to_action("GX1") == ARSENAL_OUTCOME + 47
+    assert state.string_to_action("GX1") == 47
 
 
 def test_shipped_set_contents():

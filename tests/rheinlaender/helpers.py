@@ -17,9 +17,10 @@ T = 26  # sites
 N = 54  # numbers
 BASTION_BASE = N * S
 DISCARD_BASE = BASTION_BASE + S
-CARD_BASE = DISCARD_BASE + N
-CHIP_BASE = CARD_BASE + N + 1
-NUM_ACTIONS = CHIP_BASE + 11
+NUM_ACTIONS = DISCARD_BASE + N  # decisions; chance outcomes are numbered apart
+RESHUFFLE = 0  # chance outcome c at a deal or draw is card c
+CHIP_KINDS = 11  # chance outcome k at a landmark site is chip kind k
+MAX_CHANCE_OUTCOMES = N + 1
 KNIGHTS = {3: 25, 4: 20, 5: 17}
 
 # The chips the tests lay, by site; the sites not named get the remaining chips in the order

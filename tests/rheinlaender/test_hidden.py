@@ -16,10 +16,9 @@ import pytest
 import rivals
 from rivals import reference
 
-from .helpers import BASTION_BASE, CARD_BASE, DISCARD_BASE, S, tiny_map
+from .helpers import BASTION_BASE, DISCARD_BASE, S, tiny_map
 
-TINY_CARD_BASE = 16 * 13 + 13 + 16  # card outcomes on the tiny map: N*S + S + N
-TINY_DISCARD_BASE = 16 * 13 + 13
+TINY_DISCARD_BASE = 16 * 13 + 13  # the tiny map's first discard id: N*S + S
 
 
 def play_randomly(state: Any, rng: random.Random, plies: int | None = None) -> Any:
@@ -36,23 +35,33 @@ def play_randomly(state: Any, rng: random.Random, plies: int | None = None) -> A
 
 
 def played_card(action: int) -> int | None:
-    """The card a decision plays or discards (None for a bastion or a chance outcome)."""
+    """The card a decision plays or discards (None for a bastion)."""
     if action < BASTION_BASE:
         return action // S + 1
-    if DISCARD_BASE <= action < CARD_BASE:
+    if action >= DISCARD_BASE:
         return action - DISCARD_BASE + 1
     return None
 
 
+def decisions(state: Any) -> list[tuple[int, int]]:
+    """(history index, action) of every decision of the history (chance ids overlap them)."""
+    replay = state.game.new_initial_state()
+    out = []
+    for i, action in enumerate(state.history()):
+        if not replay.is_chance_node():
+            out.append((i, action))
+        replay.apply_action(action)
+    return out
+
+
 def positions(players: int, count: int, seed: int, **params: Any) -> list[Any]:
-    """`count` mid-game states, one per random game, cut at a random ply from the 60th (the
-    deal is done) to the last before the end."""
+    """`count` unfinished states of random games, each cut at a uniformly random ply past the
+    first turns (the setup has 26 chips and 5 deals a seat)."""
     game = rivals.make("rheinlaender", players=players, **params)
     rng = random.Random(seed)
     out = []
-    for _ in range(count):
+    while len(out) < count:
         history = play_randomly(game.new_initial_state(), rng).history()
-        assert len(history) > 61, f"a {players}-player game of {len(history)} actions"
         out.append(game.state_from_history(history[: rng.randrange(60, len(history))]))
     assert len(out) == count and not any(state.is_terminal() for state in out)
     return out
@@ -123,23 +132,49 @@ def test_resampled_states_play_on_legally() -> None:
         assert sum(other.returns()) == pytest.approx(0.0)
 
 
-def test_cards_played_later_keep_their_deal() -> None:
-    """A hidden card that its receiver plays afterwards was seen being played: it stays put."""
+def test_cards_played_later_come_from_any_earlier_hidden_receipt() -> None:
+    """A card its receiver plays later shows which seat got it, not when: resamples put it at any
+    of that seat's hidden receipts before the play (the player does not know which), and always
+    at one of them."""
+    moved = 0
     for state in positions(3, 3, seed=41):
         history = state.history()
         player = 0
         tokens = state.information_state_string(player).split(" ")
-        # Hidden receipts whose card is played later (only its receiver can play it first).
-        played = {
-            i
+        receivers = receiving_seats(state)
+        plays = decisions(state)
+        played = [
+            (i, j)
             for i, token in enumerate(tokens)
-            if token == "?" and history[i] - CARD_BASE in map(played_card, history[i + 1 :])
-        }
+            if token == "?"
+            for j, a in plays
+            if j > i and played_card(a) == history[i]
+        ]
         assert played, "the positions should contain hidden cards that were played later"
         for seed in range(5):
             other = state.resample_from_infostate(player, seed).history()
-            for i in played:
-                assert other[i] == history[i]
+            for i, j in played:
+                card = history[i]
+                # The resampled history deals that card to the same seat before the play.
+                assert any(other[k] == card and receivers[k] == receivers[i] for k in range(j)), (
+                    i,
+                    j,
+                    card,
+                )
+                moved += other[i] != card
+    assert moved > 0, "played cards always stay at their true receipt: the resample leaks it"
+
+
+def receiving_seats(state: Any) -> list[int | None]:
+    """Per history entry, the seat receiving a number card there, else None."""
+    replay = state.game.new_initial_state()
+    out: list[int | None] = []
+    for action in state.history():
+        snap = replay.to_dict()
+        receiving = replay.is_chance_node() and snap["phase"] != "landmarks" and action != 0
+        out.append(snap["receiving"] if receiving else None)
+        replay.apply_action(action)
+    return out
 
 
 def test_discards_stay_legal_in_every_sample() -> None:
@@ -148,7 +183,7 @@ def test_discards_stay_legal_in_every_sample() -> None:
     game = rivals.make("rheinlaender", map=tiny_map(), max_turns=300)
     for _ in range(4):
         state = play_randomly(game.new_initial_state(), rng, rng.randrange(150, 600))
-        discards = [a for a in state.history() if TINY_DISCARD_BASE <= a < TINY_CARD_BASE]
+        discards = [a for _, a in decisions(state) if a >= TINY_DISCARD_BASE]
         assert discards
         for player in range(3):
             for seed in range(5):

@@ -21,11 +21,12 @@ import pytest
 
 from .helpers import (
     BASTION_BASE,
-    CARD_BASE,
-    CHIP_BASE,
+    CHIP_KINDS,
     DISCARD_BASE,
     KNIGHTS,
+    MAX_CHANCE_OUTCOMES,
     NUM_ACTIONS,
+    RESHUFFLE,
     Script,
     deal,
     domain_of,
@@ -83,7 +84,8 @@ def test_game_attributes(make, players, length, size):
     assert game.name == "rheinlaender"
     assert game.params == {"players": players, "map": None, "max_turns": 1000}
     assert game.num_players == players
-    assert game.num_distinct_actions == NUM_ACTIONS == 9250
+    assert game.num_distinct_actions == NUM_ACTIONS == 9184
+    assert game.max_chance_outcomes == MAX_CHANCE_OUTCOMES == 55
     assert game.max_game_length == length
     assert tuple(game.observation_shape) == (size,)
 
@@ -233,8 +235,9 @@ def test_map_from_file_and_errors(make, tmp_path):
     game = make("rheinlaender", map=str(good))
     assert game.params["map"] == str(good)
     assert game.map == tiny_map()
-    # 16 numbers and 13 spaces: 16 * 13 + 13 + 2 * 16 + 12 action ids.
-    assert game.num_distinct_actions == 16 * 13 + 13 + 32 + 12
+    # 16 numbers and 13 spaces: 16 * 13 + 13 + 16 decision ids; cards 0-16 as chance outcomes.
+    assert game.num_distinct_actions == 16 * 13 + 13 + 16
+    assert game.max_chance_outcomes == 17
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     with pytest.raises(ValueError, match=r"broken\.json"):
@@ -255,7 +258,8 @@ def test_map_needs_five_numbers_per_player(make):
 
 
 def test_action_ids_and_strings(make):
-    state = make("rheinlaender").new_initial_state()
+    state = lay(make("rheinlaender").new_initial_state())
+    deal(state, [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12, 13, 14, 15]])  # seat 0 decides
     known = {
         "1L": 0,
         "1R": 1,
@@ -270,12 +274,6 @@ def test_action_ids_and_strings(make):
         "bastion 45-46": BASTION_BASE + 165,
         "discard 1": DISCARD_BASE,
         "discard 54": DISCARD_BASE + 53,
-        "reshuffle": CARD_BASE,
-        "card 54": CARD_BASE + 54,
-        "castle": CHIP_BASE,
-        "church": CHIP_BASE + 1,
-        "city 1": CHIP_BASE + 2,
-        "city 9": CHIP_BASE + 10,
     }
     for text, action in known.items():
         assert state.string_to_action(text) == action
@@ -284,6 +282,34 @@ def test_action_ids_and_strings(make):
     assert len(set(texts)) == NUM_ACTIONS
     for action, text in enumerate(texts):
         assert state.string_to_action(text) == action
+    for chance_text in ("card 12", "reshuffle", "castle"):
+        with pytest.raises(ValueError):
+            state.string_to_action(chance_text)
+
+
+def test_chance_outcome_ids_and_strings(make):
+    # The chance outcomes are numbered from 0 at every chance node; the node says what they are.
+    chips = make("rheinlaender").new_initial_state()
+    assert chips.to_dict()["phase"] == "landmarks"
+    names = {"castle": 0, "church": 1, "city 1": 2, "city 9": 10}
+    for text, kind in names.items():
+        assert chips.string_to_action(text) == kind
+        assert chips.action_to_string(kind) == text
+    assert [chips.string_to_action(chips.action_to_string(k)) for k in range(CHIP_KINDS)] == list(
+        range(CHIP_KINDS)
+    )
+    cards = lay(make("rheinlaender").new_initial_state())
+    assert cards.to_dict()["phase"] == "deal"
+    assert cards.action_to_string(RESHUFFLE) == "reshuffle"
+    for card in range(1, 55):
+        assert cards.action_to_string(card) == f"card {card}"
+        assert cards.string_to_action(f"card {card}") == card
+    for node, bad in ((chips, "card 3"), (chips, "12L"), (cards, "castle"), (cards, "12L")):
+        with pytest.raises(ValueError):
+            node.string_to_action(bad)
+    for node, bad_id in ((chips, CHIP_KINDS), (chips, -1), (cards, 55), (cards, -1)):
+        with pytest.raises(ValueError):
+            node.action_to_string(bad_id)
 
 
 @pytest.mark.parametrize(
@@ -303,18 +329,29 @@ def test_action_ids_and_strings(make):
     ],
 )
 def test_bad_action_strings(make, text):
-    state = make("rheinlaender").new_initial_state()
-    with pytest.raises(ValueError):
-        state.string_to_action(text)
+    for state in node_kinds(make):
+        with pytest.raises(ValueError):
+            state.string_to_action(text)
 
 
 @pytest.mark.parametrize("action", [-1, NUM_ACTIONS])
 def test_action_out_of_range(make, action):
-    state = make("rheinlaender").new_initial_state()
-    with pytest.raises(ValueError):
-        state.action_to_string(action)
-    with pytest.raises(ValueError):
-        state.apply_action(action)
+    for state in node_kinds(make):
+        with pytest.raises(ValueError):
+            state.action_to_string(action)
+        with pytest.raises(ValueError):
+            state.apply_action(action)
+
+
+def node_kinds(make):
+    """A landmark chip node, a deal node and a decision node."""
+    chips = make("rheinlaender").new_initial_state()
+    cards = lay(make("rheinlaender").new_initial_state())
+    decision = deal(
+        lay(make("rheinlaender").new_initial_state()),
+        [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12, 13, 14, 15]],
+    )
+    return [chips, cards, decision]
 
 
 # --------------------------------------------------------------------------------------------
@@ -329,7 +366,7 @@ def test_landmark_chips_are_chance_nodes(make):
     assert snap["phase"] == "landmarks" and snap["current_player"] == -1
     assert snap["landmarks"] == {} and snap["receiving"] is None
     outcomes = state.chance_outcomes()
-    assert [a for a, _ in outcomes] == [CHIP_BASE + k for k in (0, 1, 3, 4, 5)]
+    assert [a for a, _ in outcomes] == [0, 1, 3, 4, 5]  # castle, church, city 2, 3, 4
     assert [p for _, p in outcomes] == pytest.approx([7 / 26, 7 / 26, 4 / 26, 4 / 26, 4 / 26])
     assert state.legal_actions() == [a for a, _ in outcomes]
     step(state, "castle", "city 3")
@@ -343,7 +380,7 @@ def test_landmark_chips_are_chance_nodes(make):
     )
     # All four cities of value 2 laid: that kind is no longer an outcome.
     step(state, "city 2", "city 2", "city 2", "city 2")
-    assert CHIP_BASE + 3 not in state.legal_actions()
+    assert 3 not in state.legal_actions()  # city 2
     with pytest.raises(ValueError):
         step(state, "city 2")
 
@@ -354,7 +391,7 @@ def test_deal_in_seat_order_without_reshuffle_card(make):
     assert snap["phase"] == "deal" and snap["receiving"] == 0
     assert len(snap["landmarks"]) == 26
     outcomes = state.chance_outcomes()
-    assert [a for a, _ in outcomes] == [CARD_BASE + c for c in range(1, 55)]
+    assert [a for a, _ in outcomes] == list(range(1, 55))
     assert all(p == pytest.approx(1 / 54) for _, p in outcomes)
     receivers = []
     for card in range(1, 16):
@@ -410,7 +447,7 @@ def test_place_by_number_either_bank_then_draw(make):
     assert snap["phase"] == "draw" and snap["receiving"] == 0 and played.is_chance_node()
     outcomes = played.chance_outcomes()
     assert len(outcomes) == snap["deck_size"] == 40
-    assert outcomes[0][0] == CARD_BASE  # the reshuffle card can be drawn
+    assert outcomes[0][0] == RESHUFFLE  # the reshuffle card can be drawn
     assert all(p == pytest.approx(1 / 40) for _, p in outcomes)
     script.run()
     snap = state.to_dict()
@@ -439,9 +476,7 @@ def test_river_opens_with_knight_and_bastion(make):
     assert snap["phase"] == "redraw" and snap["discard"] == [] and snap["deck_size"] == 41
     outcomes = state.chance_outcomes()
     assert [a for a, _ in outcomes] == sorted(
-        CARD_BASE + c
-        for c in range(1, 55)
-        if c not in (1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 21, 22, 23, 24)
+        c for c in range(1, 55) if c not in (1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 21, 22, 23, 24)
     )
     assert all(p == pytest.approx(1 / 40) for _, p in outcomes)
     step(state, "card 12")
@@ -829,9 +864,9 @@ def test_discard_only_when_no_card_places(make):
     deal(state, [[7, 8, 9, 10, 11], [12, 13, 14, 15, 16], [1, 2, 3, 4, 5]])
     step(state, "bastion A", "P7", "card 6")
     step(state, "bastion B", "P12")
-    assert state.chance_outcomes() == [(16 * 13 + 13 + 16, 1.0)]  # only the reshuffle card
+    assert state.chance_outcomes() == [(RESHUFFLE, 1.0)]  # only the reshuffle card
     step(state, "reshuffle")
-    assert [a - (16 * 13 + 13 + 16) for a in state.legal_actions()] == [7, 12]
+    assert state.legal_actions() == [7, 12]
     step(state, "card 7")
     legal = legal_strings(state)
     assert "C with 5" in legal and "bastion C" in legal
@@ -967,9 +1002,13 @@ def test_illegal_action_leaves_state_unchanged(make):
     state = script.state
     before = state.to_dict()
     history = state.history()
-    for bad in ["12W", "13L", "discard 12", "card 3", "castle"]:
+    for bad in ["12W", "13L", "discard 12"]:
         with pytest.raises(ValueError, match="player 0"):
             state.apply_action(state.string_to_action(bad))
+        assert state.to_dict() == before and state.history() == history
+    for chance_outcome in ["card 3", "castle"]:  # not even a decision of this node
+        with pytest.raises(ValueError, match="unknown Rheinländer action"):
+            state.string_to_action(chance_outcome)
         assert state.to_dict() == before and state.history() == history
 
 

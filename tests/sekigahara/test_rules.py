@@ -138,7 +138,8 @@ def test_game_attributes(make: Make) -> None:
     assert game.params == {"repetition_rule": "turn_start", "max_turns": 500, "cards": None}
     assert json.loads(json.dumps(game.params)) == game.params
     assert game.num_players == 2
-    assert game.num_distinct_actions == 118
+    assert game.num_distinct_actions == 109
+    assert game.max_chance_outcomes == 9
     assert game.max_game_length == 3 * 500 + 18
     assert tuple(game.observation_shape) == (251,)
     assert make("sekigahara", max_turns=10).max_game_length == 48
@@ -215,7 +216,8 @@ def test_bad_card_file(make: Make, tmp_path: Path, change: dict[str, Any]) -> No
 
 
 def test_action_strings(make: Make) -> None:
-    state = make("sekigahara").new_initial_state()
+    assert make("sekigahara").max_chance_outcomes == 9
+    state = start(make, (1, 2, 3))  # seat 0 decides: decision ids name decisions
     expected = {
         0: "end",
         1: "place 1",
@@ -231,15 +233,13 @@ def test_action_strings(make: Make) -> None:
         99: "blank 9",
         100: "swap 1",
         108: "swap 9",
-        109: "reveal 1",
-        117: "reveal 9",
     }
     for action, text in expected.items():
         assert state.action_to_string(action) == text
         assert state.string_to_action(text) == action
-    texts = [state.action_to_string(a) for a in range(118)]
-    assert len(set(texts)) == 118
-    assert [state.string_to_action(t) for t in texts] == list(range(118))
+    texts = [state.action_to_string(a) for a in range(109)]
+    assert len(set(texts)) == 109
+    assert [state.string_to_action(t) for t in texts] == list(range(109))
     for a in range(1, 10):
         for b in range(1, 10):
             if a != b:
@@ -249,8 +249,26 @@ def test_action_strings(make: Make) -> None:
     for bad in ["move 3->3", "place 0", "place 10", "Place 1", "move 3 -> 5", " end", "pass"]:
         with pytest.raises(ValueError):
             state.string_to_action(bad)
+    for bad_id in (-1, 109):
+        with pytest.raises(ValueError):
+            state.action_to_string(bad_id)
     with pytest.raises(ValueError):
-        state.action_to_string(118)
+        state.string_to_action("reveal 4")  # a chance outcome, not a decision
+
+
+def test_chance_outcome_strings(make: Make) -> None:
+    state = make("sekigahara").new_initial_state()  # the first setup reveal
+    assert state.is_chance_node()
+    for card in range(1, 10):
+        assert state.action_to_string(card - 1) == f"reveal {card}"
+        assert state.string_to_action(f"reveal {card}") == card - 1
+    assert state.legal_actions() == list(range(9))
+    for bad in ["reveal 0", "reveal 10", "end", "place 1", "Reveal 1"]:
+        with pytest.raises(ValueError):
+            state.string_to_action(bad)
+    for bad_id in (-1, 9, 109):
+        with pytest.raises(ValueError):
+            state.action_to_string(bad_id)
 
 
 # --------------------------------------------------------------------------------------------

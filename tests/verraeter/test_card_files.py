@@ -94,13 +94,28 @@ def test_engine_matches_reference_on_other_cards(card_path: str, players: int) -
             )
 
 
+def first_state(game: rivals.Game, wanted: Any) -> rivals.State:
+    """The first state of a random game that ``wanted`` accepts."""
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    while not wanted(state):
+        assert not state.is_terminal(), "the game ended before the state wanted"
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
 def test_values_outside_the_card_file_are_rejected(card_path: str) -> None:
-    state = rivals.make("verraeter", cards=card_path).new_initial_state()
-    assert state.action_to_string(42) == "play 1"
-    assert state.string_to_action("draw 10") == 77
+    game = rivals.make("verraeter", cards=card_path)
+    decision = first_state(game, lambda s: not s.is_chance_node())
+    draw = first_state(game, lambda s: s.is_chance_node() and s.to_dict()["phase"] == "draw")
+    assert decision.action_to_string(42) == "play 1"
+    assert draw.string_to_action("draw 10") == 3
+    assert draw.action_to_string(3) == "draw 10"
     with pytest.raises(ValueError, match="value id 4"):
-        state.action_to_string(46)
-    for text in ("play 2", "discard 8", "draw 5"):
+        decision.action_to_string(46)
+    with pytest.raises(ValueError, match="value id 4"):
+        draw.action_to_string(4)
+    for state, text in ((decision, "play 2"), (decision, "discard 8"), (draw, "draw 5")):
         with pytest.raises(ValueError, match="unknown"):
             state.string_to_action(text)
 

@@ -79,7 +79,8 @@ def test_game_attributes(make, players, rounds, length, shape):
     assert game.name == "verraeter"
     assert game.params == {"players": players, "rounds": rounds, "cards": None}
     assert game.num_players == players
-    assert game.num_distinct_actions == 80
+    assert game.num_distinct_actions == 56
+    assert game.max_chance_outcomes == 12
     assert game.max_game_length == length
     assert tuple(game.observation_shape) == shape
 
@@ -660,26 +661,54 @@ def test_action_strings_round_trip(make):
         49: "discard 2",
         54: "discard 8",
         55: "pass",
-        56: "Ödnis eagle",
-        57: "Ödnis rose",
-        67: "Stadt rose",
-        68: "aside Verraeter",
-        73: "aside Bauer",
-        74: "draw 2",
-        79: "draw 8",
     }
     for action, text in names.items():
         assert state.action_to_string(action) == text
         assert state.string_to_action(text) == action
-    for bad in ["play 7", "conflict 12", "pick Joker", "Stadt green", "", "done "]:
+    for bad in ["play 7", "conflict 12", "pick Joker", "Stadt eagle", "aside Bauer", "draw 2"]:
         with pytest.raises(ValueError):
             state.string_to_action(bad)
+    for bad_id in (-1, 56, 80):
+        with pytest.raises(ValueError):
+            state.action_to_string(bad_id)
+
+
+def test_chance_outcome_strings_round_trip(make):
+    # Chance outcomes are numbered from 0 at each chance node; the node says what they name.
+    ring = make("verraeter").new_initial_state()
+    aside = act(new_game(make), "conflict 0")
+    draw = new_game(make)
+    draft(draw, 0, "Verraeter", {0: "Baumeister", 1: "Bauer", 2: "Stratege", 3: "Diplomat5"})
+    act(supply(draw), "pass")
+    assert ring.is_chance_node() and aside.is_chance_node() and draw.is_chance_node()
+    assert make("verraeter").max_chance_outcomes == 12
+    names = {
+        ring: {0: "Ödnis eagle", 1: "Ödnis rose", 11: "Stadt rose"},
+        aside: {0: "aside Verraeter", 5: "aside Bauer"},
+        draw: {0: "draw 2", 5: "draw 8"},
+    }
+    for state, known in names.items():
+        for action, text in known.items():
+            assert state.action_to_string(action) == text
+            assert state.string_to_action(text) == action
+    assert ring.string_to_action("Oednis rose") == 1
+    for state, bad_ids in ((ring, (-1, 12)), (aside, (-1, 6)), (draw, (-1, 6))):
+        for bad_id in bad_ids:
+            with pytest.raises(ValueError):
+                state.action_to_string(bad_id)
+    for state, bad in ((ring, "aside Bauer"), (aside, "Stadt eagle"), (draw, "done")):
+        with pytest.raises(ValueError):
+            state.string_to_action(bad)
+    for bad in ["Stadt green", "draw 7", "", "done "]:
+        for state in (ring, aside, draw):
+            with pytest.raises(ValueError):
+                state.string_to_action(bad)
 
 
 def test_illegal_actions_leave_the_state_unchanged(make):
     state = new_game(make)
     before = state.to_dict()
-    for action in [-1, 80, 12, 36, 48, 2**31 - 1]:
+    for action in [-1, 56, 80, 12, 36, 48, 2**31 - 1]:
         with pytest.raises(ValueError):
             state.apply_action(action)
         assert state.to_dict() == before

@@ -61,6 +61,7 @@ class Game(Protocol):
     params: dict[str, Any]
     num_players: int
     num_distinct_actions: int
+    max_chance_outcomes: int
     max_game_length: int
     observation_shape: tuple[int, ...]
 

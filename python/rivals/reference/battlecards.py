@@ -23,11 +23,13 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from ._data import read_data
+from ._rng import Rng
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -47,6 +49,7 @@ TYPES = ("ground", "air", "sea")
 
 MAX_ARSENAL = 128
 MAX_CONFLICT = 128
+MAX_EXPANSIONS = 64  # expansion packs one game may merge
 SETUP_DRAW = 6
 SETUP_DEPLOY = 3
 MAX_ROUNDS = 4
@@ -59,9 +62,11 @@ DEPLOY = 3
 FIRE = DEPLOY + 2 * MAX_ARSENAL  # 259
 WITHDRAW = FIRE + 2 * MAX_ARSENAL  # 515
 PLAY = WITHDRAW + 2 * MAX_ARSENAL  # 771
-ARSENAL_OUTCOME = PLAY + MAX_CONFLICT  # 899
-CONFLICT_OUTCOME = ARSENAL_OUTCOME + 2 * MAX_ARSENAL  # 1155
-NUM_DISTINCT_ACTIONS = CONFLICT_OUTCOME + MAX_CONFLICT  # 1283
+NUM_DISTINCT_ACTIONS = PLAY + MAX_CONFLICT  # 899
+# Chance outcomes are numbered from 0 and read by the node: the slot of the card in the subject's
+# arsenal, or the conflict index at conflict_draw and flip.
+MAX_CHANCE_OUTCOMES = MAX_ARSENAL
+CONFLICT_CHANCE_PHASES = ("conflict_draw", "flip")
 
 PHASES = (
     "deal",
@@ -109,45 +114,6 @@ KINDS = ("battle", "build_up", "immediate", "kept")
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 
 OBS_GLOBALS = 66
-
-
-# ---------------------------------------------------------------------------------------------
-# The engine's random number generator (core/rng.h), for resample_from_infostate
-# ---------------------------------------------------------------------------------------------
-
-_MASK64 = (1 << 64) - 1
-_MASK32 = (1 << 32) - 1
-
-
-def mix64(x: int) -> int:
-    """splitmix64, as ``mix64`` in ``cpp/include/rivals/core/rng.h``."""
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return x ^ (x >> 31)
-
-
-class Rng:
-    """wyrand with Lemire's ranges: the same numbers as ``rivals::Rng`` for the same seed."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = mix64(seed & _MASK64)
-
-    def next(self) -> int:
-        self.state = (self.state + 0xA0761D6478BD642F) & _MASK64
-        product = self.state * (self.state ^ 0xE7037ED1A0B428DB)
-        return ((product >> 64) ^ product) & _MASK64
-
-    def below(self, n: int) -> int:
-        """Uniform in ``[0, n)`` for ``1 <= n < 2**32``."""
-        m = (self.next() & _MASK32) * n
-        low = m & _MASK32
-        if low < n:
-            threshold = ((1 << 32) - n) % n
-            while low < threshold:
-                m = (self.next() & _MASK32) * n
-                low = m & _MASK32
-        return m >> 32
 
 
 # ---------------------------------------------------------------------------------------------
@@ -240,7 +206,7 @@ def _is_int(value: Any) -> bool:
 
 
 class _Checker:
-    """Validation with messages ``bad Battlecards card set <source>: card 'X': key 'k': ...``."""
+    """Validation with messages ``<source>: card 'X': key 'k': ...``."""
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -251,7 +217,7 @@ class _Checker:
             where += f"card {card!r}: "
         if key is not None:
             where += f"key {key!r}: "
-        return CardError(f"bad Battlecards card set {self.source}: {where}{problem}")
+        return CardError(f"{self.source}: {where}{problem}")
 
     def keys(
         self, obj: Any, required: set[str], optional: set[str], card: str | None, what: str
@@ -485,26 +451,6 @@ def _parse_battle_list(check: _Checker, obj: Any) -> tuple[str, str, list[str]]:
     return cid, name, list(battles)
 
 
-def _read(source: Any, what: str) -> tuple[Any, str]:
-    """The JSON document of a parameter value: a path or an already parsed object."""
-    if isinstance(source, dict):
-        return source, f"({what} object)"
-    if not isinstance(source, str):
-        raise CardError(f"bad {what}: a path or an object is expected, not {source!r}")
-    name = repr(source)
-    try:
-        with open(source, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as error:
-        raise CardError(
-            f"bad Battlecards card set {name}: cannot read it ({error.strerror})"
-        ) from None
-    try:
-        return json.loads(text), name
-    except json.JSONDecodeError as error:
-        raise CardError(f"bad Battlecards card set {name}: not valid JSON ({error})") from None
-
-
 def _check_header(
     check: _Checker, data: Any, fmt: str, required: set[str], optional: set[str]
 ) -> None:
@@ -530,13 +476,36 @@ def _check_header(
             raise check.fail("must be a list of cards", key=key)
 
 
+Document = tuple[Any, str]  # a data document and how messages name it
+
+
+def read_documents(cards: Any, expansions: Any) -> tuple[Document, list[Document]]:
+    """The documents of the ``cards`` and ``expansions`` parameters."""
+    if isinstance(expansions, (str, dict)) or not isinstance(expansions, (list, tuple)):
+        raise CardError(
+            f"bad value expansions={expansions!r}: a list of paths or objects is expected"
+        )
+    if len(expansions) > MAX_EXPANSIONS or any(e is None for e in expansions):
+        raise CardError(
+            f"bad value expansions: a list of at most {MAX_EXPANSIONS} shipped names, paths or "
+            "expansion objects is expected"
+        )
+    packs = [
+        read_data(NAME, f"expansions[{index}]", pack, "battlecards_commanders")
+        for index, pack in enumerate(expansions)
+    ]
+    return read_data(NAME, "cards", cards, NAME), packs
+
+
 def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
     """Read, merge and validate a card set (see ``docs/formats.md``)."""
-    if cards is None:
-        text = resources.files("rivals.data").joinpath("battlecards.json").read_text("utf-8")
-        data, source = json.loads(text), "battlecards.json (shipped)"
-    else:
-        data, source = _read(cards, "card set")
+    card_set, packs = read_documents(cards, expansions)
+    return merge_card_set(card_set, packs)
+
+
+def merge_card_set(card_set: Document, packs: list[Document]) -> CardSet:
+    """Validate a card set and its expansion packs and merge them."""
+    data, source = card_set
     check = _Checker(source)
     _check_header(
         check,
@@ -571,12 +540,7 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
     battle_ids = [c.id for c in conflict if c.kind == "battle"]
     if sorted(list_battles) != sorted(battle_ids) or len(set(list_battles)) != len(list_battles):
         raise check.fail("must list every battle card of the set exactly once", list_id, "battles")
-    if isinstance(expansions, (str, dict)) or not isinstance(expansions, (list, tuple)):
-        raise CardError(
-            f"bad value expansions={expansions!r}: a list of paths or objects is expected"
-        )
-    for expansion in expansions:
-        edata, esource = _read(expansion, "expansion")
+    for edata, esource in packs:
         echeck = _Checker(esource)
         _check_header(
             echeck,
@@ -660,24 +624,28 @@ def _check_whole(
 # ---------------------------------------------------------------------------------------------
 
 
-def _action_card_kind(action: int) -> tuple[str, int] | None:
-    """(verb, index) of a card-naming action id, or ``None`` for pass/fight/decline."""
+def _action_card_kind(phase: str, subject: int | None, action: int) -> tuple[str, int] | None:
+    """(verb, index) of a card-naming action id played in ``phase`` (with its ``subject``), or
+    ``None`` for pass/fight/decline; ``index`` is the global arsenal or the conflict index."""
+    if phase in CONFLICT_CHANCE_PHASES:
+        return "conflict", action
+    if phase in CHANCE_PHASES:
+        assert subject is not None
+        return "arsenal", MAX_ARSENAL * subject + action
     for verb, base, size in (
         ("deploy", DEPLOY, 2 * MAX_ARSENAL),
         ("fire", FIRE, 2 * MAX_ARSENAL),
         ("withdraw", WITHDRAW, 2 * MAX_ARSENAL),
         ("play", PLAY, MAX_CONFLICT),
-        ("arsenal", ARSENAL_OUTCOME, 2 * MAX_ARSENAL),
-        ("conflict", CONFLICT_OUTCOME, MAX_CONFLICT),
     ):
         if base <= action < base + size:
             return verb, action - base
     return None
 
 
-def _with_card(action: int, index: int) -> int:
+def _with_card(phase: str, subject: int | None, action: int, index: int) -> int:
     """The action of the same verb as ``action`` naming card ``index`` instead."""
-    kind = _action_card_kind(action)
+    kind = _action_card_kind(phase, subject, action)
     assert kind is not None
     return action - kind[1] + index
 
@@ -700,11 +668,6 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(
             f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
         )
-    if full["cards"] is not None and not isinstance(full["cards"], (str, dict)):
-        raise ValueError(
-            f"bad value cards={full['cards']!r} for {NAME}; "
-            "accepted: null, a path or a card-set object"
-        )
     expansions = full["expansions"]
     if not isinstance(expansions, (list, tuple)) or not all(
         isinstance(e, (str, dict)) for e in expansions
@@ -724,9 +687,16 @@ class Game:
         self.params: dict[str, Any] = _check_params(params)
         self.name: str = NAME
         self.num_players: int = 2
-        self.card_set: CardSet = load_card_set(self.params["cards"], self.params["expansions"])
+        card_set, packs = read_documents(self.params["cards"], self.params["expansions"])
+        self.card_set: CardSet = merge_card_set(card_set, packs)
+        # The documents of the data parameters, as the engine's ``game.data``.
+        self.data: dict[str, Any] = {
+            "cards": card_set[0],
+            "expansions": [document for document, _ in packs],
+        }
         cs = self.card_set
         self.num_distinct_actions: int = NUM_DISTINCT_ACTIONS
+        self.max_chance_outcomes: int = MAX_CHANCE_OUTCOMES
         n_arsenal = len(cs.arsenals[0]) + len(cs.arsenals[1])
         n_conflict = len(cs.conflict)
         # The derivation is on the rules page ("max_game_length").
@@ -806,6 +776,169 @@ class _LogEntry:
     subject: int | None
     drawing: int | None
     action: int
+
+
+# Proposals of the resampling's chain per hidden action (rules page, "Resampling").
+STEPS_PER_SLOT = 16
+NEVER = 2**31 - 1
+
+
+@dataclass
+class _Life:
+    """A stretch of one of the opponent's cards (arsenal, or kept conflict card) from entering
+    its deck to its first sighting; ``seen`` is "not", "reserve", "stack" (for a kept card:
+    played) or "gone" (a kept card seen leaving the deck). Times: action i at 2i, the automatic
+    steps after it at 2i + 1."""
+
+    start: int
+    epoch: int
+    card: int  # slot of the opponent's arsenal, or the conflict index
+    seen: str = "not"
+    seen_at: int = NEVER
+    draw: int | None = None  # the hidden draw that took it
+    deploy: int | None = None  # the hidden deploy that put it face down
+
+
+@dataclass
+class _Slot:
+    """A hidden action: a draw (``group`` its epoch), a face-down deploy (``group`` the type
+    index) or a kept card drawn (``group`` the conflict epoch)."""
+
+    time: int
+    index: int
+    group: int
+    life: int | None = None
+
+
+@dataclass
+class _View:
+    lives: list[_Life] = field(default_factory=list)
+    kept: list[_Life] = field(default_factory=list)
+    draws: list[_Slot] = field(default_factory=list)
+    deploys: list[_Slot] = field(default_factory=list)
+    takes: list[_Slot] = field(default_factory=list)
+    epochs: int = 1
+    conflict_epochs: int = 1
+    types: list[int] = field(default_factory=list)
+
+    def draw_deadline(self, life: _Life) -> int:
+        if life.deploy is not None:
+            return self.deploys[life.deploy].time
+        return life.seen_at if life.seen == "reserve" else NEVER
+
+    def needs_draw(self, life: _Life) -> bool:
+        return life.seen != "not" or life.deploy is not None or life.epoch < self.epochs - 1
+
+    def deploy_fits(self, life: _Life, y: _Slot) -> bool:
+        return (
+            life.draw is not None
+            and self.draws[life.draw].time < y.time
+            and (life.seen != "stack" or y.time < life.seen_at)
+        )
+
+    def draws_suffice(self, epoch: int) -> bool:
+        """Hall's condition for the epoch's draws: the k-th earliest deadline has k draws of the
+        epoch before it (a card seen in a stack and not yet deployed: the time it was seen)."""
+        deadlines = sorted(
+            life.seen_at
+            if life.seen == "stack" and life.deploy is None
+            else self.draw_deadline(life)
+            for life in self.lives
+            if life.epoch == epoch and self.needs_draw(life)
+        )
+        times = [d.time for d in self.draws if d.group == epoch]
+        return all(
+            sum(1 for t in times if t < deadline) > k for k, deadline in enumerate(deadlines)
+        )
+
+
+def _canonical(view: _View) -> None:
+    """Step 1 of the rules page's "Resampling": a consistent assignment from the view alone."""
+    lives = view.lives
+    candidates: list[list[int]] = []
+    for y in view.deploys:
+        fitting = [
+            n
+            for n, life in enumerate(lives)
+            if view.types[n] == y.group
+            and life.start < y.time
+            and life.seen != "reserve"
+            and not (life.seen == "stack" and life.seen_at <= y.time)
+        ]
+        candidates.append(sorted(fitting, key=lambda n: (lives[n].seen_at, lives[n].epoch)))
+    next_time = [NEVER] * len(view.deploys)
+    later = [NEVER] * len(TYPES)
+    for j in range(len(view.deploys) - 1, -1, -1):
+        next_time[j] = later[view.deploys[j].group]
+        later[view.deploys[j].group] = view.deploys[j].time
+
+    def stack_lives_covered(j: int) -> bool:
+        return not any(
+            life.seen == "stack"
+            and life.deploy is None
+            and view.types[n] == view.deploys[j].group
+            and life.seen_at <= next_time[j]
+            for n, life in enumerate(lives)
+        )
+
+    tried = [0] * len(view.deploys)
+    j = 0
+    while 0 <= j < len(view.deploys):
+        y = view.deploys[j]
+        if y.life is not None:  # back after a dead end: free the life, try the next candidate
+            lives[y.life].deploy = None
+            y.life = None
+        placed = False
+        while tried[j] < len(candidates[j]) and not placed:
+            n = candidates[j][tried[j]]
+            tried[j] += 1
+            life = lives[n]
+            if life.deploy is not None:
+                continue
+            life.deploy, y.life = j, n
+            placed = view.draws_suffice(life.epoch) and stack_lives_covered(j)
+            if not placed:
+                life.deploy, y.life = None, None
+        if placed:
+            j += 1
+            if j < len(view.deploys):
+                tried[j] = 0
+        else:
+            j -= 1
+    last = view.epochs - 1
+    needed = sum(1 for life in lives if life.epoch == last and view.needs_draw(life))
+    current_draws = sum(1 for d in view.draws if d.group == last)
+    in_reserve = [False] * len(lives)
+    for n, life in enumerate(lives):
+        if needed >= current_draws:
+            break
+        if life.epoch == last and not view.needs_draw(life):
+            in_reserve[n] = True
+            needed += 1
+    for s, d in enumerate(view.draws):
+        best: int | None = None
+        for n, life in enumerate(lives):
+            if life.epoch != d.group or life.draw is not None:
+                continue
+            if not (view.needs_draw(life) or in_reserve[n]):
+                continue
+            if best is None or view.draw_deadline(life) < view.draw_deadline(lives[best]):
+                best = n
+        if best is not None:
+            d.life = best
+            lives[best].draw = s
+    for s, k in enumerate(view.takes):
+        best = None
+        for n, life in enumerate(view.kept):
+            if life.epoch != k.group or life.draw is not None or life.seen == "gone":
+                continue
+            if life.seen_at <= k.time:
+                continue
+            if best is None or life.seen_at < view.kept[best].seen_at:
+                best = n
+        if best is not None:
+            k.life = best
+            view.kept[best].draw = s
 
 
 class State:
@@ -949,8 +1082,10 @@ class State:
         if phase == "terminal":
             return []
         if self.is_chance_node():
-            base = CONFLICT_OUTCOME if phase in ("conflict_draw", "flip") else ARSENAL_OUTCOME
-            return [base + c for c in self._chance_cards()]
+            if phase in CONFLICT_CHANCE_PHASES:
+                return self._chance_cards()
+            assert self.subject is not None
+            return [a - MAX_ARSENAL * self.subject for a in self._chance_cards()]
         seat = self.current_player()
         battle = self.battle
         if phase == "setup_deploy":
@@ -1015,17 +1150,17 @@ class State:
 
     def _apply_chance(self, action: int) -> None:
         phase = self.phase
-        if phase in ("conflict_draw", "flip"):
-            k = action - CONFLICT_OUTCOME
+        if phase in CONFLICT_CHANCE_PHASES:
+            k = action
             self.conflict_deck.remove(k)
             if phase == "conflict_draw":
                 self._conflict_drawn(k)
             else:
                 self._flipped(k)
             return
-        x = action - ARSENAL_OUTCOME
         s = self.subject
         assert s is not None
+        x = MAX_ARSENAL * s + action
         if phase == "deal":
             self.arsenal_deck[s].remove(x)
             self.reserve[s].add(x)
@@ -1468,18 +1603,32 @@ class State:
     # -- strings --------------------------------------------------------------------------------
 
     def action_to_string(self, action: int) -> str:
-        a = int(action)
+        return self._action_text(self.phase, self.subject, int(action))
+
+    def _action_text(self, phase: str, subject: int | None, a: int) -> str:
+        """The string of action ``a`` played in ``phase`` (with its ``subject``)."""
+        if phase in CHANCE_PHASES:
+            if phase in CONFLICT_CHANCE_PHASES:
+                ids = [card.id for card in self.cs.conflict]
+                what = "conflict cards"
+            else:
+                assert subject is not None
+                ids = [card.id for card in self.cs.arsenals[subject]]
+                what = f"{SIDES[subject]}'s arsenal"
+            if not 0 <= a < len(ids):
+                raise ValueError(f"chance outcome {a} is out of range 0..{len(ids) - 1} ({what})")
+            return ids[a]
         if a == PASS:
             return "pass"
         if a == FIGHT:
             return "fight"
         if a == DECLINE:
             return "decline"
-        kind = _action_card_kind(a)
+        kind = _action_card_kind(phase, subject, a)
         if kind is None:
             raise ValueError(f"action {a} is out of range 0..{NUM_DISTINCT_ACTIONS - 1}")
         verb, index = kind
-        if verb in ("play", "conflict"):
+        if verb == "play":
             if index >= len(self.cs.conflict):
                 raise ValueError(f"action {a} names conflict card {index}, which the set lacks")
             text = self.cs.conflict[index].id
@@ -1488,21 +1637,33 @@ class State:
             if slot >= len(self.cs.arsenals[seat]):
                 raise ValueError(f"action {a} names arsenal card {index}, which the set lacks")
             text = self.cs.arsenals[seat][slot].id
-        return text if verb in ("arsenal", "conflict") else f"{verb} {text}"
+        return f"{verb} {text}"
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
             raise ValueError(f"action string expected, got {text!r}")
+        if self.is_chance_node():
+            if self.phase in CONFLICT_CHANCE_PHASES:
+                if text in self.cs.conflict_index:
+                    return self.cs.conflict_index[text]
+                raise ValueError(
+                    f"unknown Battlecards chance outcome {text!r}; accepted here: the id of a "
+                    "conflict card such as 'C33'"
+                )
+            subject = self.subject
+            assert subject is not None
+            index = self.cs.arsenal_index.get(text)
+            if index is not None and index // MAX_ARSENAL == subject:
+                return index % MAX_ARSENAL
+            raise ValueError(
+                f"unknown Battlecards chance outcome {text!r}; accepted here: the id of a card of "
+                f"{SIDES[subject]}'s arsenal such as {self.cs.arsenals[subject][0].id!r}"
+            )
         fixed = {"pass": PASS, "fight": FIGHT, "decline": DECLINE}
         if text in fixed:
             return fixed[text]
         words = text.split(" ")
-        if len(words) == 1:
-            if text in self.cs.arsenal_index:
-                return ARSENAL_OUTCOME + self.cs.arsenal_index[text]
-            if text in self.cs.conflict_index:
-                return CONFLICT_OUTCOME + self.cs.conflict_index[text]
-        elif len(words) == 2:
+        if len(words) == 2:
             verb, cid = words
             if verb == "play" and cid in self.cs.conflict_index:
                 return PLAY + self.cs.conflict_index[cid]
@@ -1511,7 +1672,7 @@ class State:
                 return bases[verb] + self.cs.arsenal_index[cid]
         raise ValueError(
             f"unknown Battlecards action {text!r}; accepted: 'pass', 'fight', 'decline', "
-            "'deploy G07', 'fire B12', 'withdraw G03', 'play C21', or a card id such as 'G07'"
+            "'deploy G07', 'fire B12', 'withdraw G03', 'play C21'"
         )
 
     # -- results --------------------------------------------------------------------------------
@@ -1689,10 +1850,7 @@ class State:
         if entry.player == CHANCE:
             if entry.phase in ("deal", "effect_draw") and entry.subject != p:
                 return f"{who} ?"
-            kept_draw = (
-                entry.phase == "conflict_draw"
-                and self.conflict(a - CONFLICT_OUTCOME).kind == "kept"
-            )
+            kept_draw = entry.phase == "conflict_draw" and self.conflict(a).kind == "kept"
             if kept_draw and entry.drawing != p:
                 return f"{who} ?"
         elif (
@@ -1701,7 +1859,7 @@ class State:
             and a != PASS
         ):
             return f"{who} deploy ? ({self.unit(a - DEPLOY).type})"
-        return f"{who} {self.action_to_string(a)}"
+        return f"{who} {self._action_text(entry.phase, entry.subject, a)}"
 
     def information_state_string(self, player: int) -> str:
         p = self._check_seat(player)
@@ -1709,74 +1867,199 @@ class State:
         lines += [self._line(entry, p) for entry in self._log]
         return "\n".join(lines)
 
-    def _seen_cards(self, p: int) -> tuple[set[int], set[int]]:
-        """(arsenal cards, conflict cards) seen by ``p`` over the history (rules page)."""
+    def _hidden_from(self, action: int, p: int) -> bool:
+        """Whether ``p`` does not see which card ``action``, applied now, names (rules page)."""
+        phase = self.phase
+        if self.is_chance_node():
+            if phase in ("deal", "effect_draw"):
+                return self.subject != p
+            if phase == "conflict_draw" and self.drawing != p:
+                return self.conflict(action).kind == "kept"
+            return False
+        return (
+            self.current_player() != p
+            and phase in ("setup_deploy", "turn_deploy", "effect_deploy")
+            and action != PASS
+        )
+
+    def _view(self, p: int) -> _View:
+        """What ``p`` knows of the opponent's cards (rules page, "Resampling")."""
+        o = 1 - p
+        cs = self.cs
+        view = _View()
+        current: dict[int, int] = {}  # arsenal slot -> its life
+        current_kept: dict[int, int] = {}  # conflict index -> its life
+        for c in range(len(cs.arsenals[o])):
+            current[c] = len(view.lives)
+            view.lives.append(_Life(-1, 0, c))
+        for k in range(len(cs.conflict)):
+            if self.conflict(k).kind == "kept":
+                current_kept[k] = len(view.kept)
+                view.kept.append(_Life(-1, 0, k))
+
+        def sight(life: _Life, time: int, where: str) -> None:
+            if life.seen == "not":
+                life.seen, life.seen_at = where, time
+
         replay = State(self.game)
-        seen_arsenal = {MAX_ARSENAL * p + i for i in range(len(self.cs.arsenals[p]))}
-        seen_conflict: set[int] = set()
-        for action in self._history:
+        for i, action in enumerate(self._history):
+            phase = replay.phase
+            deck = set(replay.arsenal_deck[o])
+            conflict_deck = set(replay.conflict_deck)
+            hidden = replay._hidden_from(action, p)
+            # A conflict card drawn or turned over in sight may come straight back with a refill
+            # of the deck during the same action: it counts among the refilled cards.
+            if not hidden and phase in CONFLICT_CHANCE_PHASES:
+                conflict_deck.discard(action)
+            if hidden:
+                if phase == "conflict_draw":
+                    view.takes.append(_Slot(2 * i, i, view.conflict_epochs - 1))
+                elif replay.is_chance_node():
+                    view.draws.append(_Slot(2 * i, i, view.epochs - 1))
+                else:
+                    view.deploys.append(
+                        _Slot(2 * i, i, TYPES.index(self.unit(action - DEPLOY).type))
+                    )
+            elif replay.is_chance_node():
+                if phase in CONFLICT_CHANCE_PHASES:
+                    if action in current_kept:  # drawn by p, or turned over
+                        sight(view.kept[current_kept[action]], 2 * i, "gone")
+                elif replay.subject == o:  # discarded from the reserve, or destroyed in a stack
+                    where = "reserve" if phase == "effect_discard" else "stack"
+                    sight(view.lives[current[action]], 2 * i, where)
+            elif action >= PLAY:
+                if replay.current_player() == o:
+                    sight(view.kept[current_kept[action - PLAY]], 2 * i, "stack")
+            elif action >= DEPLOY:
+                a = (action - DEPLOY) % (2 * MAX_ARSENAL)
+                where = "reserve" if action < FIRE else "stack"  # reinforce; fire, withdraw
+                if a // MAX_ARSENAL == o:
+                    sight(view.lives[current[a % MAX_ARSENAL]], 2 * i, where)
             replay.apply_action(action)
-            entry = replay._log[-1]
-            kind = _action_card_kind(action)
-            if kind is not None and "?" not in replay._line(entry, p):
-                verb, index = kind
-                (seen_conflict if verb in ("play", "conflict") else seen_arsenal).add(index)
-            seen_arsenal |= replay.face_up
-            seen_arsenal |= replay.arsenal_discard[0] | replay.arsenal_discard[1]
-            seen_conflict |= replay.conflict_discard | replay.kept[p]
-        return seen_arsenal, seen_conflict
+            # A refill brings the discard pile, which everybody saw, back into the deck.
+            refilled = sorted(replay.arsenal_deck[o] - deck)
+            if refilled:
+                view.epochs += 1
+                for a in refilled:
+                    current[a % MAX_ARSENAL] = len(view.lives)
+                    view.lives.append(_Life(2 * i + 1, view.epochs - 1, a % MAX_ARSENAL))
+            conflict_refilled = sorted(replay.conflict_deck - conflict_deck)
+            if conflict_refilled:
+                view.conflict_epochs += 1
+                for k in conflict_refilled:
+                    if k in current_kept:
+                        current_kept[k] = len(view.kept)
+                        view.kept.append(_Life(2 * i + 1, view.conflict_epochs - 1, k))
+            for a in sorted(replay.face_up):
+                if a // MAX_ARSENAL == o:
+                    sight(view.lives[current[a % MAX_ARSENAL]], 2 * i + 1, "stack")
+        view.types = [
+            TYPES.index(self.unit(MAX_ARSENAL * o + life.card).type) for life in view.lives
+        ]
+        return view
 
     def resample_from_infostate(self, player: int, seed: int = 0) -> State:
-        """A state that ``player`` cannot tell apart from this one (rules page, exact procedure)."""
+        """A state ``player`` cannot tell apart from this one, drawn from what the player has seen
+        alone (rules page, "Resampling"); the same as the engine's for the same seed."""
         p = self._check_seat(player)
         o = 1 - p
+        view = self._view(p)
+        _canonical(view)
+        lives, kept = view.lives, view.kept
+        draws, deploys, takes = view.draws, view.deploys, view.takes
+        last, last_conflict = view.epochs - 1, view.conflict_epochs - 1
+        unseen = [n for n, life in enumerate(lives) if life.seen == "not"]
+        unseen_kept = [n for n, life in enumerate(kept) if life.seen == "not"]
         rng = Rng(int(seed))
-        seen_arsenal, seen_conflict = self._seen_cards(p)
-        sigma: dict[int, int] = {}
-        hidden = [
-            MAX_ARSENAL * o + i
-            for i in range(len(self.cs.arsenals[o]))
-            if MAX_ARSENAL * o + i not in seen_arsenal
-        ]
-        avail = list(hidden)
-        for t in TYPES:
-            for x in sorted(self.stacks[o][t]):
-                if x in seen_arsenal:
+        for _ in range(
+            STEPS_PER_SLOT
+            * (len(draws) + len(deploys) + len(takes) + len(unseen) + len(unseen_kept))
+        ):
+            move = rng.below(6)
+            if move == 0 and draws:  # two draws of one epoch swap their cards
+                a, b = draws[rng.below(len(draws))], draws[rng.below(len(draws))]
+                if a.group != b.group or a.life is None or b.life is None:
                     continue
-                cand = [c for c in avail if self.unit(c).type == t]
-                y = cand[rng.below(len(cand))]
-                avail.remove(y)
-                sigma[x] = y
-        for x in sorted(self.reserve[o]):
-            if x not in seen_arsenal:
-                y = avail[rng.below(len(avail))]
-                avail.remove(y)
-                sigma[x] = y
-        in_deck = [x for x in sorted(self.arsenal_deck[o]) if x not in seen_arsenal]
-        assert len(in_deck) == len(avail)
-        sigma.update(zip(in_deck, avail))
-        hidden_kept = [
-            k
-            for k in range(len(self.cs.conflict))
-            if self.conflict(k).kind == "kept" and k not in seen_conflict
-        ]
-        qavail = list(hidden_kept)
-        qsigma: dict[int, int] = {}
-        for x in sorted(self.kept[o]):
-            if x not in seen_conflict:
-                y = qavail[rng.below(len(qavail))]
-                qavail.remove(y)
-                qsigma[x] = y
-        deck_kept = [k for k in sorted(self.conflict_deck) if k in hidden_kept]
-        assert len(deck_kept) == len(qavail)
-        qsigma.update(zip(deck_kept, qavail))
+                x, z = lives[a.life], lives[b.life]
+                if b.time >= view.draw_deadline(x) or a.time >= view.draw_deadline(z):
+                    continue
+                x.draw, z.draw = z.draw, x.draw
+                a.life, b.life = b.life, a.life
+            elif move == 1 and deploys:  # two deploys of one type swap their cards
+                a, b = deploys[rng.below(len(deploys))], deploys[rng.below(len(deploys))]
+                if a.group != b.group or a.life is None or b.life is None:
+                    continue
+                x, z = lives[a.life], lives[b.life]
+                if not (view.deploy_fits(x, b) and view.deploy_fits(z, a)):
+                    continue
+                x.deploy, z.deploy = z.deploy, x.deploy
+                a.life, b.life = b.life, a.life
+            elif move == 2 and unseen:  # a card in the reserve and one in the deck trade
+                nx, nz = unseen[rng.below(len(unseen))], unseen[rng.below(len(unseen))]
+                if lives[nx].draw is not None:
+                    nx, nz = nz, nx
+                x, z = lives[nx], lives[nz]
+                if (
+                    x.draw is not None
+                    or z.draw is None
+                    or z.deploy is not None
+                    or x.epoch != last
+                    or z.epoch != last
+                ):
+                    continue
+                draws[z.draw].life = nx
+                x.draw, z.draw = z.draw, None
+            elif move == 3 and unseen:  # a face-down card and one in the reserve trade
+                nx, nz = unseen[rng.below(len(unseen))], unseen[rng.below(len(unseen))]
+                if lives[nx].deploy is None:
+                    nx, nz = nz, nx
+                x, z = lives[nx], lives[nz]
+                if (
+                    x.deploy is None
+                    or z.deploy is not None
+                    or z.draw is None
+                    or view.types[nx] != view.types[nz]
+                    or draws[z.draw].time >= deploys[x.deploy].time
+                ):
+                    continue
+                deploys[x.deploy].life = nz
+                z.deploy, x.deploy = x.deploy, None
+            elif move == 4 and takes:  # two kept draws of one epoch swap their cards
+                a, b = takes[rng.below(len(takes))], takes[rng.below(len(takes))]
+                if a.group != b.group or a.life is None or b.life is None:
+                    continue
+                x, z = kept[a.life], kept[b.life]
+                if b.time >= x.seen_at or a.time >= z.seen_at:
+                    continue
+                x.draw, z.draw = z.draw, x.draw
+                a.life, b.life = b.life, a.life
+            elif move == 5 and unseen_kept:  # a kept card held and one in the deck trade
+                nx = unseen_kept[rng.below(len(unseen_kept))]
+                nz = unseen_kept[rng.below(len(unseen_kept))]
+                if kept[nx].draw is not None:
+                    nx, nz = nz, nx
+                x, z = kept[nx], kept[nz]
+                if (
+                    x.draw is not None
+                    or z.draw is None
+                    or x.epoch != last_conflict
+                    or z.epoch != last_conflict
+                ):
+                    continue
+                takes[z.draw].life = nx
+                x.draw, z.draw = z.draw, None
+        history = list(self._history)
+        for d in draws:
+            if d.life is not None:
+                history[d.index] = lives[d.life].card
+        for y in deploys:
+            if y.life is not None:
+                history[y.index] = DEPLOY + MAX_ARSENAL * o + lives[y.life].card
+        for k in takes:
+            if k.life is not None:
+                history[k.index] = kept[k.life].card
         state = State(self.game)
-        for action in self._history:
-            kind = _action_card_kind(action)
-            if kind is not None:
-                verb, index = kind
-                table = qsigma if verb in ("play", "conflict") else sigma
-                action = _with_card(action, table.get(index, index))
+        for action in history:
             state.apply_action(action)
         return state
 

@@ -20,16 +20,17 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import random
 import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from ._data import read_data
+from ._rng import Rng
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -64,7 +65,7 @@ KEYWORDS = frozenset(
 )
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_/-]{0,15}")
 
-# Landmark chip kinds: index k of the chip outcome ``chip_base + k``.
+# Landmark chip kinds: chip outcome k at a landmark site is kind k.
 CASTLE = 0
 CHURCH = 1
 NUM_CHIP_KINDS = 2 + MAX_CITY  # castle, church, city 1..9
@@ -118,7 +119,7 @@ class Board:
 
 
 def _map_error(source: str, key: str, problem: str) -> ValueError:
-    return ValueError(f"bad Rheinländer map {source}: {key}: {problem}")
+    return ValueError(f"{source}: {key}: {problem}")
 
 
 def _is_int(value: Any) -> bool:
@@ -308,28 +309,10 @@ def parse_map(data: Any, source: str) -> Board:
     )
 
 
-def load_map(param: Any) -> tuple[dict[str, Any], Board]:
-    """The map of the ``map`` parameter (``None``: shipped file; a path; or the map object)."""
-    if isinstance(param, dict):
-        data: Any = param
-        source = "(map object)"
-    else:
-        if param is None:
-            source = "rheinlaender.json (shipped)"
-            text = resources.files("rivals.data").joinpath("rheinlaender.json").read_text("utf-8")
-        else:
-            source = repr(param)
-            try:
-                with open(param, encoding="utf-8") as handle:
-                    text = handle.read()
-            except OSError as error:
-                raise _map_error(source, "(file)", f"cannot read it ({error.strerror})") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise _map_error(source, "(file)", f"not valid JSON ({error})") from None
-    board = parse_map(data, source)
-    return copy.deepcopy(data), board
+def load_map(value: Any) -> tuple[dict[str, Any], Board]:
+    """The map document of the ``map`` parameter and its board."""
+    document, source = read_data(NAME, "map", value, NAME)
+    return copy.deepcopy(document), parse_map(document, source)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -353,12 +336,6 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(
             f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
         )
-    chosen = full["map"]
-    if chosen is not None and not isinstance(chosen, (str, dict)):
-        raise ValueError(
-            f"bad value map={chosen!r} for {NAME}; accepted: null (shipped map), a path or a "
-            "map object"
-        )
     return full
 
 
@@ -373,6 +350,8 @@ class Game:
         self.map: dict[str, Any]
         self.board: Board
         self.map, self.board = load_map(self.params["map"])
+        # The documents of the data parameters, as the engine's ``game.data``.
+        self.data: dict[str, Any] = {"map": self.map}
         n = self.num_players
         board = self.board
         if board.max_number < HAND_SIZE * n:
@@ -384,9 +363,10 @@ class Game:
         S, T, N = board.num_spaces, board.num_sites, board.max_number
         self.bastion_base: int = N * S
         self.discard_base: int = N * S + S
-        self.card_base: int = N * S + S + N
-        self.chip_base: int = N * S + S + 2 * N + 1
-        self.num_distinct_actions: int = self.chip_base + NUM_CHIP_KINDS
+        self.num_distinct_actions: int = N * S + S + N
+        # Chance outcomes are numbered apart from decisions: card c (0 the reshuffle card) at a
+        # deal or draw, chip kind k at a landmark site.
+        self.max_chance_outcomes: int = max(N + 1, NUM_CHIP_KINDS)
         # Setup chance nodes, then at most bastion, card, draw and redraw per turn.
         self.max_game_length: int = T + HAND_SIZE * n + 4 * self.max_turns
         self.observation_shape: tuple[int, ...] = (
@@ -398,6 +378,7 @@ class Game:
     # -- action strings --------------------------------------------------------------------------
 
     def action_name(self, action: int) -> str:
+        """The string of decision ``action``."""
         board = self.board
         S = board.num_spaces
         if not 0 <= action < self.num_distinct_actions:
@@ -410,14 +391,26 @@ class Game:
             return f"reinforce {sid} with {card}"
         if action < self.discard_base:
             return "bastion " + board.ids[action - self.bastion_base]
-        if action < self.card_base:
-            return f"discard {action - self.discard_base + 1}"
-        if action < self.chip_base:
-            card = action - self.card_base
-            return "reshuffle" if card == 0 else f"card {card}"
-        return chip_name(action - self.chip_base)
+        return f"discard {action - self.discard_base + 1}"
+
+    def card_outcome_name(self, card: int) -> str:
+        """The string of chance outcome ``card`` at a deal or draw."""
+        if not 0 <= card <= self.board.max_number:
+            raise ValueError(
+                f"chance outcome {card} is out of range 0..{self.board.max_number} (cards)"
+            )
+        return "reshuffle" if card == 0 else f"card {card}"
+
+    def chip_outcome_name(self, kind: int) -> str:
+        """The string of chance outcome ``kind`` at a landmark site."""
+        if not 0 <= kind < NUM_CHIP_KINDS:
+            raise ValueError(
+                f"chance outcome {kind} is out of range 0..{NUM_CHIP_KINDS - 1} (landmark chips)"
+            )
+        return chip_name(kind)
 
     def parse_action(self, text: str) -> int:
+        """Inverse of :meth:`action_name`."""
         if self._parse is None:
             self._parse = {self.action_name(a): a for a in range(self.num_distinct_actions)}
         if isinstance(text, str) and text in self._parse:
@@ -425,7 +418,26 @@ class Game:
         raise ValueError(
             f"unknown Rheinländer action {text!r}; accepted: a space id such as '12L' or '12W' "
             "(card of that number), '10-11 with 10' (an island), 'reinforce 12L with 40', "
-            "'bastion 12L', 'discard 12', 'card 12', 'reshuffle', 'castle', 'church', 'city 3'"
+            "'bastion 12L', 'discard 12'"
+        )
+
+    def parse_card_outcome(self, text: str) -> int:
+        """Inverse of :meth:`card_outcome_name`."""
+        for card in range(self.board.max_number + 1):
+            if text == self.card_outcome_name(card):
+                return card
+        raise ValueError(
+            f"unknown Rheinländer chance outcome {text!r}; accepted here: 'card 12', 'reshuffle'"
+        )
+
+    def parse_chip_outcome(self, text: str) -> int:
+        """Inverse of :meth:`chip_outcome_name`."""
+        for kind in range(NUM_CHIP_KINDS):
+            if text == chip_name(kind):
+                return kind
+        raise ValueError(
+            f"unknown Rheinländer chance outcome {text!r}; accepted here: 'castle', 'church', "
+            "'city 3'"
         )
 
     def new_initial_state(self) -> State:
@@ -448,6 +460,22 @@ def make(**params: Any) -> Game:
 # ---------------------------------------------------------------------------------------------
 # State
 # ---------------------------------------------------------------------------------------------
+
+
+# Proposals of the resampling's chain per hidden card (rules page, "Resampling").
+STEPS_PER_SLOT = 16
+NEVER = 2**31 - 1  # the end of a card's life that never shows up again
+
+
+@dataclass(frozen=True)
+class _Life:
+    """A card's time away from the player's eyes: in the deck from ``start`` until a hand took
+    it, shown again when ``seat`` played or discarded it at ``end`` (or never: ``seat`` None)."""
+
+    start: int
+    end: int
+    seat: int | None
+    card: int
 
 
 class State:
@@ -604,29 +632,44 @@ class State:
                 result.append(s)
         return result
 
-    def _card_plays(self, seat: int) -> list[int]:
+    def _targets(self, seat: int, card: int, reinforce: list[int], archbishop: bool) -> set[int]:
+        """The spaces where ``seat`` could put a knight with ``card``."""
         board = self.game.board
-        S = board.num_spaces
+        targets = set(reinforce)
+        lands = board.land_of[card]
+        for s in lands:
+            if self._free(s):
+                targets.add(s)
+            elif archbishop and self.knights[s] is not None and self.knights[s] != seat:
+                targets.add(s)  # displacement
+        river = board.river_of.get(card)
+        if (
+            river is not None
+            and self.knights[river] is None
+            and not any(self._free(s) for s in lands)
+        ):
+            targets.add(river)
+        return targets
+
+    def _card_plays(self, seat: int) -> list[int]:
+        S = self.game.board.num_spaces
         reinforce = self._reinforcement_spaces(seat)
         archbishop = self.archbishop() == seat
         actions: set[int] = set()
         for card in self.hands[seat]:
-            targets = set(reinforce)
-            lands = board.land_of[card]
-            for s in lands:
-                if self._free(s):
-                    targets.add(s)
-                elif archbishop and self.knights[s] is not None and self.knights[s] != seat:
-                    targets.add(s)  # displacement
-            river = board.river_of.get(card)
-            if (
-                river is not None
-                and self.knights[river] is None
-                and not any(self._free(s) for s in lands)
-            ):
-                targets.add(river)
+            targets = self._targets(seat, card, reinforce, archbishop)
             actions.update((card - 1) * S + s for s in targets)
         return sorted(actions)
+
+    def placeable_cards(self, seat: int) -> set[int]:
+        """The cards with which ``seat`` could put a knight now, held or not (public)."""
+        reinforce = self._reinforcement_spaces(seat)
+        archbishop = self.archbishop() == seat
+        return {
+            card
+            for card in range(1, self.game.board.max_number + 1)
+            if self._targets(seat, card, reinforce, archbishop)
+        }
 
     def _play_actions(self) -> list[int]:
         seat = self.player
@@ -651,21 +694,16 @@ class State:
         return [a for a, _ in self.chance_outcomes()]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        game = self.game
         if self.phase == "landmarks":
             total = sum(self.chips_left)
-            return [
-                (game.chip_base + k, count / total)
-                for k, count in enumerate(self.chips_left)
-                if count > 0
-            ]
+            return [(k, count / total) for k, count in enumerate(self.chips_left) if count > 0]
         if self.phase == "draw":
-            return [(game.card_base + c, 1.0 / len(self.deck)) for c in self.deck]
+            return [(c, 1.0 / len(self.deck)) for c in self.deck]
         if self.phase in ("deal", "redraw"):
             # A dealt reshuffle card is redealt at once, and after a reshuffle the redraw cannot
             # usefully be the reshuffle card again: both draw among the number cards only.
             numbers = [c for c in self.deck if c != 0]
-            return [(game.card_base + c, 1.0 / len(numbers)) for c in numbers]
+            return [(c, 1.0 / len(numbers)) for c in numbers]
         return []
 
     # -- applying actions ------------------------------------------------------------------------
@@ -674,11 +712,11 @@ class State:
         a = self._checked_action(action)
         received: int | None = None
         if self.phase == "landmarks":
-            self._lay_chip(a - self.game.chip_base)
+            self._lay_chip(a)
         elif self.phase == "play":
             self._decide(a)
         else:
-            card = a - self.game.card_base
+            card = a
             if card != 0:
                 received = self.receiving
             self._receive(card)
@@ -695,11 +733,10 @@ class State:
             raise ValueError(f"action {a} cannot be applied: the game is over")
         legal = self.legal_actions()
         if a not in legal:
-            text = (
-                self.game.action_name(a)
-                if 0 <= a < self.game.num_distinct_actions
-                else "out of range"
-            )
+            try:
+                text = self.action_to_string(a)
+            except ValueError:
+                text = "out of range"
             raise ValueError(f"action {a} ({text}) is illegal for {who}; legal: {legal}")
         return a
 
@@ -890,9 +927,18 @@ class State:
     def action_to_string(self, action: int) -> str:
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise ValueError(f"malformed action {action!r}: an int is expected")
-        return self.game.action_name(int(action.__index__()))
+        a = int(action.__index__())
+        if self.phase == "landmarks":
+            return self.game.chip_outcome_name(a)
+        if self.player == CHANCE:
+            return self.game.card_outcome_name(a)
+        return self.game.action_name(a)
 
     def string_to_action(self, text: str) -> int:
+        if self.phase == "landmarks":
+            return self.game.parse_chip_outcome(text)
+        if self.player == CHANCE:
+            return self.game.parse_card_outcome(text)
         return self.game.parse_action(text)
 
     # -- results ---------------------------------------------------------------------------------
@@ -1125,63 +1171,122 @@ class State:
         )
 
     def resample_from_infostate(self, player: int, seed: int) -> State:
-        """A state ``player`` cannot tell apart from this one (rules: Hidden information)."""
+        """A state ``player`` cannot tell apart from this one, drawn from what the player has seen
+        alone (rules page, "Resampling"); the same as the engine's for the same seed."""
         p = self._check_seat(player)
-        game = self.game
-        S = game.board.num_spaces
-        history = self._history
-        hidden = [i for i, seat in enumerate(self._receivers) if seat is not None and seat != p]
+        slots, lives, discards = self._view(p)
 
-        def played_card(a: int) -> int | None:
-            if a < game.bastion_base:
-                return a // S + 1
-            if game.discard_base <= a < game.card_base:
-                return a - game.discard_base + 1
-            return None
+        def fits(slot: tuple[int, int], life: _Life) -> bool:
+            index, seat = slot
+            if not life.start < index < life.end or life.seat not in (None, seat):
+                return False
+            return all(
+                life.card in blocked for at, blocked in discards[seat] if index < at < life.end
+            )
 
-        # Who played each decision: replay the seat to move alongside the history.
-        actors: list[int] = []
-        replay = game.new_initial_state()
-        for a in history:
-            actors.append(replay.player)
-            replay.apply_action(a)
-        kept: set[int] = set()
-        for i in hidden:
-            seat, card = self._receivers[i], history[i] - game.card_base
-            if any(
-                actors[j] == seat and played_card(history[j]) == card
-                for j in range(i + 1, len(history))
-            ):
-                kept.add(i)
-        free = [i for i in hidden if i not in kept]
-        # The cards that show up after each position (visible outcomes, kept outcomes, plays).
-        later: list[set[int]] = [set() for _ in range(len(history) + 1)]
-        for i in range(len(history) - 1, -1, -1):
-            later[i] = set(later[i + 1])
-            a = history[i]
-            if actors[i] >= 0:
-                played = played_card(a)
-                if played is not None:
-                    later[i].add(played)
-            elif game.card_base < a < game.chip_base and i not in free:
-                later[i].add(a - game.card_base)
-        rng = random.Random(seed)
-        free_set = set(free)
-        for _ in range(1000):
-            state = game.new_initial_state()
-            try:
-                for i, a in enumerate(history):
-                    if i in free_set:
-                        options = [c for c in state.deck if c != 0 and c not in later[i + 1]]
-                        a = game.card_base + options[rng.randrange(len(options))]
-                    state.apply_action(a)
-            except ValueError:
-                continue  # a new hand made an old discard illegal: sample again
-            return state
-        state = game.new_initial_state()
+        # Step 1: each hidden card takes the played card of its seat that fits with the earliest
+        # play; the rest take cards never seen again, by augmenting paths in card order.
+        life_of: list[int | None] = [None] * len(slots)
+        owner: list[int | None] = [None] * len(lives)
+        for k, slot in enumerate(slots):
+            for n, life in enumerate(lives):
+                if life.seat is not None and owner[n] is None and fits(slot, life):
+                    life_of[k], owner[n] = n, k
+                    break
+
+        def augment(k: int, visited: set[int]) -> bool:
+            for n, life in enumerate(lives):
+                if life.seat is None and n not in visited and fits(slots[k], life):
+                    visited.add(n)
+                    held = owner[n]
+                    if held is None or augment(held, visited):
+                        owner[n], life_of[k] = k, n
+                        return True
+            return False
+
+        for k in range(len(slots)):
+            if life_of[k] is None:
+                augment(k, set())
+        # Step 2: swaps of two hidden cards, or a hidden card for one never seen again.
+        rng = Rng(int(seed))
+        choices = len(slots) + len(lives)
+        for _ in range(STEPS_PER_SLOT * len(slots)):
+            a = rng.below(len(slots))
+            pick = rng.below(choices)
+            la = life_of[a]
+            if la is None:
+                continue
+            if pick < len(slots):
+                lb = life_of[pick]
+                if (
+                    pick == a
+                    or lb is None
+                    or not fits(slots[a], lives[lb])
+                    or not fits(slots[pick], lives[la])
+                ):
+                    continue
+                life_of[a], life_of[pick] = lb, la
+                owner[lb], owner[la] = a, pick
+            else:
+                n = pick - len(slots)
+                if (
+                    owner[n] is not None
+                    or lives[la].seat is not None
+                    or lives[n].seat is not None
+                    or not fits(slots[a], lives[n])
+                ):
+                    continue
+                owner[la], owner[n], life_of[a] = None, a, n
+        history = list(self._history)
+        for (at, _), held in zip(slots, life_of):
+            if held is not None:
+                history[at] = lives[held].card
+        state = self.game.new_initial_state()
         for a in history:
             state.apply_action(a)
         return state
+
+    def _view(
+        self, p: int
+    ) -> tuple[list[tuple[int, int]], list[_Life], dict[int, list[tuple[int, set[int]]]]]:
+        """What ``p`` knows (rules page, "Resampling"): the hidden cards dealt or drawn as
+        (history index, seat); the lives of the cards ``p`` did not follow, played ones first (in
+        history order) and then the cards never seen again (in card order); and per seat its
+        discards as (history index, the cards that could not place then)."""
+        game = self.game
+        S = game.board.num_spaces
+        slots: list[tuple[int, int]] = []
+        played: list[_Life] = []
+        discards: dict[int, list[tuple[int, set[int]]]] = {s: [] for s in range(self.num_players)}
+        since = {card: -1 for card in range(1, game.board.max_number + 1)}
+        away: set[int] = set()  # held by p or in the discard pile
+        replay = game.new_initial_state()
+        for index, a in enumerate(self._history):
+            if replay.player == CHANCE and replay.phase != "landmarks":
+                if a == 0:  # the reshuffle card: the discard pile goes back into the deck
+                    for card in replay.discard:
+                        since[card] = index
+                        away.discard(card)
+                elif replay.receiving == p:
+                    away.add(a)
+                else:
+                    assert replay.receiving is not None
+                    slots.append((index, replay.receiving))
+            elif replay.player >= 0:
+                seat = replay.player
+                shown: int | None = a // S + 1 if a < game.bastion_base else None
+                if a >= game.discard_base:
+                    shown = a - game.discard_base + 1
+                if shown is not None and seat != p:
+                    played.append(_Life(since[shown], index, seat, shown))
+                    if a >= game.discard_base:
+                        blocked = set(range(1, game.board.max_number + 1))
+                        discards[seat].append((index, blocked - replay.placeable_cards(seat)))
+                if shown is not None:
+                    away.add(shown)
+            replay.apply_action(a)
+        never = [_Life(since[c], NEVER, None, c) for c in sorted(since) if c not in away]
+        return slots, played + never, discards
 
     def __str__(self) -> str:
         hands = [

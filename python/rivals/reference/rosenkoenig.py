@@ -233,6 +233,7 @@ class Game:
         self.heroes_per_seat: int
         self.hand_limit, self.heroes_per_seat = SETUP[self.num_players]
         self.num_distinct_actions: int = NUM_DISTINCT_ACTIONS
+        self.max_chance_outcomes: int = NUM_CARDS  # a card dealt or drawn
         n = self.num_players
         d = self.hand_limit
         total_heroes = self.heroes_per_seat * n

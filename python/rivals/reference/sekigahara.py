@@ -9,7 +9,7 @@ Conventions (from the rules page):
 * Cards have ids 1-9; a central card is named by its id, so ``place 7`` means "a token on
   central card 7". Camps are lists of ids left to right; ``blank`` is the set of blank ids.
 * Actions: 0 ``end``, 1-9 ``place c``, 10-81 ``move a->b``, 82-90 ``order c``, 91-99 ``blank c``,
-  100-108 ``swap c``, 109-117 ``reveal c`` (chance outcomes).
+  100-108 ``swap c``. Chance outcomes are numbered apart: 0-8 ``reveal c`` (``c - 1``).
 * Seat 0 (blue) moves first; seat 1 (red) holds the Tokugawa token.
 """
 
@@ -18,11 +18,12 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from ._data import read_data
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -42,8 +43,9 @@ MOVE_OFFSET = 10
 ORDER_OFFSET = 81  # order c = 81 + c
 BLANK_OFFSET = 90
 SWAP_OFFSET = 99
-REVEAL_OFFSET = 108
-NUM_DISTINCT_ACTIONS = 118
+NUM_DISTINCT_ACTIONS = 109
+REVEAL_OFFSET = -1  # chance outcome c - 1 reveals card c
+MAX_CHANCE_OUTCOMES = 9
 
 # The card ids that have a rule of their own.
 SANADA, ANKOKUJI, OTANI, II, HOSOKAWA, KIKKAWA, KOBAYAKAWA, FUKUSHIMA, UKITA = CARD_IDS
@@ -84,8 +86,15 @@ def move_cards(action: int) -> tuple[int, int]:
     return a, b
 
 
+def outcome_name(outcome: int) -> str:
+    """String of a chance outcome 0..8: ``reveal 7`` for outcome 6."""
+    if 0 <= outcome < MAX_CHANCE_OUTCOMES:
+        return f"reveal {outcome - REVEAL_OFFSET}"
+    raise ValueError(f"chance outcome {outcome} is out of range 0..{MAX_CHANCE_OUTCOMES - 1}")
+
+
 def action_name(action: int) -> str:
-    """String of an action id 0..117, e.g. ``move 3->5`` or ``reveal 7``."""
+    """String of a decision id 0..108, e.g. ``move 3->5``."""
     if action == END:
         return "end"
     if 1 <= action <= 9:
@@ -97,15 +106,15 @@ def action_name(action: int) -> str:
         ("order", ORDER_OFFSET),
         ("blank", BLANK_OFFSET),
         ("swap", SWAP_OFFSET),
-        ("reveal", REVEAL_OFFSET),
     ):
         if offset < action <= offset + 9:
             return f"{word} {action - offset}"
     raise ValueError(f"action {action} is out of range 0..{NUM_DISTINCT_ACTIONS - 1}")
 
 
-# Every action string, so that parsing is the exact inverse of action_name.
+# Every string, so that parsing is the exact inverse of action_name and outcome_name.
 _ACTION_BY_NAME = {action_name(a): a for a in range(NUM_DISTINCT_ACTIONS)}
+_OUTCOME_BY_NAME = {outcome_name(o): o for o in range(MAX_CHANCE_OUTCOMES)}
 
 
 def parse_action(text: str) -> int:
@@ -116,9 +125,19 @@ def parse_action(text: str) -> int:
     if action is None:
         raise ValueError(
             f"unknown Sekigahara action {text!r}; accepted: 'end', 'place 7', 'move 3->5', "
-            "'order 5', 'blank 2', 'swap 4', 'reveal 7' (cards 1-9)"
+            "'order 5', 'blank 2', 'swap 4' (cards 1-9)"
         )
     return action
+
+
+def parse_outcome(text: str) -> int:
+    """Inverse of :func:`outcome_name`; accepts exactly the strings it produces."""
+    if not isinstance(text, str):
+        raise ValueError(f"action string expected, got {text!r}")
+    outcome = _OUTCOME_BY_NAME.get(text)
+    if outcome is None:
+        raise ValueError(f"unknown Sekigahara chance outcome {text!r}; accepted: 'reveal 7'")
+    return outcome
 
 
 # ---------------------------------------------------------------------------------------------
@@ -127,7 +146,7 @@ def parse_action(text: str) -> int:
 
 
 def _card_error(source: str, problem: str) -> ValueError:
-    return ValueError(f"bad Sekigahara card file {source}: {problem}")
+    return ValueError(f"{source}: {problem}")
 
 
 def _is_int(value: Any) -> bool:
@@ -165,23 +184,10 @@ def parse_cards(data: Any, source: str) -> dict[int, dict[str, Any]]:
     return by_id
 
 
-def load_cards(path: str | None) -> dict[int, dict[str, Any]]:
-    """The cards of the file at ``path``, or of the shipped file for ``None``."""
-    if path is None:
-        source = "sekigahara.json (shipped)"
-        text = resources.files("rivals.data").joinpath("sekigahara.json").read_text("utf-8")
-    else:
-        source = repr(path)
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as error:
-            raise _card_error(source, f"cannot read it ({error.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise _card_error(source, f"not valid JSON ({error})") from None
-    return parse_cards(data, source)
+def load_cards(value: Any) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """The card document of the ``cards`` parameter and its cards by id."""
+    document, source = read_data(NAME, "cards", value, NAME)
+    return document, parse_cards(document, source)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,11 +257,6 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(
             f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
         )
-    cards = full["cards"]
-    if cards is not None and not isinstance(cards, str):
-        raise ValueError(
-            f"bad value cards={cards!r} for {NAME}; accepted: null (shipped cards) or a path"
-        )
     return full
 
 
@@ -268,10 +269,13 @@ class Game:
         self.num_players: int = 2
         self.repetition_rule: str = self.params["repetition_rule"]
         self.max_turns: int = self.params["max_turns"]
-        self.cards: dict[int, dict[str, Any]] = load_cards(self.params["cards"])
+        document, self.cards = load_cards(self.params["cards"])
+        # The documents of the data parameters, as the engine's ``game.data``.
+        self.data: dict[str, Any] = {"cards": document}
         self.strength: dict[int, int] = {c: self.cards[c]["strength"] for c in CARD_IDS}
         self.requirement: dict[int, int] = {c: self.cards[c]["requirement"] for c in CARD_IDS}
         self.num_distinct_actions: int = NUM_DISTINCT_ACTIONS
+        self.max_chance_outcomes: int = MAX_CHANCE_OUTCOMES
         # At most 3 action-phase decisions per turn, plus 9 reveals, 2 ability decisions and
         # 7 order decisions over the whole game.
         self.max_game_length: int = 3 * self.max_turns + 18
@@ -428,7 +432,10 @@ class State:
             raise ValueError(f"action {a} cannot be applied: the game is over")
         legal = self.legal_actions()
         if a not in legal:
-            text = action_name(a) if 0 <= a < NUM_DISTINCT_ACTIONS else "out of range"
+            try:
+                text = self.action_to_string(a)
+            except ValueError:
+                text = "out of range"
             raise ValueError(f"action {a} ({text}) is illegal for {who}; legal: {legal}")
         return a
 
@@ -564,9 +571,13 @@ class State:
     def action_to_string(self, action: int) -> str:
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise ValueError(f"malformed action {action!r}: an int is expected")
+        if self.phase == "reveal":
+            return outcome_name(int(action.__index__()))
         return action_name(int(action.__index__()))
 
     def string_to_action(self, text: str) -> int:
+        if self.phase == "reveal":
+            return parse_outcome(text)
         return parse_action(text)
 
     # -- results --------------------------------------------------------------------------------
@@ -616,6 +627,7 @@ class State:
             ),
             "end_reason": self.end_reason,
             "scores": self.totals(),
+            "strengths": camp_strengths(self.camps, self.blank, self.game.strength),
         }
 
     def hash(self) -> int:

@@ -11,8 +11,9 @@ Conventions (from the rules page):
 * Action cards 0-5 ``Verraeter Diplomat2 Diplomat5 Baumeister Stratege Bauer``.
 * Supply values get value ids in ascending order (shipped 2, 3, 4, 5, 6, 8 -> 0-5).
 * Actions: 0-11 ``conflict i``, 12-23 ``build i``, 24-35 ``upgrade i``, 36-41 ``pick X``,
-  42-47 ``play v``, 48 ``done``, 49-54 ``discard v``, 55 ``pass``; chance outcomes 56-67
-  (landscape laid), 68-73 (action card set aside), 74-79 (supply card drawn).
+  42-47 ``play v``, 48 ``done``, 49-54 ``discard v``, 55 ``pass``. Chance outcomes are numbered
+  from 0 at each chance node: 0-11 the landscape card laid, 0-5 the action card set aside, 0-5
+  the value id of the supply card drawn.
 * Seat ``s`` starts in house ``s % 2``; the player to the left of ``s`` is ``(s + 1) % n``.
 """
 
@@ -21,13 +22,15 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import random
-from dataclasses import dataclass
-from importlib import resources
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from ._data import read_data
+from ._rng import Rng
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -59,10 +62,12 @@ PLAY = 42  # 42-47
 DONE = 48
 DISCARD = 49  # 49-54
 PASS = 55
-LAND = 56  # 56-67
-ASIDE = 68  # 68-73
-DRAW = 74  # 74-79
-NUM_DISTINCT_ACTIONS = 80
+NUM_DISTINCT_ACTIONS = 56
+# Chance outcomes, from 0 at each chance node (the node says which kind).
+LAND = 0  # 0-11: landscape card
+ASIDE = 0  # 0-5: action card set aside
+DRAW = 0  # 0-5: value id of the supply card drawn
+MAX_CHANCE_OUTCOMES = 2 * len(TYPES)
 
 PHASES = ("ring", "estates", "conflict", "draft", "supply", "builder", "draw", "discard", "end")
 # Phases in which this round's action cards are face up (after the reveal, before phase 11).
@@ -104,7 +109,7 @@ class CardSet:
 
 
 def _card_error(source: str, problem: str) -> ValueError:
-    return ValueError(f"bad Verräter card file {source}: {problem}")
+    return ValueError(f"{source}: {problem}")
 
 
 def _is_int(value: Any) -> bool:
@@ -232,23 +237,10 @@ def parse_cards(data: Any, source: str, players: int) -> CardSet:
     )
 
 
-def load_cards(path: str | None, players: int) -> CardSet:
-    """The cards of the file at ``path``, or of the shipped file for ``None``."""
-    if path is None:
-        source = "verraeter.json (shipped)"
-        text = resources.files("rivals.data").joinpath("verraeter.json").read_text("utf-8")
-    else:
-        source = repr(path)
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as error:
-            raise _card_error(source, f"cannot read it ({error.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise _card_error(source, f"not valid JSON ({error})") from None
-    return parse_cards(data, source, players)
+def load_cards(value: Any, players: int) -> tuple[dict[str, Any], CardSet]:
+    """The card document of the ``cards`` parameter and its cards."""
+    document, source = read_data(NAME, "cards", value, NAME)
+    return document, parse_cards(document, source, players)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -263,7 +255,7 @@ def _value_id_name(value_id: int, values: tuple[int, ...]) -> str:
 
 
 def action_name(action: int, values: tuple[int, ...]) -> str:
-    """String of an action id; ``values`` are the card set's distinct supply values."""
+    """String of a decision id; ``values`` are the card set's distinct supply values."""
     a = action
     if CONFLICT <= a < BUILD:
         return f"conflict {a - CONFLICT}"
@@ -281,14 +273,24 @@ def action_name(action: int, values: tuple[int, ...]) -> str:
         return "discard " + _value_id_name(a - DISCARD, values)
     if a == PASS:
         return "pass"
-    if LAND <= a < ASIDE:
+    raise ValueError(f"action {a} is out of range 0..{NUM_DISTINCT_ACTIONS - 1}")
+
+
+def outcome_name(outcome: int, phase: str, values: tuple[int, ...]) -> str:
+    """String of a chance outcome of a node in ``phase`` (``ring``, ``draft`` or ``draw``)."""
+    a = outcome
+    if phase == "ring":
+        if not 0 <= a - LAND < 2 * len(TYPES):
+            raise ValueError(f"chance outcome {a} is out of range 0..11 (landscape cards)")
         card = a - LAND
         return f"{TYPES[card // 2]} {HOUSES[card % 2]}"
-    if ASIDE <= a < DRAW:
+    if phase == "draft":
+        if not 0 <= a - ASIDE < NUM_ACTION_CARDS:
+            raise ValueError(f"chance outcome {a} is out of range 0..5 (action cards)")
         return f"aside {ACTION_CARDS[a - ASIDE]}"
-    if DRAW <= a < NUM_DISTINCT_ACTIONS:
-        return "draw " + _value_id_name(a - DRAW, values)
-    raise ValueError(f"action {a} is out of range 0..{NUM_DISTINCT_ACTIONS - 1}")
+    if not 0 <= a - DRAW < MAX_VALUES:
+        raise ValueError(f"chance outcome {a} is out of range 0..5 (supply value ids)")
+    return "draw " + _value_id_name(a - DRAW, values)
 
 
 def parse_action(text: str, values: tuple[int, ...]) -> int:
@@ -310,18 +312,37 @@ def parse_action(text: str, values: tuple[int, ...]) -> int:
             return BUILD + int(arg)
         if word == "upgrade" and arg in positions:
             return UPGRADE + int(arg)
-        if word in ("pick", "aside") and arg in ACTION_CARDS:
-            return (PICK if word == "pick" else ASIDE) + ACTION_CARDS.index(arg)
-        if word in ("play", "discard", "draw") and arg in value_names:
-            base = {"play": PLAY, "discard": DISCARD, "draw": DRAW}[word]
-            return base + value_names.index(arg)
-        t = TYPES.index(word) if word in TYPES else TYPE_ALIASES.get(word)
-        if t is not None and arg in HOUSES:
-            return LAND + 2 * t + HOUSES.index(arg)
+        if word == "pick" and arg in ACTION_CARDS:
+            return PICK + ACTION_CARDS.index(arg)
+        if word in ("play", "discard") and arg in value_names:
+            return (PLAY if word == "play" else DISCARD) + value_names.index(arg)
     raise ValueError(
-        f"unknown Verräter action {text!r}; accepted: 'conflict 3', 'build 7', 'upgrade 7', "
-        f"'pick Diplomat5', 'play v', 'done', 'discard v', 'pass' (v one of {list(values)}), "
-        "and the chance outcomes 'Stadt eagle', 'aside Bauer', 'draw v'"
+        f"unknown Verräter action {text!r}; accepted here: 'conflict 3', 'build 7', "
+        f"'upgrade 7', 'pick Diplomat5', 'play v', 'done', 'discard v', 'pass' "
+        f"(v one of {list(values)})"
+    )
+
+
+def parse_outcome(text: str, phase: str, values: tuple[int, ...]) -> int:
+    """Inverse of :func:`outcome_name`."""
+    if not isinstance(text, str):
+        raise ValueError(f"action string expected, got {text!r}")
+    words = text.split(" ")
+    if len(words) == 2:
+        word, arg = words
+        if phase == "ring":
+            t = TYPES.index(word) if word in TYPES else TYPE_ALIASES.get(word)
+            if t is not None and arg in HOUSES:
+                return LAND + 2 * t + HOUSES.index(arg)
+        elif phase == "draft":
+            if word == "aside" and arg in ACTION_CARDS:
+                return ASIDE + ACTION_CARDS.index(arg)
+        elif word == "draw" and arg in [str(v) for v in values]:
+            return DRAW + [str(v) for v in values].index(arg)
+    accepted = {"ring": "a landscape card such as 'Stadt eagle'", "draft": "'aside Bauer'"}
+    raise ValueError(
+        f"unknown Verräter chance outcome {text!r}; accepted here: "
+        f"{accepted.get(phase, f'draw v (v one of {list(values)})')}"
     )
 
 
@@ -349,11 +370,6 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
             f"bad value rounds={rounds!r} for {NAME}; accepted: null (2 * players) "
             f"or an int 1..{MAX_ROUNDS}"
         )
-    cards = full["cards"]
-    if cards is not None and not isinstance(cards, str):
-        raise ValueError(
-            f"bad value cards={cards!r} for {NAME}; accepted: null (shipped cards) or a path"
-        )
     return full
 
 
@@ -365,8 +381,11 @@ class Game:
         self.name: str = NAME
         self.num_players: int = self.params["players"]
         self.rounds: int = self.params["rounds"]
-        self.cards: CardSet = load_cards(self.params["cards"], self.num_players)
+        document, self.cards = load_cards(self.params["cards"], self.num_players)
+        # The documents of the data parameters, as the engine's ``game.data``.
+        self.data: dict[str, Any] = {"cards": document}
         self.num_distinct_actions: int = NUM_DISTINCT_ACTIONS
+        self.max_chance_outcomes: int = MAX_CHANCE_OUTCOMES
         n = self.num_players
         draws = self.cards.estates_per_player * n + sum(self.cards.card_draws)
         # Ring and estates; per round: conflict, set-aside, builder, n picks, at most 5 plays and
@@ -385,12 +404,6 @@ class Game:
         for action in history:
             state.apply_action(action)
         return state
-
-    def action_to_string(self, action: int) -> str:
-        return action_name(action, self.cards.values)
-
-    def string_to_action(self, text: str) -> int:
-        return parse_action(text, self.cards.values)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.params})"
@@ -419,6 +432,36 @@ class Landscape:
     kontor: bool = False
 
 
+# Proposals of the resampling's swap chain per hidden slot (rules page, "Resampling").
+SWAPS_PER_SLOT = 16
+
+
+@dataclass
+class _Slot:
+    """A supply card drawn (or still in the draw pile, ``index`` and ``seat`` None)."""
+
+    index: int | None
+    epoch: int
+    seat: int | None
+    value: int | None  # value id, None while hidden from the player
+
+
+@dataclass
+class _View:
+    """What one player knows of the supply cards drawn over the history."""
+
+    slots: list[_Slot] = field(default_factory=list)
+    # Per seat, in history order: (history index, slot number) for a draw, or
+    # (history index, -1 - value id) for a card played or discarded.
+    events: dict[int, list[tuple[int, int]]] = field(
+        default_factory=lambda: {s: [] for s in range(4)}
+    )
+    unknown: list[Counter[int]] = field(default_factory=list)  # per epoch: hidden values
+    hidden: list[int] = field(default_factory=list)  # slot numbers
+    aside_index: int | None = None
+    picks: list[int] = field(default_factory=list)
+
+
 class State:
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -438,6 +481,8 @@ class State:
         self.phase = "ring"
         self.player = CHANCE
         self.conflict: int | None = None
+        # This round's conflict totals (eagle, rose), from the reveal to phase 11.
+        self.totals: list[int] | None = None
         self.aside: int | None = None
         self.pool: list[int] = []
         self.draw_queue: list[int] = []
@@ -567,7 +612,7 @@ class State:
         legal = self.legal_actions()
         if a not in legal:
             try:
-                text = action_name(a, self.cards.values)
+                text = self.action_to_string(a)
             except ValueError:
                 text = "out of range"
             raise ValueError(f"action {a} ({text}) is illegal for {who}; legal: {legal}")
@@ -670,6 +715,7 @@ class State:
         # Phases 5-6.
         assert self.conflict is not None
         totals = self.conflict_totals()
+        self.totals = totals
         if totals[EAGLE] != totals[ROSE]:
             winner = EAGLE if totals[EAGLE] > totals[ROSE] else ROSE
             pair = (self.ring[self.conflict], self.ring[(self.conflict + 1) % RING_SIZE])
@@ -747,6 +793,7 @@ class State:
         self.actions = [None] * self.num_players
         self.aside = None
         self.conflict = None
+        self.totals = None
         self.start_player = (self.start_player + 1) % self.num_players
         self.round += 1
         one_house = len({land.house for land in self.ring}) == 1
@@ -768,9 +815,13 @@ class State:
     # -- strings --------------------------------------------------------------------------------
 
     def action_to_string(self, action: int) -> str:
+        if self.player == CHANCE:
+            return outcome_name(int(action), self.phase, self.cards.values)
         return action_name(int(action), self.cards.values)
 
     def string_to_action(self, text: str) -> int:
+        if self.player == CHANCE:
+            return parse_outcome(text, self.phase, self.cards.values)
         return parse_action(text, self.cards.values)
 
     # -- results --------------------------------------------------------------------------------
@@ -805,6 +856,9 @@ class State:
                 for land in self.ring
             ],
             "conflict": self.conflict,
+            "conflict_totals": None
+            if self.totals is None
+            else {"eagle": self.totals[EAGLE], "rose": self.totals[ROSE]},
             "vp": list(self.vp),
             "round": self.round,
             "start_player": self.start_player,
@@ -941,7 +995,7 @@ class State:
             before_phase = replay.phase
             if replay.player == CHANCE:
                 if replay.phase == "ring":
-                    lines.append("chance " + action_name(a, values))
+                    lines.append("chance " + outcome_name(a, "ring", values))
                 elif replay.phase == "draft":
                     lines.append("chance aside ?")
                 else:
@@ -968,107 +1022,184 @@ class State:
     # -- hidden information ---------------------------------------------------------------------
 
     def resample_from_infostate(self, player: int, seed: int = 0) -> State:
-        """A state ``player`` cannot tell apart from this one (rules page, Hidden information)."""
+        """A state ``player`` cannot tell apart from this one, drawn from what the player has seen
+        alone (rules page, "Resampling"); the same as the engine's for the same seed."""
         p = self._check_seat(player)
-        rng = random.Random(seed)
+        rng = Rng(int(seed))
+        view = self._view(p)
         history = list(self._history)
-        self._resample_draft(p, history, rng)
-        self._resample_draws(p, history, rng)
+        if view.aside_index is not None:
+            self._resample_draft(p, view, history, rng)
+        values = self._canonical_values(p, view)
+        # Step 3: swaps between hidden slots of one epoch, kept when every hand stays valid.
+        hidden = view.hidden
+        for _ in range(SWAPS_PER_SLOT * len(hidden)):
+            a = hidden[rng.below(len(hidden))]
+            b = hidden[rng.below(len(hidden))]
+            if view.slots[a].epoch != view.slots[b].epoch or values[a] == values[b]:
+                continue
+            values[a], values[b] = values[b], values[a]
+            seats = (view.slots[a].seat, values[b]), (view.slots[b].seat, values[a])
+            if not all(self._hand_valid(view, values, seat, v) for seat, v in seats):
+                values[a], values[b] = values[b], values[a]
+        for slot, value in zip(view.slots, values):
+            if slot.index is not None:
+                history[slot.index] = DRAW + value
         return self.game.state_from_history(history)
 
-    def _resample_draft(self, p: int, history: list[int], rng: random.Random) -> None:
+    def _view(self, p: int) -> _View:
+        """What ``p`` knows of the supply cards drawn so far (rules page, "Resampling")."""
+        replay = State(self.game)
+        view = _View()
+        ids = self.cards.values.index
+        view.unknown.append(Counter(ids(v) for v in replay.draw_pile))
+        # A draw pile that is not exactly one card smaller than after the last draw is a new
+        # epoch: the discard pile, whose contents everybody saw.
+        left = len(replay.draw_pile)
+        for index, a in enumerate(self._history):
+            if replay.player == CHANCE and replay.phase == "draw":
+                if len(replay.draw_pile) != left:
+                    view.unknown.append(Counter(ids(v) for v in replay.draw_pile))
+                epoch = len(view.unknown) - 1
+                seat = replay.draw_queue[0]
+                own = seat == p
+                view.events[seat].append((index, len(view.slots)))
+                view.slots.append(_Slot(index, epoch, seat, a - DRAW if own else None))
+                if own:
+                    view.unknown[epoch][a - DRAW] -= 1
+                left = len(replay.draw_pile) - 1
+            elif replay.player == CHANCE and replay.phase == "draft":
+                view.aside_index = index
+                view.picks = []
+            elif replay.phase == "draft":
+                view.picks.append(index)
+            elif replay.player >= 0 and (PLAY <= a < DONE or DISCARD <= a < PASS):
+                v = a - (PLAY if a < DONE else DISCARD)
+                view.events[replay.player].append((index, -1 - v))
+            replay.apply_action(a)
+        if len(replay.draw_pile) != left:
+            view.unknown.append(Counter(ids(v) for v in replay.draw_pile))
+        for _ in replay.draw_pile:
+            view.slots.append(_Slot(None, len(view.unknown) - 1, None, None))
+        view.hidden = [k for k, slot in enumerate(view.slots) if slot.seat != p]
+        if replay.phase not in ("draft", "supply") or replay.aside is None:
+            view.aside_index = None
+        return view
+
+    def _hand_valid(self, view: _View, values: list[int], seat: int | None, v: int) -> bool:
+        """Whether ``seat`` never holds a negative number of value id ``v``."""
+        if seat is None:
+            return True
+        count = self.cards.start_hand.count(self.cards.values[v])
+        for _, code in view.events[seat]:
+            if code >= 0:
+                count += values[code] == v
+            elif -1 - code == v:
+                count -= 1
+                if count < 0:
+                    return False
+        return True
+
+    def _resample_draft(self, p: int, view: _View, history: list[int], rng: Rng) -> None:
         """Step 1: the set-aside card and hidden picks of the current round, before its reveal."""
-        if self.phase not in ("draft", "supply") or self.aside is None:
-            return
-        # The draft's actions are the last aside outcome and the picks after it, in seat order
-        # from the start player.
-        aside_index = max(i for i, a in enumerate(history) if ASIDE <= a < DRAW)
-        pick_indices = [
-            i for i in range(aside_index + 1, len(history)) if PICK <= history[i] < PLAY
-        ]
+        assert view.aside_index is not None
+        picks = view.picks
         k = self.order().index(p)
-        if len(pick_indices) >= k:
+        if len(picks) >= k:
             received = self.received_pool(p)
             assert received is not None
             before = [c for c in range(NUM_ACTION_CARDS) if c not in received]
-            rng.shuffle(before)
-            history[aside_index] = ASIDE + before[0]
+            for i in range(len(before) - 1, 0, -1):  # Fisher-Yates, as the engine
+                j = rng.below(i + 1)
+                before[i], before[j] = before[j], before[i]
+            history[view.aside_index] = ASIDE + before[0]
             for j in range(k):
-                history[pick_indices[j]] = PICK + before[j + 1]
+                history[picks[j]] = PICK + before[j + 1]
             pool = list(received)
-            for j in range(k, len(pick_indices)):
-                if j == k:
-                    card = history[pick_indices[j]] - PICK  # p's own pick is fact
-                else:
-                    card = rng.choice(pool)
-                    history[pick_indices[j]] = PICK + card
-                pool.remove(card)
+            if k < len(picks):
+                pool.remove(history[picks[k]] - PICK)  # p's own pick is fact
+            later = picks[k + 1 :]
         else:
-            pool = list(range(NUM_ACTION_CARDS))
-            card = rng.choice(pool)
-            history[aside_index] = ASIDE + card
+            card = rng.below(NUM_ACTION_CARDS)
+            history[view.aside_index] = ASIDE + card
+            pool = [c for c in range(NUM_ACTION_CARDS) if c != card]
+            later = picks
+        for index in later:
+            card = rng.pick(pool)
+            history[index] = PICK + card
             pool.remove(card)
-            for index in pick_indices:
-                card = rng.choice(pool)
-                history[index] = PICK + card
-                pool.remove(card)
 
-    def _resample_draws(self, p: int, history: list[int], rng: random.Random) -> None:
-        """Step 2: swap hidden draw values inside each epoch, keeping every hand non-negative."""
-        values = self.cards.values
-        replay = State(self.game)
-        # A slot: [history index or None for a card still in the pile, epoch, seat, value].
-        slots: list[list[Any]] = []
-        # Per seat, its draws (slot numbers) and uses (-value) in history order.
-        events: list[list[tuple[str, int]]] = [[] for _ in range(self.num_players)]
-        epoch = 0
-        # The draw pile only shrinks, by one card per draw, until it runs empty and the discard
-        # pile replaces it: a pile that is not exactly one card smaller than after the last draw
-        # starts a new epoch.
-        left = len(replay.draw_pile)
-        for index, a in enumerate(history):
-            if replay.player == CHANCE and replay.phase == "draw":
-                if len(replay.draw_pile) != left:
-                    epoch += 1
-                seat = replay.draw_queue[0]
-                slots.append([index, epoch, seat, values[a - DRAW]])
-                events[seat].append(("draw", len(slots) - 1))
-                left = len(replay.draw_pile) - 1
-            elif replay.player >= 0 and (PLAY <= a < DONE or DISCARD <= a < PASS):
-                base = PLAY if a < DONE else DISCARD
-                events[replay.player].append(("use", values[a - base]))
-            replay.apply_action(a)
-        if len(replay.draw_pile) != left:
-            epoch += 1
-        for value in replay.draw_pile:
-            slots.append([None, epoch, None, value])
+    def _canonical_values(self, p: int, view: _View) -> list[int]:
+        """Step 2: values for the hidden slots that keep every hand valid, from the view alone.
 
-        start = list(self.cards.start_hand)
-
-        def hand_ok(seat: int) -> bool:
-            count = {v: start.count(v) for v in values}
-            for kind, item in events[seat]:
-                if kind == "draw":
-                    count[slots[item][3]] += 1
-                else:
-                    count[item] -= 1
-                    if count[item] < 0:
-                        return False
-            return True
-
-        hidden = [i for i, slot in enumerate(slots) if slot[2] != p]
-        for _ in range(16 * len(hidden)):
-            a, b = rng.choice(hidden), rng.choice(hidden)
-            sa, sb = slots[a], slots[b]
-            if sa[1] != sb[1] or sa[3] == sb[3]:
+        A use of value v by seat s beyond the v cards of its starting hand is a demand: one of
+        s's earlier draws is a v. The demands, in history order, each take an epoch (latest
+        first) with a v left and a draw of s before the demand not taken by an earlier demand of
+        that epoch; a dead end backtracks.
+        """
+        values: list[int] = [-1 if slot.value is None else slot.value for slot in view.slots]
+        epochs = len(view.unknown)
+        start = [self.cards.start_hand.count(v) for v in self.cards.values]
+        demands: list[tuple[int, int, int]] = []  # (history index, seat, value id)
+        draws: dict[tuple[int, int], list[int]] = {}  # (seat, epoch) -> slot numbers
+        for seat in range(self.num_players):
+            if seat == p:
                 continue
-            sa[3], sb[3] = sb[3], sa[3]
-            seats = {s for s in (sa[2], sb[2]) if s is not None}
-            if not all(hand_ok(s) for s in seats):
-                sa[3], sb[3] = sb[3], sa[3]
-        for index, _, _, value in slots:
-            if index is not None:
-                history[index] = DRAW + values.index(value)
+            used = [0] * len(self.cards.values)
+            for index, code in view.events[seat]:
+                if code >= 0:
+                    draws.setdefault((seat, view.slots[code].epoch), []).append(code)
+                else:
+                    v = -1 - code
+                    used[v] += 1
+                    if used[v] > start[v]:
+                        demands.append((index, seat, v))
+        demands.sort()
+
+        def draws_before(seat: int, epoch: int, index: int) -> int:
+            before = 0
+            for code in draws.get((seat, epoch), []):
+                at = view.slots[code].index
+                before += at is not None and at < index
+            return before
+
+        left = [Counter(counts) for counts in view.unknown]
+        taken: Counter[tuple[int, int]] = Counter()
+        chosen = [epochs] * len(demands)
+        d = 0
+        while 0 <= d < len(demands):
+            index, seat, v = demands[d]
+            e = chosen[d]
+            if e < epochs:  # back after a dead end: return the epoch, try an earlier one
+                left[e][v] += 1
+                taken[(seat, e)] -= 1
+            e -= 1
+            while e >= 0 and not (
+                left[e][v] > 0 and taken[(seat, e)] < draws_before(seat, e, index)
+            ):
+                e -= 1
+            if e >= 0:
+                chosen[d] = e
+                left[e][v] -= 1
+                taken[(seat, e)] += 1
+                d += 1
+            else:
+                chosen[d] = epochs
+                d -= 1
+        given: Counter[tuple[int, int]] = Counter()
+        for (_, seat, v), e in zip(demands, chosen):
+            if e == epochs:
+                continue
+            code = draws[(seat, e)][given[(seat, e)]]
+            given[(seat, e)] += 1
+            values[code] = v
+        for code in view.hidden:
+            if values[code] < 0:
+                counts = left[view.slots[code].epoch]
+                v = min(v for v in counts if counts[v] > 0)
+                counts[v] -= 1
+                values[code] = v
+        return values
 
     def __str__(self) -> str:
         lines = [

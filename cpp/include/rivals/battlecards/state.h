@@ -15,17 +15,18 @@
 
 namespace rivals::battlecards {
 
-// Action ids (docs/rules/battlecards.md, "Actions"); `a` is the global arsenal index.
+// Decision ids (docs/rules/battlecards.md, "Actions"); `a` is the global arsenal index.
 inline constexpr Action kPass = 0;
 inline constexpr Action kFight = 1;
 inline constexpr Action kDecline = 2;
-inline constexpr Action kDeploy = 3;                                           // + a
-inline constexpr Action kFire = kDeploy + 2 * kMaxArsenal;                     // 259 + a
-inline constexpr Action kWithdraw = kFire + 2 * kMaxArsenal;                   // 515 + a
-inline constexpr Action kPlay = kWithdraw + 2 * kMaxArsenal;                   // 771 + k
-inline constexpr Action kArsenalOutcome = kPlay + kMaxConflict;                // 899 + a
-inline constexpr Action kConflictOutcome = kArsenalOutcome + 2 * kMaxArsenal;  // 1155 + k
-inline constexpr int kNumActions = kConflictOutcome + kMaxConflict;            // 1283
+inline constexpr Action kDeploy = 3;                          // + a
+inline constexpr Action kFire = kDeploy + 2 * kMaxArsenal;    // 259 + a
+inline constexpr Action kWithdraw = kFire + 2 * kMaxArsenal;  // 515 + a
+inline constexpr Action kPlay = kWithdraw + 2 * kMaxArsenal;  // 771 + k
+inline constexpr int kNumActions = kPlay + kMaxConflict;      // 899
+// Chance outcomes are numbered from 0 (OpenSpiel's convention) and read by the node: at a node
+// on an arsenal the slot of the card in the subject's arsenal, at a node on the conflict deck
+// the conflict index.
 
 // In the order of the rules page's node table (the observation's one-hot).
 enum class Phase : std::int8_t {
@@ -123,12 +124,14 @@ class State {
 
   int legal_actions(Action* out) const;
   int chance_outcomes(ChanceOutcome* out) const;
+  // At a chance node: the seat whose arsenal the outcome is a card of, or -1 when it is a
+  // conflict card.
+  int outcome_seat() const { return chance_cards().seat; }
   Action sample_chance(Rng& rng) const {
     const ChanceCards chance = chance_cards();
-    return chance.base +
-           nth_set_bit(
-               chance.cards,
-               static_cast<int>(rng.below(static_cast<std::uint32_t>(popcount(chance.cards)))));
+    return nth_set_bit(
+        chance.cards,
+        static_cast<int>(rng.below(static_cast<std::uint32_t>(popcount(chance.cards)))));
   }
   void apply(Action action);
   void returns(double* out) const;
@@ -160,8 +163,8 @@ class State {
 
  private:
   struct ChanceCards {
-    u128 cards;
-    Action base;
+    u128 cards;  // by slot of the subject's arsenal, or by conflict index
+    int seat;    // the arsenal's seat, or -1 for the conflict deck
   };
   ChanceCards chance_cards() const;
 

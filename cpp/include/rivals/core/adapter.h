@@ -14,6 +14,7 @@
 
 #include "rivals/bots/bot_factory.h"
 #include "rivals/core/any_game.h"
+#include "rivals/core/data.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/parallel.h"
 #include "rivals/core/playout.h"
@@ -190,12 +191,35 @@ class GameAdapter final : public AnyGame {
       : rules_(resolve_params(G::kName, G::param_specs(), given)),
         name_(G::kName),
         params_(rules_.params()),
-        observation_shape_(rules_.observation_shape()) {}
+        observation_shape_(rules_.observation_shape()) {
+    // The identity is the name, the other parameters and the documents, each with sorted keys.
+    Json others = Json::object();
+    for (const auto& [key, value] : params_.as_object())
+      if (data().find(key) == nullptr) others.set(key, value);
+    identity_ = name_ + "\n" + others.dump_sorted() + "\n" + data().dump_sorted();
+  }
 
   const G& rules() const { return rules_; }
 
   const std::string& name() const override { return name_; }
   const Json& params() const override { return params_; }
+  const Json& data() const override {
+    if constexpr (requires {
+                    { rules_.data() } -> std::same_as<const Json&>;
+                  }) {
+      return rules_.data();
+    } else {
+      static const Json none = Json::object();
+      return none;
+    }
+  }
+  Json portable_params() const override {
+    Json portable = params_;
+    for (const auto& [key, documents] : data().as_object())
+      portable.set(key, portable_data_value(*params_.find(key), documents));
+    return portable;
+  }
+  const std::string& identity() const override { return identity_; }
   int num_players() const override { return rules_.num_players(); }
   int num_distinct_actions() const override { return rules_.num_distinct_actions(); }
   int max_chance_outcomes() const override { return rules_.max_chance_outcomes(); }
@@ -318,6 +342,7 @@ class GameAdapter final : public AnyGame {
   std::string name_;
   Json params_;
   std::vector<int> observation_shape_;
+  std::string identity_;
 };
 
 template <Game G>
@@ -333,6 +358,9 @@ class BotAdapter final : public AnyBot {
     if (concrete == nullptr)
       throw std::invalid_argument("bot '" + name_ + "' plays " + G::kName + ", not " +
                                   state.game().name());
+    if (!game_->same_rules(state.game()))
+      throw std::invalid_argument("bot '" + name_ + "' was made for a " + G::kName +
+                                  " game with other parameters or data than this state's");
     if (state.is_terminal() || state.is_chance_node())
       throw std::invalid_argument("bot '" + name_ + "': no player is to move in this state");
     return bot_step<G>(bot_, concrete->state(), concrete->history());

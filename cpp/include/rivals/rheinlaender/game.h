@@ -1,6 +1,7 @@
 // Rheinländer for 3-5 players on a map given as data. Rules: docs/rules/rheinlaender.md.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,7 +26,10 @@ class Rheinlaender {
   Json params() const;
   int num_players() const { return data_->setup.players; }
   int num_distinct_actions() const { return data_->setup.num_actions; }
-  int max_chance_outcomes() const { return data_->setup.board.max_number + 1; }
+  // Cards 0..N at a deal or draw, landmark chips at the setup's chance nodes.
+  int max_chance_outcomes() const {
+    return std::max(data_->setup.board.max_number + 1, kChipKinds);
+  }
   // Setup chance nodes, then at most bastion, card, draw and redraw per turn.
   int max_game_length() const {
     const Setup& g = data_->setup;
@@ -34,7 +38,8 @@ class Rheinlaender {
   std::vector<int> observation_shape() const;
   State initial_state() const { return State(data_->setup); }
   // The map document, as read.
-  const Json& map() const { return data_->map; }
+  // The map document in use, under its parameter's name.
+  const Json& data() const { return data_->data; }
 
   std::string action_to_string(const State& state, Action action) const;
   Action string_to_action(const State& state, std::string_view text) const;
@@ -51,7 +56,7 @@ class Rheinlaender {
   std::string information_state_string(const State& state, const std::vector<Action>& history,
                                        Player player) const;
 
-  // The string of any action id; throws std::invalid_argument outside 0..num_distinct_actions-1.
+  // The string of a decision id; throws std::invalid_argument outside 0..num_distinct_actions-1.
   std::string action_name(Action action) const;
 
  private:
@@ -59,11 +64,15 @@ class Rheinlaender {
   // pointers to the setup stay valid as long as any copy lives.
   struct Data {
     Setup setup;
-    Json map;
+    Json data;  // {"map": the map document}
     Json map_param;
-    std::vector<std::string> names;               // action id -> string
-    std::unordered_map<std::string, Action> ids;  // string -> action id
+    std::vector<std::string> names;               // decision id -> string
+    std::unordered_map<std::string, Action> ids;  // string -> decision id
+    std::vector<std::string> card_names;          // chance outcome (card 0..N) -> string
+    std::vector<std::string> chip_names;          // chance outcome (chip kind) -> string
   };
+  // The strings of the chance outcomes of `state`'s node.
+  const std::vector<std::string>& outcome_names(const State& state) const;
   // For every history position: the seat deciding, or -1 at chance; and the seat receiving a
   // number card there, or -1.
   struct Roles {

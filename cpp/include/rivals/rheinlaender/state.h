@@ -20,6 +20,7 @@ inline constexpr int kHandSize = 5;
 inline constexpr int kBastions = 3;
 inline constexpr int kFinalDuke = 5;  // a duke's worth at the end (1 during play)
 inline constexpr int kArchbishopBonus = 5;
+inline constexpr Action kReshuffleCard = 0;  // the card, and its chance outcome id
 
 // In the observation's and to_dict's order.
 enum class Phase : std::int8_t { kLandmarks, kDeal, kPlay, kDraw, kRedraw, kTerminal };
@@ -33,11 +34,11 @@ struct Setup {
   int players = 3;
   int knights = 25;  // per player
   int max_turns = 1000;
-  // Action id offsets (docs/rules/rheinlaender.md, "Actions").
+  // Decision id offsets (docs/rules/rheinlaender.md, "Actions"). Chance outcomes are numbered
+  // apart from decisions: card c (0 the reshuffle card) at a deal or draw, chip kind k at a
+  // landmark site.
   Action bastion_base = 0;
   Action discard_base = 0;
-  Action card_base = 0;
-  Action chip_base = 0;
   int num_actions = 0;
 };
 
@@ -63,6 +64,9 @@ class State {
 
   // Whether the player to move can place a knight with some card of their hand.
   bool can_place() const;
+  // The cards (bit c for card c) with which the player to move could place a knight now, held
+  // or not; public, unlike the hand.
+  std::uint64_t placeable_cards() const;
 
   // Read access for presentation, observation and hidden-information sampling.
   Phase phase() const { return phase_; }

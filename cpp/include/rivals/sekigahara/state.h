@@ -15,14 +15,15 @@
 
 namespace rivals::sekigahara {
 
-// Action ids (docs/rules/sekigahara.md, "Actions").
+// Decision ids (docs/rules/sekigahara.md, "Actions"). Chance outcomes are numbered apart from
+// them, from 0 (OpenSpiel's convention): revealing card c is outcome c - 1.
 inline constexpr Action kEnd = 0;
 inline constexpr Action kFirstMove = 10;
-inline constexpr Action kOrderOffset = 81;    // order c = 81 + c
-inline constexpr Action kBlankOffset = 90;    // blank c = 90 + c
-inline constexpr Action kSwapOffset = 99;     // swap c = 99 + c
-inline constexpr Action kRevealOffset = 108;  // reveal c = 108 + c
-inline constexpr int kNumActions = 118;
+inline constexpr Action kOrderOffset = 81;  // order c = 81 + c
+inline constexpr Action kBlankOffset = 90;  // blank c = 90 + c
+inline constexpr Action kSwapOffset = 99;   // swap c = 99 + c
+inline constexpr int kNumActions = 109;
+inline constexpr Action kRevealOffset = -1;  // reveal c = c - 1, a chance outcome
 
 constexpr Action move_action(int from, int to) {
   return kFirstMove + 8 * (from - 1) + (to < from ? to - 1 : to - 2);

@@ -22,6 +22,8 @@ class Verraeter {
   explicit Verraeter(const Json& params);
 
   Json params() const;
+  // The card document in use, under its parameter's name.
+  const Json& data() const { return *data_; }
   int num_players() const { return setup_->players; }
   int num_distinct_actions() const { return kNumActions; }
   int max_chance_outcomes() const { return State::kMaxChanceOutcomes; }
@@ -52,10 +54,16 @@ class Verraeter {
 
   std::shared_ptr<const Setup> setup_;
   Json cards_param_;
+  std::shared_ptr<const Json> data_;
 };
 
-// The string of an action id; throws std::invalid_argument outside 0-79 and for supply value ids
-// the card set does not have.
-std::string action_name(Action action, const Cards& cards);
+// What the action ids of a node mean: decisions, or one of the three kinds of chance outcome.
+enum class IdKind : std::int8_t { kDecision, kLandscape, kAside, kDraw };
+IdKind id_kind(const State& state);
+
+// The string of an action id of that kind; throws std::invalid_argument outside the kind's range
+// (decisions 0-55, landscapes 0-11, action cards 0-5, draws 0-5) and for supply value ids the
+// card set does not have.
+std::string action_name(Action action, IdKind kind, const Cards& cards);
 
 }  // namespace rivals::verraeter

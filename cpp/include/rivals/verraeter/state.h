@@ -18,19 +18,21 @@
 
 namespace rivals::verraeter {
 
-// Action ids (docs/rules/verraeter.md, "Actions").
-inline constexpr Action kConflict = 0;   // 0-11: conflict site i
-inline constexpr Action kBuild = 12;     // 12-23: new Gutshof below ring position i
-inline constexpr Action kUpgrade = 24;   // 24-35: own Gutshof at ring position i to a Kontor
-inline constexpr Action kPick = 36;      // 36-41: draft action card c
-inline constexpr Action kPlay = 42;      // 42-47: play a supply card of value id v
-inline constexpr Action kDone = 48;      // stop playing supply cards
-inline constexpr Action kDiscard = 49;   // 49-54: discard a supply card of value id v
-inline constexpr Action kPass = 55;      // the builder does nothing
-inline constexpr Action kLand = 56;      // 56-67: chance, landscape card 2 * type + start house
-inline constexpr Action kAside = 68;     // 68-73: chance, action card c set aside
-inline constexpr Action kDrawCard = 74;  // 74-79: chance, a supply card of value id v drawn
-inline constexpr int kNumActions = 80;
+// Decision ids (docs/rules/verraeter.md, "Actions").
+inline constexpr Action kConflict = 0;  // 0-11: conflict site i
+inline constexpr Action kBuild = 12;    // 12-23: new Gutshof below ring position i
+inline constexpr Action kUpgrade = 24;  // 24-35: own Gutshof at ring position i to a Kontor
+inline constexpr Action kPick = 36;     // 36-41: draft action card c
+inline constexpr Action kPlay = 42;     // 42-47: play a supply card of value id v
+inline constexpr Action kDone = 48;     // stop playing supply cards
+inline constexpr Action kDiscard = 49;  // 49-54: discard a supply card of value id v
+inline constexpr Action kPass = 55;     // the builder does nothing
+inline constexpr int kNumActions = 56;
+// Chance outcome ids, numbered from 0 at each chance node (OpenSpiel's convention); the node
+// says which kind they are.
+inline constexpr Action kLand = 0;      // 0-11: landscape card 2 * type + start house
+inline constexpr Action kAside = 0;     // 0-5: action card c set aside
+inline constexpr Action kDrawCard = 0;  // 0-5: a supply card of value id v drawn
 
 inline constexpr std::uint16_t kAllPositions = (1u << kRingSize) - 1;
 inline constexpr int kLandscapeCards = 2 * kTypes;
@@ -151,6 +153,8 @@ class State {
   const Counts& pile() const { return pile_; }
   int pile_size() const { return pile_size_; }
   const Counts& discard_pile() const { return discard_; }
+  // The conflict total of each house (eagle, rose), kept from the reveal to phase 11.
+  int conflict_total(int house) const { return totals_[house]; }
   int queue_length() const { return queue_len_; }
   Player queue_at(int i) const { return static_cast<Player>((queue_ >> (2 * i)) & 3); }
   // Action cards are face up from the reveal to phase 11.
@@ -221,6 +225,7 @@ class State {
   Counts pile_{};
   Counts discard_{};
   std::array<std::int16_t, kMaxSeats> vp_{};
+  std::array<std::int16_t, 2> totals_{};            // this round's conflict totals, once resolved
   std::array<std::uint16_t, kMaxSeats> estates_{};  // ring positions with the seat's estate
   std::uint16_t rose_ = 0;                          // positions showing the rose
   std::uint16_t kontor_ = 0;                        // estates turned to their Kontor side
