@@ -25,6 +25,8 @@ from rivals import _facts
 
 T = TypeVar("T")
 
+ROOT = Path(__file__).resolve().parent.parent
+
 # Integers that sit on the edges of the types the engine and the bindings convert to.
 EDGE_INTS = (
     0,
@@ -65,12 +67,36 @@ def check(condition: bool, message: str) -> None:
         raise Failure(message)
 
 
+# A stored input names what it was found on in a first line, ``rivals-fuzz {json}``: the
+# choice bytes that follow pick a game by its index in a list that grows with every game and
+# parameter set, and the header keeps the input on the game it failed on.
+PIN_PREFIX = b"rivals-fuzz "
+
+
+def read_pin(data: bytes) -> tuple[dict[str, Any] | None, bytes]:
+    """The header of a stored input and the bytes after it; (None, data) when there is no
+    well-formed header (a fuzzer's mutation of one included), so any input still decodes."""
+    if not data.startswith(PIN_PREFIX) or b"\n" not in data:
+        return None, data
+    line, rest = data[len(PIN_PREFIX) :].split(b"\n", 1)
+    try:
+        pin = json.loads(line.decode("utf-8"))
+    except ValueError:
+        return None, data
+    return (pin, rest) if isinstance(pin, dict) else (None, data)
+
+
+def write_pin(pin: dict[str, Any], body: bytes) -> bytes:
+    return PIN_PREFIX + json.dumps(pin, sort_keys=True).encode("ascii") + b"\n" + body
+
+
 class Bytes:
     """Reads fuzzer bytes as choices. Past the end every read gives zeros, so any input decodes
-    to something and a harness loop ends by testing ``exhausted``."""
+    to something and a harness loop ends by testing ``exhausted``. ``pin`` is the input's header
+    (see ``read_pin``), if it has one."""
 
     def __init__(self, data: bytes) -> None:
-        self.data = data
+        self.pin, self.data = read_pin(data)
         self.pos = 0
 
     @property
@@ -121,6 +147,23 @@ class Bytes:
         return raw
 
 
+# The pin of the game or data parameter that the last input picked: fuzz/store.py gives a failing
+# input the header that keeps it on that game.
+_last_pick: dict[str, Any] = {}
+
+
+def _picked(pin: dict[str, Any]) -> None:
+    _last_pick.clear()
+    _last_pick.update(pin)
+
+
+def take_pick() -> dict[str, Any]:
+    """The pin of the last pick since the previous call ({} when nothing was picked)."""
+    pin = dict(_last_pick)
+    _last_pick.clear()
+    return pin
+
+
 # --- The games, as the engine reports them -------------------------------------------------------
 
 
@@ -154,8 +197,32 @@ def make(name: str, params: str) -> rivals.Game:
 
 
 def pick_game(data: Bytes) -> rivals.Game:
+    """The game the next choice bytes pick, or the input's pinned game. A pin overrides the
+    choice but does not replace its bytes, so a stored input decodes as it did when it failed."""
     name, params = data.pick(configs())
+    pinned = pinned_game(data.pin)
+    if pinned is not None:
+        _picked(data.pin or {})
+        return pinned
+    _picked(pin_for(name, json.loads(params)))
     return make(name, params)
+
+
+def pinned_game(pin: dict[str, Any] | None) -> rivals.Game | None:
+    """The game of a pin ``{"game": name, "params": {...}}``, or None when there is no pin or it
+    names no game of this build."""
+    if pin is None or not isinstance(pin.get("params", {}), dict):
+        return None
+    try:
+        return make(str(pin.get("game")), json.dumps(pin.get("params", {}), sort_keys=True))
+    except (ValueError, TypeError):
+        return None
+
+
+def pin_for(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The pin of game ``name`` made with ``params`` (data parameters by shipped name, as in
+    ``configs()``, so the pin means the same on every checkout)."""
+    return {"game": name, "params": params}
 
 
 @dataclass(frozen=True)
@@ -172,6 +239,9 @@ class DataParam:
 
     def __str__(self) -> str:
         return f"{self.game} {self.param}={self.shipped.name}"
+
+    def pin(self) -> dict[str, Any]:
+        return {"game": self.game, "param": self.param, "shipped": self.shipped.name}
 
 
 def data_dir() -> Path:
@@ -198,6 +268,20 @@ def data_params() -> tuple[DataParam, ...]:
                     continue
                 found.append(candidate)
     return tuple(found)
+
+
+def pick_data_param(data: Bytes) -> DataParam:
+    """The data parameter the next choice bytes pick, or the input's pinned one (a pin
+    ``{"game": name, "param": key, "shipped": file name}`` overrides the choice as in
+    ``pick_game``)."""
+    params = data_params()
+    chosen = data.pick(params)
+    pin = data.pin or {}
+    for param in params:
+        if param.pin() == pin:
+            chosen = param
+    _picked(chosen.pin())
+    return chosen
 
 
 # --- Positions ------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from fuzz._common import (
     check_state,
     data_params,
     main,
+    pick_data_param,
 )
 
 Container = Union[dict[str, Any], list[Any]]
@@ -149,11 +150,10 @@ def play(game: rivals.Game, seed: int) -> None:
 
 
 def one_input(raw: bytes) -> None:
-    params = data_params()
-    if not params:
+    if not data_params():
         return
     data = Bytes(raw)
-    param = data.pick(params)
+    param = pick_data_param(data)
     seed = data.byte()
     inline = data.chance(25)
     text = file_text(param, data)

@@ -23,4 +23,4 @@ echo "== clang-format"
 git ls-files 'cpp/*.h' 'cpp/*.cpp' 'bindings/*.h' 'bindings/*.cpp' 'fuzz/*.h' 'fuzz/*.cpp' 'examples/*.cpp' | xargs "$bin/clang-format" --dry-run -Werror
 echo "== pytest"
 # One worker per core: the suite is dominated by the pure-Python reference games.
-"$bin/python" -m pytest -q -m "not slow" -n auto "$@"
+"$bin/python" -m pytest -q -n auto "$@"

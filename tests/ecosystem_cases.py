@@ -31,8 +31,8 @@ CASE_IDS = [config_id(name, params) for name, params in CASES]
 def random_game(
     name: str, params: dict[str, Any], seed: int, limit: int | None = None
 ) -> rivals.State:
-    """A game of uniformly random moves (chance by its probabilities), to the end or ``limit``
-    actions."""
+    """A game of uniformly random moves (chance by its probabilities), to the end or, when
+    ``limit`` is given, to exactly ``limit`` actions (the game must last that long)."""
     rng = random.Random(seed)
     state = rivals.make(name, **params).new_initial_state()
     while not state.is_terminal() and (limit is None or len(state.history()) < limit):
@@ -41,4 +41,5 @@ def random_game(
             state.apply_action(rng.choices(actions, weights)[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
+    assert limit is None or len(state.history()) == limit, f"the game ended before {limit} actions"
     return state

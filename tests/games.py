@@ -1,13 +1,16 @@
-"""The parameter sets every generic suite runs each game under, and how hard to push each one."""
+"""The parameter sets every generic suite runs each game under, and how hard to push each one.
+
+Every game of the engine must have a row here (tests/test_api.py checks it), so a new game gets
+the differential, invariant, VectorEnv, thread and error suites from the start.
+
+Test ids and random seeds come from :func:`config_id`. Data parameters are given by their shipped
+names, never by a path, so the ids and seeds (and a failure they reproduce) do not depend on where
+the repository is checked out.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
-
-BATTLECARDS_COMMANDERS = str(
-    Path(__file__).resolve().parent.parent / "python/rivals/data/battlecards_commanders.json"
-)
 
 # name -> list of (params, differential games in CI, invariant games in CI)
 CONFIGS: dict[str, list[tuple[dict[str, Any], int, int]]] = {
@@ -16,7 +19,7 @@ CONFIGS: dict[str, list[tuple[dict[str, Any], int, int]]] = {
     "battlecards": [
         ({}, 40, 1),
         ({"max_turns": 60}, 250, 3),
-        ({"expansions": [BATTLECARDS_COMMANDERS]}, 12, 1),
+        ({"expansions": ["battlecards_commanders"]}, 12, 1),
     ],
     "rheinlaender": [
         ({"players": 3}, 120, 1),
@@ -45,4 +48,6 @@ def configs(kind: str) -> list[tuple[str, dict[str, Any], int]]:
 
 
 def config_id(name: str, params: dict[str, Any]) -> str:
+    """The test id of a game and its parameters, also the text its random seeds derive from."""
+    assert "/" not in repr(params), f"{name}: name data by its shipped name, not a path: {params}"
     return name + "".join(f"-{key}={value}" for key, value in sorted(params.items()))

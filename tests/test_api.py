@@ -7,12 +7,20 @@ import pickle
 import pytest
 
 import rivals
+from rivals import reference
+from tests.games import CONFIGS
 
 
 def test_games_lists_every_registered_game_sorted() -> None:
     names = rivals.games()
     assert names == sorted(names)
     assert "rosenkoenig" in names
+
+
+def test_every_game_has_a_reference_and_a_row_in_the_generic_suites() -> None:
+    """A game missing from tests/games.py would get no differential, invariant, VectorEnv,
+    thread or error test, and one missing from the reference no rules test on it."""
+    assert set(CONFIGS) == set(rivals.games()) == set(reference.games())
 
 
 def test_unknown_game_lists_the_known_ones() -> None:

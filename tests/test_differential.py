@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -14,10 +15,10 @@ from tests.games import config_id, configs
 
 # Games are checked in chunks, so that a parallel test run spreads a slow game over workers.
 CHUNK = 20
+INFORMATION_STATE_STEP = 16
 CASES = [
     (name, params, first, min(CHUNK, total - first))
     for name, params, total in configs("differential")
-    if name in reference.games()
     for first in range(0, total, CHUNK)
 ]
 IDS = [f"{config_id(name, params)}-from{first}" for name, params, first, _ in CASES]
@@ -33,7 +34,43 @@ class Place:
         return f"{self.name} game {self.number} after {self.engine.history()}"
 
 
-def compare(engine: Any, oracle: Any, where: Place, with_tensors: bool) -> None:
+class Hashes:
+    """The engine's 64-bit Zobrist hash against the reference's snapshot. The reference does not
+    copy the engine's random keys, so the values cannot be compared; what must agree is which
+    states they tell apart: equal snapshots, reached by any histories, have equal hashes, and a
+    different snapshot has a different hash (a 64-bit collision among the few thousand states of
+    a test is a 1e-12 chance)."""
+
+    def __init__(self) -> None:
+        self.hash_of: dict[str, int] = {}
+        self.snapshot_of: dict[int, str] = {}
+
+    def check(self, engine: Any, snapshot: dict[str, Any], where: Place) -> None:
+        text = json.dumps(snapshot, sort_keys=True)
+        value = engine.hash()
+        assert self.hash_of.setdefault(text, value) == value, f"one snapshot, two hashes: {where}"
+        assert self.snapshot_of.setdefault(value, text) == text, f"one hash, two states: {where}"
+
+
+def compare_views(engine: Any, oracle: Any, where: Place) -> None:
+    """What each seat sees now, and the picture of the table."""
+    assert str(engine) == str(oracle), where
+    for player in range(engine.game.num_players):
+        np.testing.assert_array_equal(
+            engine.observation_tensor(player), oracle.observation_tensor(player), str(where)
+        )
+        assert engine.observation_string(player) == oracle.observation_string(player), where
+
+
+def compare_information_states(engine: Any, oracle: Any, where: Place) -> None:
+    for player in range(engine.game.num_players):
+        assert engine.information_state_string(player) == oracle.information_state_string(player), (
+            where
+        )
+
+
+def compare(engine: Any, oracle: Any, where: Place) -> dict[str, Any]:
+    """Everything but the views; returns the snapshot."""
     assert engine.current_player() == oracle.current_player(), where
     assert engine.is_terminal() == oracle.is_terminal(), where
     assert engine.is_chance_node() == oracle.is_chance_node(), where
@@ -47,14 +84,12 @@ def compare(engine: Any, oracle: Any, where: Place, with_tensors: bool) -> None:
         outcomes = engine.chance_outcomes()
         assert [a for a, _ in outcomes] == [a for a, _ in expected], where
         assert [p for _, p in outcomes] == pytest.approx([p for _, p in expected]), where
-    assert engine.to_dict() == oracle.to_dict(), where
+    snapshot = oracle.to_dict()
+    assert engine.to_dict() == snapshot, where
     assert engine.scores() == oracle.scores(), where
     assert engine.returns() == oracle.returns(), where
-    if with_tensors:
-        for player in range(engine.game.num_players):
-            np.testing.assert_array_equal(
-                engine.observation_tensor(player), oracle.observation_tensor(player), str(where)
-            )
+    assert len(engine.history()) <= engine.game.max_game_length, where
+    return snapshot
 
 
 @pytest.mark.parametrize(("name", "params", "first", "count"), CASES, ids=IDS)
@@ -70,15 +105,24 @@ def test_engine_matches_reference(
     assert game.max_game_length == oracle_game.max_game_length
     assert game.observation_shape == tuple(oracle_game.observation_shape)
     rng = random.Random(f"{config_id(name, params)}-{first}")
+    hashes = Hashes()
     for number in range(first, first + count):
         engine = game.new_initial_state()
         oracle = oracle_game.new_initial_state()
         where = Place(name, number, engine)
-        # Observation tensors are the slowest part of the reference: check every step of a
-        # quarter of the games.
-        with_tensors = number % 4 == 0
+        # The views are the slowest part of the reference: observations and pictures on every
+        # step of a quarter of the games; information states, which spell out the whole history
+        # (so comparing them is quadratic in its length), on every 16th step from a random one.
+        # Both at every game's end.
+        views = number % 4 == 0
+        offset = rng.randrange(INFORMATION_STATE_STEP)
         while True:
-            compare(engine, oracle, where, with_tensors)
+            hashes.check(engine, compare(engine, oracle, where), where)
+            step = len(engine.history())
+            if views or engine.is_terminal():
+                compare_views(engine, oracle, where)
+            if step % INFORMATION_STATE_STEP == offset or engine.is_terminal():
+                compare_information_states(engine, oracle, where)
             if engine.is_terminal():
                 break
             action = rng.choice(engine.legal_actions())

@@ -3,32 +3,44 @@ CMake package (find_package(rivals)) and plays every game."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 import rivals
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "embed"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example, built once per test run: parallel workers share the run's base temporary
+    directory, and the first to take the lock builds while the others wait for it."""
     cmake = shutil.which("cmake")
     assert cmake is not None, "cmake builds the engine, so it is on PATH wherever tests run"
-    build = tmp_path_factory.mktemp("embed")
-    prefix = subprocess.run(
-        [sys.executable, "-m", "rivals.cmake_dir"], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    subprocess.run(
-        [cmake, "-S", str(EXAMPLE), "-B", str(build), f"-DCMAKE_PREFIX_PATH={prefix}"],
-        check=True,
-        capture_output=True,
-    )
-    subprocess.run([cmake, "--build", str(build)], check=True, capture_output=True)
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    build = shared / "embed"
+    with FileLock(str(shared / "embed.lock")):
+        if not (build / "embed").exists():
+            prefix = subprocess.run(
+                [sys.executable, "-m", "rivals.cmake_dir"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+            subprocess.run(
+                [cmake, "-S", str(EXAMPLE), "-B", str(build), f"-DCMAKE_PREFIX_PATH={prefix}"],
+                check=True,
+                capture_output=True,
+            )
+            subprocess.run([cmake, "--build", str(build)], check=True, capture_output=True)
     return build / "embed"
 
 

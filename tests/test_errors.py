@@ -19,6 +19,7 @@ def mid_game_state(name: str, plies: int = 30) -> rivals.State:
     rng = random.Random(name)
     while not state.is_terminal() and len(state.history()) < plies:
         state.apply_action(rng.choice(state.legal_actions()))
+    assert len(state.history()) == plies and not state.is_terminal()
     return state
 
 
@@ -76,9 +77,9 @@ def test_history_replay_and_bots_name_the_problem(name: str) -> None:
     bot = rivals.bots.make("random", rivals.make(other))
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
-    if not state.is_terminal():
-        with pytest.raises(ValueError, match=f"plays {other}, not {name}"):
-            bot.step(state)
+    assert not state.is_terminal()
+    with pytest.raises(ValueError, match=f"plays {other}, not {name}"):
+        bot.step(state)
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 2**70])

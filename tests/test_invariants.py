@@ -14,6 +14,7 @@ import rivals
 from tests.games import config_id, configs
 
 CASES = configs("invariants")
+COPY_STEP = 10
 
 
 def case_ids() -> list[str]:
@@ -114,15 +115,17 @@ def test_random_games_keep_every_invariant(
     game = rivals.make(name, **params)
     assert game.name == name
     assert all(game.params[key] == value for key, value in params.items())
-    rng = random.Random(f"{name}-{params}")
+    rng = random.Random(config_id(name, params))
     for _ in range(num_games):
         state = game.new_initial_state()
-        # Copies, pickles and replays cost O(history) each: check them at a few random plies.
-        copy_plies = set(rng.sample(range(40), 4))
+        # Copies, pickles and replays cost O(history) each, a few times what check_state costs at
+        # a thousand actions: every COPY_STEP-th ply from a random one, so over the whole game.
+        offset = rng.randrange(COPY_STEP)
         ply = 0
         while True:
             check_state(game, state, rng)
-            if ply in copy_plies:
+            assert len(state.history()) <= game.max_game_length
+            if ply % COPY_STEP == offset:
                 check_copies(state, rng)
             if state.is_terminal():
                 break
@@ -135,7 +138,6 @@ def test_random_games_keep_every_invariant(
                 state.apply_action(after[2][-1])
                 assert snapshot(state) == after
             ply += 1
-        assert len(state.history()) <= game.max_game_length
         returns = state.returns()
         assert len(returns) == game.num_players
         assert sum(returns) == pytest.approx(0.0)
@@ -204,3 +206,40 @@ def test_bots_play_legal_moves(name: str, params: dict[str, Any], num_games: int
         action = bots[state.current_player() % 2].step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+@pytest.mark.parametrize(("name", "params", "num_games"), CASES, ids=case_ids())
+def test_hash_depends_on_the_state_not_on_the_history(
+    name: str, params: dict[str, Any], num_games: int
+) -> None:
+    """Two actions of one mover taken in either order (two cards dealt to one seat, two tokens
+    placed): where both orders reach the same snapshot the hashes are equal, and where they reach
+    different snapshots the hashes differ."""
+    game = rivals.make(name, **params)
+    rng = random.Random(config_id(name, params))
+    same = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            for first in rng.sample(legal, min(3, len(legal))):
+                after = state.clone()
+                after.apply_action(first)
+                if after.is_terminal() or after.current_player() != state.current_player():
+                    continue
+                second = rng.choice(after.legal_actions())
+                if second == first or second not in legal:
+                    continue
+                swapped = state.clone()
+                swapped.apply_action(second)
+                if first not in swapped.legal_actions():
+                    continue
+                after.apply_action(second)
+                swapped.apply_action(first)
+                if after.to_dict() == swapped.to_dict():
+                    assert after.hash() == swapped.hash(), (state.history(), first, second)
+                    same += 1
+                else:
+                    assert after.hash() != swapped.hash(), (state.history(), first, second)
+            state.apply_action(random_action(state, rng))
+    assert same > 0, "no two orders reached the same state: the test checked nothing"

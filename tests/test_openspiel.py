@@ -7,14 +7,17 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel
 import pytest
-from open_spiel.python.algorithms import evaluate_bots, mcts
-from open_spiel.python.bots import uniform_random
 
 import rivals
-import rivals.openspiel
 from tests.ecosystem_cases import CASE_IDS, CASES, random_game
+from tests.optional import require
+
+pyspiel = require("pyspiel")
+evaluate_bots = require("open_spiel.python.algorithms.evaluate_bots")
+mcts = require("open_spiel.python.algorithms.mcts")
+uniform_random = require("open_spiel.python.bots.uniform_random")
+require("rivals.openspiel")
 
 NAMES = rivals.openspiel.register()
 MCTS_ACTIONS = 80

@@ -9,12 +9,17 @@ from typing import Any
 
 import numpy as np
 import pytest
-from gymnasium import spaces
-from pettingzoo.test import api_test, seed_test
 
 import rivals
-from rivals.pettingzoo import RivalsAECEnv, env, raw_env
 from tests.ecosystem_cases import CASE_IDS, CASES
+from tests.optional import require
+
+spaces = require("gymnasium.spaces")
+pettingzoo_test = require("pettingzoo.test")
+rivals_pettingzoo = require("rivals.pettingzoo")
+RivalsAECEnv = rivals_pettingzoo.RivalsAECEnv
+env = rivals_pettingzoo.env
+raw_env = rivals_pettingzoo.raw_env
 
 # What api_test says about every environment with dict observations, PettingZoo's own board
 # games included (it names those and stays quiet for them only).
@@ -36,14 +41,14 @@ def test_api_test(name: str, params: dict[str, Any]) -> None:
     expected = EXPECTED_WARNINGS if bounded else EXPECTED_WARNINGS + UNBOUNDED_WARNINGS
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        api_test(environment, num_cycles=1000)
+        pettingzoo_test.api_test(environment, num_cycles=1000)
     unexpected = {str(w.message) for w in caught if not str(w.message).startswith(expected)}
     assert not unexpected
 
 
 @pytest.mark.parametrize(("name", "params"), CASES, ids=CASE_IDS)
 def test_seed_test(name: str, params: dict[str, Any]) -> None:
-    seed_test(lambda: env(name, **params), num_cycles=100)
+    pettingzoo_test.seed_test(lambda: env(name, **params), num_cycles=100)
 
 
 def play(environment: Any, seed: int) -> list[int]:

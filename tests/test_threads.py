@@ -14,8 +14,14 @@ from tests.games import CONFIGS
 GAMES = sorted(CONFIGS)
 
 
+# A game between seeded bots, cut after this many actions: enough for every phase of the shorter
+# games, while a whole Battlecards game of mcts moves would cost a minute.
+ACTIONS = 200
+
+
 def bot_game(name: str, seed: int) -> list[int]:
-    """A whole game between two seeded mcts bots, chance from a seeded Python RNG."""
+    """A game between seeded mcts bots (to its end or ACTIONS actions), chance from a seeded
+    Python RNG."""
     game = rivals.make(name)
     bots = [
         rivals.bots.make("mcts", game, seed=seed * 10 + seat, iterations=40)
@@ -23,7 +29,7 @@ def bot_game(name: str, seed: int) -> list[int]:
     ]
     rng = random.Random(seed)
     state = game.new_initial_state()
-    while not state.is_terminal():
+    while not state.is_terminal() and len(state.history()) < ACTIONS:
         if state.is_chance_node():
             state.apply_action(rng.choice(state.legal_actions()))
         else:

@@ -156,8 +156,9 @@ def run_page(browser: str, page: Path, tmp_path: Path, fragment: str) -> list[di
 
 def test_viewer_steps_in_chromium(tmp_path: Path) -> None:
     browser = chromium()
-    if browser is None:
-        pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")
+    assert browser is not None, (
+        "the viewer is tested in Chromium (Debian: apt-get install chromium)"
+    )
     state = random_game("rosenkoenig", {}, seed=4, limit=40)
     history = state.history()
     last = len(history)

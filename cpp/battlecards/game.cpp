@@ -85,16 +85,20 @@ Battlecards::Battlecards(const Json& params) : params_(params) {
   for (int k = 0; k < cs.conflict_size; ++k)
     conflict_ids_[cs.conflict[static_cast<std::size_t>(k)].id] = k;
 
-  // max_game_length (rules page): per turn a deployment, a draw and then the longest of the
-  // effects of one card and a battle.
+  // max_game_length (rules page): per turn a deployment, a draw and then the effects of one card
+  // or a battle's choice; on top of that, once per battle card (a battle with combat is always
+  // won, and a won card leaves the deck), its battle window and combat rounds.
   const std::int64_t arsenal = cs.arsenal_size[0] + cs.arsenal_size[1];
   std::int64_t window = 2;
   std::int64_t effects = 0;
+  std::int64_t battles = 0;
   for (const ConflictCard& card : cs.conflict) {
-    if (card.kind == Kind::kKept) {
+    if (card.kind == Kind::kBattle) {
+      ++battles;
+    } else if (card.kind == Kind::kKept) {
       const Effect& e = card.effects[0];
       window += 1 + (e.kind == EffectKind::kReinforce ? e.count : 0);
-    } else if (card.kind != Kind::kBattle) {
+    } else {
       std::int64_t cost = 0;
       for (const Effect& e : card.effects) {
         if (e.kind == EffectKind::kDraw || e.kind == EffectKind::kDeploy ||
@@ -106,9 +110,10 @@ Battlecards::Battlecards(const Json& params) : params_(params) {
       effects = std::max(effects, cost);
     }
   }
-  const std::int64_t battle = 1 + window + kMaxRounds * (3 * arsenal + 2);
-  const std::int64_t length =
-      2 * kSetupDraw + 2 * kSetupDeploy + max_turns_ * (2 + std::max(effects, battle));
+  const std::int64_t combat = window + (2 * kMaxRounds + 1) * arsenal + 2 * kMaxRounds;
+  const std::int64_t length = 2 * kSetupDraw + 2 * kSetupDeploy +
+                              max_turns_ * (2 + std::max<std::int64_t>(effects, 1)) +
+                              battles * combat;
   if (length > std::numeric_limits<int>::max())
     throw std::invalid_argument(
         "battlecards: the card set and max_turns allow games longer than 2**31 - 1 actions; "

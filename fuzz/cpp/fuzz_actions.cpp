@@ -2,6 +2,7 @@
 // or replaced by a value of another kind) and a sequence of actions applied through the checked
 // AnyState API: mostly legal actions, to reach deep positions, else ids near the action range or
 // any 32-bit int. See checked_apply and check_history for what must hold.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -65,7 +66,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const std::vector<std::string> names = rivals::game_names();
   static std::map<std::string, Json> defaults;
   rivals::fuzz::Reader in(data, size);
-  const std::string& name = names[in.byte() % names.size()];
+  // A pin overrides the choice byte without replacing it, so a stored input decodes as it did.
+  const std::string& chosen = names[in.byte() % names.size()];
+  const std::string name = in.pinned("game", chosen);
+  if (std::find(names.begin(), names.end(), name) == names.end()) return 0;
   if (defaults.find(name) == defaults.end()) defaults[name] = rivals::make_game(name)->params();
   const auto game = game_for(name, choose_params(defaults[name], in));
   if (!game) return 0;

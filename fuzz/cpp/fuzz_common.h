@@ -12,6 +12,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rivals/core/any_game.h"
@@ -33,10 +35,31 @@ namespace rivals::fuzz {
     if (!(condition)) ::rivals::fuzz::fail(state, what); \
   } while (false)
 
-// The input as a stream of choices; past the end every read gives zeros.
+// The input as a stream of choices; past the end every read gives zeros. A stored input may begin
+// with a line `rivals-fuzz {json}` naming the game it failed on (docs/fuzzing.md, "Regressions");
+// the choices start after that line, and pin() is its object (null without one).
 class Reader {
  public:
-  Reader(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  Reader(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {
+    static constexpr std::string_view kPrefix = "rivals-fuzz ";
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const std::size_t end = text.find('\n');
+    if (text.substr(0, kPrefix.size()) != kPrefix || end == std::string_view::npos) return;
+    try {
+      Json pin = Json::parse(text.substr(kPrefix.size(), end - kPrefix.size()));
+      if (!pin.is_object()) return;
+      pin_ = std::move(pin);
+      pos_ = end + 1;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+
+  const Json& pin() const { return pin_; }
+  // The pinned string `key`, or `fallback` when the input pins none.
+  std::string pinned(std::string_view key, const std::string& fallback) const {
+    const Json* value = pin_.is_object() ? pin_.find(key) : nullptr;
+    return value != nullptr && value->is_string() ? value->as_string() : fallback;
+  }
 
   bool empty() const { return pos_ >= size_; }
   std::uint8_t byte() { return pos_ < size_ ? data_[pos_++] : 0; }
@@ -50,6 +73,7 @@ class Reader {
   const std::uint8_t* data_;
   std::size_t size_;
   std::size_t pos_ = 0;
+  Json pin_;
 };
 
 // Cheap invariants of any state; `obs` is a scratch buffer of exactly observation_size() floats,

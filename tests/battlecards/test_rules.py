@@ -1,6 +1,6 @@
 """Rules tests for Battlecards, one or more per paragraph of docs/rules/battlecards.md.
 
-Every test takes the ``make`` fixture (tests/battlecards/conftest.py) and so runs on the
+Every test takes the ``make`` fixture (tests/conftest.py) and so runs on the
 pure-Python reference and on the engine. Positions are built by applying actions; every chance
 outcome (arsenal draws, conflict draws, action-number flips) is chosen explicitly. Most tests use
 the small card set of ``helpers.rules_set()``; its units are, per side (``G`` German, ``B``
@@ -134,14 +134,15 @@ def test_game_attributes_shipped_set(make):
     assert game.max_chance_outcomes == MAX_CHANCE_OUTCOMES
     # 94 arsenal cards, 49 conflict cards: 9 * 94 + 6 * 49 + 66.
     assert tuple(game.observation_shape) == (1206,)
-    # 18 + 1000 * (2 + 1 + W + 4 * (3 * 94 + 2)), W = 2 + 6 bonuses + (1 + 2) + (1 + 1) = 13.
-    assert game.max_game_length == 18 + 1000 * (2 + 1 + 13 + 4 * (3 * 94 + 2))
+    # 18 + max_turns * (2 + max(E, 1)) + B * (W + 9 * N + 8) with E = 3 (a draw of 3), B = 16
+    # battles, W = 2 + 6 bonuses + (1 + 2) + (1 + 1) = 13 and N = 94 units.
+    assert game.max_game_length == 18 + 1000 * (2 + 3) + 16 * (13 + 9 * 94 + 8)
 
 
 def test_max_game_length_formula_rules_set(make):
     game = make("battlecards", cards=rules_set(), max_turns=7)
-    # N = 20, W = 2 + 1 + (1 + 2) = 6, E = 2 (K8, K9); battle 1 + 6 + 4 * 62 = 255.
-    assert game.max_game_length == 18 + 7 * (2 + 255)
+    # N = 20, B = 5 (K1-K5), W = 2 + 1 + (1 + 2) = 6, E = 2 (K8, K9).
+    assert game.max_game_length == 18 + 7 * (2 + 2) + 5 * (6 + 9 * 20 + 8)
     assert tuple(game.observation_shape) == (9 * 20 + 6 * 20 + 66,)
 
 
@@ -1039,8 +1040,6 @@ def test_resample_is_the_same_in_engine_and_reference():
     import rivals
     from rivals import reference
 
-    if "battlecards" not in rivals.games():
-        pytest.skip("the battlecards engine is not registered yet")
     actions = []
     oracle = reference.make("battlecards").new_initial_state()
     import random
@@ -1050,6 +1049,7 @@ def test_resample_is_the_same_in_engine_and_reference():
         action = rng.choice(oracle.legal_actions())
         oracle.apply_action(action)
         actions.append(action)
+    assert len(actions) == 150, "the random game ended before the position to resample"
     engine = rivals.make("battlecards").new_initial_state()
     for action in actions:
         engine.apply_action(action)

@@ -1,6 +1,6 @@
 """Rules tests for Rheinländer, from docs/rules/rheinlaender.md and the rule text.
 
-Every test takes the ``make`` fixture (tests/rheinlaender/conftest.py) and so runs on the
+Every test takes the ``make`` fixture (tests/conftest.py) and so runs on the
 pure-Python reference and on the engine. Positions are built by applying actions; the landmark
 chips, the deal and every draw are chance outcomes chosen explicitly (helpers.Script plans them).
 

@@ -1,6 +1,6 @@
 """Rules tests for Rosenkönig, from docs/rules/rosenkoenig.md and the rulebook.
 
-Every test takes the ``make`` fixture (tests/rosenkoenig/conftest.py) and so runs on the
+Every test takes the ``make`` fixture (tests/conftest.py) and so runs on the
 pure-Python reference and on the engine. Positions are built by applying actions; the deal and
 every draw are chance outcomes chosen explicitly, so each test controls the cards.
 

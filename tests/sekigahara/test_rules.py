@@ -1,6 +1,6 @@
 """Rules tests for Sekigahara, from docs/rules/sekigahara.md and the seed's rules and Q&A.
 
-Every test takes the ``make`` fixture (tests/sekigahara/conftest.py) and so runs on the
+Every test takes the ``make`` fixture (tests/conftest.py) and so runs on the
 pure-Python reference and on the engine. Positions are built by applying action strings; every
 reveal is a chance outcome chosen explicitly, so each test controls which cards come out.
 

@@ -12,6 +12,7 @@ stuck on card 8 and fight with the rest over the other cards, abilities included
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Iterator
@@ -111,7 +112,9 @@ def brute_force(root: Any) -> tuple[list[Any], list[float]]:
                 else [(a, 1.0) for a in state.legal_actions()]
             )
             for action, probability in outcomes:
-                child = state.clone()
+                # A clone that shares the (immutable) game: clone() would copy its card set too,
+                # which is most of the work on graphs of ten thousand states.
+                child = copy.deepcopy(state, {id(state.game): state.game})
                 child.apply_action(action)
                 at = index.setdefault(key(child), len(states))
                 if at == len(states):
@@ -209,9 +212,10 @@ def test_abilities_at_the_last_acquisition_match_brute_force(two_free: str) -> N
     assert {"action", "swap", "reveal", "terminal"} <= phases
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("rule", RULES)
 def test_two_free_tokens_and_two_cards_left_match_brute_force(rule: str, two_free: str) -> None:
+    """The largest graphs of this file, 14,000 states and more: about 30 s of CPU for the three
+    rules together, so they run with the rest rather than never."""
     engine, oracle = scripted(rule, two_free, TWO_FREE_SCRIPT)
     states, values = brute_force(oracle)
     assert sekigahara_solve(engine)[0] == pytest.approx(values[0], abs=1e-9)
@@ -264,6 +268,7 @@ def test_values_obey_the_rules_one_step_ahead(rule: str) -> None:
 def test_value_is_exact_in_units_of_the_deck_orders() -> None:
     """With d cards in the deck, a value counts deck orders: a multiple of 1/d!."""
     factorial = {1: 1, 2: 2, 3: 6}
+    checked = 0
     for seed in range(8):
         state = random_position("turn_start", seed, 3)
         if state.is_terminal():
@@ -271,6 +276,8 @@ def test_value_is_exact_in_units_of_the_deck_orders() -> None:
         deck = len(state.to_dict()["deck"])
         value = sekigahara_solve(state)[0] * factorial[deck]
         assert value == pytest.approx(round(value), abs=1e-6)
+        checked += deck > 1
+    assert checked >= 4, "too few positions where the deck order matters"
 
 
 def test_terminal_and_chance_states() -> None:

@@ -1,6 +1,6 @@
 """Rules tests for Verräter, from docs/rules/verraeter.md and the rulebook.
 
-Every test takes the ``make`` fixture (tests/verraeter/conftest.py) and so runs on the pure-Python
+Every test takes the ``make`` fixture (tests/conftest.py) and so runs on the pure-Python
 reference and on the engine. Positions are built by applying actions; the ring, the set-aside
 card and every draw are chance outcomes chosen explicitly.
 
@@ -854,9 +854,13 @@ def test_resample_keeps_everything_the_player_knows(make):
     changed = 0
     for game_number in range(6):
         players = 3 + game_number % 2
-        state = make("verraeter", players=players).new_initial_state()
-        stop_at = rng.randrange(60, 160)
-        random_game(state, rng, stop=lambda s, stop_at=stop_at: len(s.history()) >= stop_at)
+        game = make("verraeter", players=players)
+        history = random_game(game.new_initial_state(), rng).history()
+        # A mid-game position: the game cut at a random action from the 60th on.
+        state = game.new_initial_state()
+        for action in history[: rng.randrange(60, len(history))]:
+            state.apply_action(action)
+        assert not state.is_terminal()
         for player in range(players):
             for seed in (1, 2):
                 other = state.resample_from_infostate(player, seed)

@@ -699,13 +699,17 @@ class Game:
         self.max_chance_outcomes: int = MAX_CHANCE_OUTCOMES
         n_arsenal = len(cs.arsenals[0]) + len(cs.arsenals[1])
         n_conflict = len(cs.conflict)
+        # The derivation is on the rules page ("max_game_length").
         window = 2
         effects = 0
+        battles = 0
         for card in cs.conflict:
-            if card.kind == "kept":
+            if card.kind == "battle":
+                battles += 1
+            elif card.kind == "kept":
                 e = card.effects[0]
                 window += 1 + (e.count if e.type == "reinforce" else 0)
-            elif card.kind in ("build_up", "immediate"):
+            else:
                 cost = 0
                 for e in card.effects:
                     if e.type in ("draw", "deploy", "discard_reserve"):
@@ -713,10 +717,13 @@ class Game:
                     elif e.type == "destroy_stack":
                         cost += 1
                 effects = max(effects, cost)
-        battle = 1 + window + MAX_ROUNDS * (3 * n_arsenal + 2)
-        per_turn = 2 + max(effects, battle)
+        combat = window + (2 * MAX_ROUNDS + 1) * n_arsenal + 2 * MAX_ROUNDS
+        per_turn = 2 + max(effects, 1)
         self.max_game_length: int = (
-            2 * SETUP_DRAW + 2 * SETUP_DEPLOY + self.params["max_turns"] * per_turn
+            2 * SETUP_DRAW
+            + 2 * SETUP_DEPLOY
+            + self.params["max_turns"] * per_turn
+            + battles * combat
         )
         self.observation_shape: tuple[int, ...] = (9 * n_arsenal + 6 * n_conflict + OBS_GLOBALS,)
 

@@ -536,10 +536,9 @@ class State:
         return obs
 
     def observation_string(self, player: int) -> str:
-        p = self._check_seat(player)
-        colour = COLOUR_NAMES[self.colour_of(p)]
-        # Everything is public, so the observation is the whole table.
-        return f"view of seat {p} ({colour})\n{self}"
+        self._check_seat(player)
+        # Everything is public, so every seat sees the whole table.
+        return str(self)
 
     def information_state_string(self, player: int) -> str:
         self._check_seat(player)
@@ -548,35 +547,38 @@ class State:
         return " ".join(str(a) for a in self._history)
 
     def __str__(self) -> str:
-        lines = ["    " + " ".join(str(c) for c in range(BOARD_SIZE))]
+        # The picture of the rules page ("Text"): three characters a square, the crown's square
+        # bracketed ([+] while it is empty).
+        lines = ["    " + "  ".join(str(c) for c in range(BOARD_SIZE))]
         for r in range(BOARD_SIZE):
             cells = ""
             for c in range(BOARD_SIZE):
+                mark = self.board[r][c]
                 if (r, c) == self.crown:
-                    cells += "[" + self.board[r][c] + "]"
-                elif c > 0 and (r, c - 1) == self.crown:
-                    cells += self.board[r][c]
+                    cells += "[" + ("+" if mark == EMPTY else mark) + "]"
                 else:
-                    cells += " " + self.board[r][c]
-            lines.append(f" {r} {cells}")
-        lines.append(f"crown at {list(self.crown)}, stones left {self.stones_left}")
-        red, white = self.colour_scores()
-        lines.append(f"scores: Red {red}, White {white}")
+                    cells += " " + mark + " "
+            lines.append(f"{r} {cells}")
+        scores = self.scores()
         for seat in range(self.num_players):
+            colour = ("Red  ", "White")[self.colour_of(seat)]
             hand = " ".join(card_name(c) for c in self.hands[seat]) or "-"
-            colour = COLOUR_NAMES[self.colour_of(seat)]
-            lines.append(f"seat {seat} ({colour}): hand {hand}; heroes {self.heroes[seat]}")
-        lines.append(f"draw pile {len(self.draw_pile)}, discard {len(self.discard)}")
+            lines.append(
+                f"seat {seat} {colour} heroes {self.heroes[seat]}  score {int(scores[seat])}"
+                f"  hand {hand}"
+            )
+        lines.append(
+            f"stones left {self.stones_left}, draw pile {len(self.draw_pile)}, "
+            f"discard {len(self.discard)}"
+        )
         if self.player == TERMINAL:
             win = self.winner()
-            lines.append("game over: " + ("draw" if win is None else COLOUR_NAMES[win] + " wins"))
+            lines.append("draw" if win is None else COLOUR_NAMES[win] + " wins")
         elif self.player == CHANCE:
-            lines.append(f"chance: next card to seat {self.receiving}")
+            lines.append(f"dealing a card to seat {self.receiving}")
         else:
-            lines.append(
-                f"to move: seat {self.player} ({COLOUR_NAMES[self.colour_of(self.player)]})"
-            )
-        return "\n".join(lines)
+            lines.append(f"seat {self.player} to move")
+        return "\n".join(lines) + "\n"
 
     def __repr__(self) -> str:
         return f"<rosenkoenig State history={self._history}>"

@@ -124,7 +124,11 @@ class StateAdapter final : public AnyState {
     if constexpr (HiddenInformationGame<G>) {
       return rules().information_state_string(state_, history_, player);
     } else {
-      return rules().observation_string(state_, player);
+      // Nothing is hidden, so the history is the information state (OpenSpiel's convention for
+      // perfect information); the position alone would merge histories and lose perfect recall.
+      std::string out;
+      for (const Action action : history_) out += (out.empty() ? "" : " ") + std::to_string(action);
+      return out;
     }
   }
 

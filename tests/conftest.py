@@ -1,0 +1,77 @@
+"""What every test shares: the ``make`` fixture, once with the pure-Python reference and once with
+the C++ engine, so each rule is checked on both implementations (both must provide every game;
+tests/test_api.py fails when one of them lacks a game); and the smoke selection.
+
+``pytest --smoke`` runs only the modules of ``SMOKE``: the public API, errors, replays, threads,
+VectorEnv, the fuzz regressions, the rules of every game and the ecosystem adapters. It needs
+nothing but the installed package, pytest and hypothesis (an ecosystem module whose optional
+package is missing skips itself, see tests/optional.py), so it is what a freshly built wheel is
+tested with, and what CI runs on the oldest and newest supported Python.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+import rivals
+from rivals import reference
+from tests import optional
+
+IMPLEMENTATIONS: dict[str, Callable[..., Any]] = {
+    "reference": reference.make,
+    "engine": rivals.make,
+}
+
+TESTS = Path(__file__).resolve().parent
+SMOKE = {
+    "test_api.py",
+    "test_errors.py",
+    "test_fuzz_regressions.py",
+    "test_openspiel.py",
+    "test_pettingzoo.py",
+    "test_replay.py",
+    "test_threads.py",
+    "test_vector_env.py",
+    "battlecards/test_rules.py",
+    "rheinlaender/test_rules.py",
+    "rosenkoenig/test_rules.py",
+    "sekigahara/test_rules.py",
+    "verraeter/test_rules.py",
+}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--smoke",
+        action="store_true",
+        help="run the smoke selection only (what a built wheel is tested with)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    optional.SMOKE = bool(config.getoption("--smoke"))
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With ``--smoke``, every test module outside ``SMOKE`` is left uncollected (not even
+    imported: it may need packages the smoke selection does without)."""
+    if not config.getoption("--smoke") or not collection_path.name.startswith("test_"):
+        return None
+    try:
+        relative = collection_path.resolve().relative_to(TESTS).as_posix()
+    except ValueError:
+        return None
+    return relative not in SMOKE
+
+
+@pytest.fixture(params=sorted(IMPLEMENTATIONS))
+def impl(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def make(impl: str) -> Callable[..., Any]:
+    return IMPLEMENTATIONS[impl]

@@ -1,0 +1,218 @@
+"""What the bots' parameters promise (docs/bots.md), on the engine: ``threads`` reproduces the
+move for a seed and thread count, ``time_s`` replaces ``iterations``, ``max_nodes`` bounds the
+tree yet leaves the moves legal, ``exploration`` is UCB's constant; ``ismcts`` plays Battlecards;
+``alphabeta`` searched deep enough plays the exact solver's moves in Sekigahara end-games."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+import rivals
+from rivals._core import sekigahara_solve
+
+TREE_BOTS = ["mcts", "ismcts"]
+
+
+def random_action(state: rivals.State, rng: random.Random) -> int:
+    if state.is_chance_node():
+        actions, weights = zip(*state.chance_outcomes())
+        return int(rng.choices(actions, weights)[0])
+    return int(rng.choice(state.legal_actions()))
+
+
+def decisions(name: str, count: int, seed: int, **params: Any) -> list[rivals.State]:
+    """``count`` decision states with a choice (two legal actions or more), one per random game,
+    at a random one of its decisions."""
+    game = rivals.make(name, **params)
+    rng = random.Random(f"{name}-{seed}")
+    out = []
+    for _ in range(count):
+        state = game.new_initial_state()
+        choices = []
+        while not state.is_terminal():
+            if not state.is_chance_node() and len(state.legal_actions()) > 1:
+                choices.append(state.clone())
+            state.apply_action(random_action(state, rng))
+        assert choices, f"a game of {name} without a decision between two actions"
+        out.append(rng.choice(choices))
+    assert len(out) == count
+    return out
+
+
+# --- threads ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bot", TREE_BOTS)
+@pytest.mark.parametrize("name", rivals.games())
+def test_threads_reproduce_the_moves_for_a_seed(name: str, bot: str) -> None:
+    game = rivals.make(name)
+    positions = decisions(name, 5, seed=1)
+
+    def moves(threads: int, seed: int) -> list[int]:
+        player = rivals.bots.make(bot, game, seed=seed, iterations=40, threads=threads)
+        return [player.step(state) for state in positions]
+
+    two = moves(2, seed=3)
+    for state, action in zip(positions, two):
+        assert action in state.legal_actions()
+    assert moves(2, seed=3) == two, "same seed and thread count, other moves"
+    assert moves(3, seed=3) == moves(3, seed=3)
+    # Each thread grows its own tree: the thread count changes the search, the seed too.
+    others = {tuple(moves(1, seed=3)), tuple(moves(2, seed=4)), tuple(moves(3, seed=3))}
+    assert others != {tuple(two)}
+
+
+# --- time_s -----------------------------------------------------------------------------------
+
+TIMED = [("mcts", "rosenkoenig"), ("ismcts", "verraeter"), ("alphabeta", "rosenkoenig")]
+
+
+@pytest.mark.parametrize(("bot", "name"), TIMED)
+def test_time_budget_replaces_the_iterations(bot: str, name: str) -> None:
+    """With ``time_s`` the bot thinks for that long even when its iteration or depth budget is a
+    single step: it returns no sooner than the deadline (the clock is monotonic, so this cannot be
+    flaky) and, loosely, not much later."""
+    budget = 0.05
+    params = {"depth": 1} if bot == "alphabeta" else {"iterations": 1}
+    game = rivals.make(name)
+    for state in decisions(name, 3, seed=2):
+        player = rivals.bots.make(bot, game, seed=1, time_s=budget, **params)
+        start = time.perf_counter()
+        action = player.step(state)
+        elapsed = time.perf_counter() - start
+        assert action in state.legal_actions()
+        assert elapsed >= budget, f"returned after {elapsed:.3f}s: the iterations were the limit"
+        assert elapsed < budget + 5.0, f"{elapsed:.2f}s for a {budget}s budget"
+    quick = rivals.bots.make(bot, game, seed=1, **params)
+    start = time.perf_counter()
+    quick.step(decisions(name, 1, seed=2)[0])
+    # Without a time budget the single step is all it does (generous, as above).
+    assert time.perf_counter() - start < budget + 5.0
+
+
+# --- max_nodes --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bot", TREE_BOTS)
+@pytest.mark.parametrize("name", rivals.games())
+def test_a_tiny_tree_still_plays_legal_moves_and_changes_the_search(name: str, bot: str) -> None:
+    game = rivals.make(name)
+    positions = decisions(name, 6, seed=3)
+    chosen: dict[int, list[int]] = {}
+    for max_nodes in (1, 2, 10, 4000000):
+        player = rivals.bots.make(bot, game, seed=5, iterations=60, max_nodes=max_nodes)
+        chosen[max_nodes] = [player.step(state) for state in positions]
+        for state, action in zip(positions, chosen[max_nodes]):
+            assert action in state.legal_actions(), (max_nodes, state.history())
+    # A root that cannot even hold its children searches nothing: that must show in some move.
+    assert chosen[1] != chosen[4000000]
+
+
+# --- exploration -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("bot", "name"), [("mcts", "sekigahara"), ("ismcts", "verraeter")])
+def test_exploration_zero_commits_to_early_luck(bot: str, name: str) -> None:
+    """UCB's constant at its extremes. At 0 the search is greedy: once each move has one
+    rollout it follows the best-looking one, and a move whose first rollout lost is never tried
+    again, so which move it plays depends on the luck of those first rollouts and varies from
+    seed to seed. With a huge constant every move gets the same share of the budget and the most
+    visited one is the best on average over many rollouts each, which varies far less."""
+    game = rivals.make(name)
+    distinct = {0.0: 0, 1000.0: 0}
+    for state in decisions(name, 8, seed=4):
+        for exploration in distinct:
+            picks = {
+                rivals.bots.make(
+                    bot, game, seed=seed, iterations=400, exploration=exploration
+                ).step(state)
+                for seed in range(8)
+            }
+            assert picks <= set(state.legal_actions())
+            distinct[exploration] += len(picks)
+    assert distinct[0.0] > distinct[1000.0] + 4, distinct
+
+
+def test_ismcts_plays_battlecards_to_the_end_reproducibly() -> None:
+    game = rivals.make("battlecards", max_turns=30)
+
+    def play() -> list[int]:
+        bots = [rivals.bots.make("ismcts", game, seed=seat, iterations=20) for seat in (0, 1)]
+        rng = random.Random(9)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(random_action(state, rng))
+                continue
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert sum(state.returns()) == 0
+        return state.history()
+
+    history = play()
+    assert len(history) > 100
+    assert play() == history
+
+
+# --- alphabeta against the exact solver ----------------------------------------------------------
+
+
+def endgame(rule: str, seed: int, deck: int) -> rivals.State:
+    """The first decision state of a random Sekigahara game once the deck is down to ``deck``
+    cards (with the three in the centre, ``deck + 3`` cards left to win)."""
+    state = rivals.make("sekigahara", repetition_rule=rule).new_initial_state()
+    rng = random.Random(f"{rule}-{seed}-{deck}")
+    while len(state.to_dict()["deck"]) > deck or state.is_chance_node():
+        assert not state.is_terminal(), f"game {seed} ended with {deck} cards or more in the deck"
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def value_after(state: rivals.State, action: int) -> float:
+    """The exact value, for the player to move in ``state``, of playing ``action``."""
+    sign = 1.0 if state.current_player() == 0 else -1.0
+    child = state.clone()
+    child.apply_action(action)
+    return round(sign * sekigahara_solve(child)[0], 9)
+
+
+# (seed, cards in the deck) of end-games from random games, three per repetition rule, chosen
+# so that each rule's set holds positions where a depth-2 search loses value.
+END_GAMES = {
+    "turn_start": [(2, 1), (5, 2), (1, 2)],
+    "symmetric": [(1, 2), (2, 1), (6, 1)],
+    "off": [(1, 2), (2, 2), (4, 1)],
+}
+
+
+@pytest.mark.parametrize("rule", sorted(END_GAMES))
+def test_deep_alphabeta_plays_the_solvers_moves_in_end_games(rule: str) -> None:
+    """From end-games with one or two cards in the deck (four or five cards left to win),
+    alphabeta at depth 16 (five turns and more) plays both seats to the end; each of its moves
+    keeps the solver's value of the position for the player to move, so it realises the solver's
+    value. A depth-2 search does lose value on the way, which shows the end-games test the
+    depth."""
+    deep_moves = shallow_misses = 0
+    for seed, deck in END_GAMES[rule]:
+        state = endgame(rule, seed, deck)
+        deep = rivals.bots.make("alphabeta", state.game, seed=seed, depth=16)
+        shallow = rivals.bots.make("alphabeta", state.game, seed=seed, depth=2)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            sign = 1.0 if state.current_player() == 0 else -1.0
+            value = round(sign * sekigahara_solve(state)[0], 9)
+            action = deep.step(state)
+            assert value_after(state, action) == value, (state.history(), action, value)
+            shallow_misses += value_after(state, shallow.step(state)) != value
+            deep_moves += 1
+            state.apply_action(action)
+    assert deep_moves >= 10
+    assert shallow_misses > 0, "depth 2 found every best move too: the end-games are too easy"
