@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "rivals/core/error.h"
+
 namespace rivals::battlecards {
 namespace {
 
@@ -61,28 +63,20 @@ void for_each_card(u128 cards, int offset, Fn&& fn) {
 
 std::vector<ParamSpec> Battlecards::param_specs() {
   return {
-      {"cards", Json(nullptr), "null (the shipped card set), a path or a card-set object"},
-      {"expansions", Json::array(), "a list of paths or expansion objects"},
-      {"max_turns", Json(1000), "an int 1-" + std::to_string(kMaxTurnsLimit)},
+      ParamSpec::data("cards", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,
+                      "a path or a card-set object")
+          .or_null("the shipped card set"),
+      ParamSpec::data("expansions", Json::array(), ParamSpec::kArray,
+                      "a list of paths or expansion objects",
+                      ParamSpec::kString | ParamSpec::kObject),
+      ParamSpec::integer("max_turns", Json(1000), 1, kMaxTurnsLimit),
   };
 }
 
 Battlecards::Battlecards(const Json& params) : params_(params) {
-  const auto specs = param_specs();
-  const Json& max_turns = *params.find("max_turns");
-  if (!max_turns.is_int() || max_turns.as_int() < 1 || max_turns.as_int() > kMaxTurnsLimit)
-    bad_param(kName, specs[2], max_turns);
-  max_turns_ = static_cast<std::int32_t>(max_turns.as_int());
-  const Json& cards = *params.find("cards");
-  if (!cards.is_null() && !cards.is_string() && !cards.is_object())
-    bad_param(kName, specs[0], cards);
-  const Json& expansions = *params.find("expansions");
-  bool listed = expansions.is_array();
-  if (listed)
-    for (const Json& item : expansions.as_array())
-      listed = listed && (item.is_string() || item.is_object());
-  if (!listed) bad_param(kName, specs[1], expansions);
-  cards_ = std::make_shared<const CardSet>(load_card_set(cards, expansions));
+  max_turns_ = static_cast<std::int32_t>(params.find("max_turns")->as_int());
+  cards_ = std::make_shared<const CardSet>(
+      load_card_set(*params.find("cards"), *params.find("expansions")));
   const CardSet& cs = *cards_;
 
   for (int seat = 0; seat < 2; ++seat)
@@ -183,7 +177,7 @@ Action Battlecards::string_to_action(const State& /*state*/, std::string_view te
         return (verb == "deploy" ? kDeploy : verb == "fire" ? kFire : kWithdraw) + found->second;
     }
   }
-  throw std::invalid_argument("battlecards: unknown action '" + std::string(text) +
+  throw InvalidArgument("battlecards: unknown action '" + std::string(text) +
                               "'; accepted: 'pass', 'fight', 'decline', 'deploy G07', "
                               "'fire B12', 'withdraw G03', 'play C21', or a card id such as "
                               "'G07'");

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "rivals/core/data.h"
+#include "rivals/core/error.h"
 
 namespace rivals::verraeter {
 namespace {
@@ -128,30 +129,20 @@ std::string action_name(Action action, const Cards& cards) {
 
 std::vector<ParamSpec> Verraeter::param_specs() {
   return {
-      {"players", Json(4), "3 or 4"},
-      {"rounds", Json(nullptr), "null (2 * players) or an int 1-50"},
-      {"cards", Json(nullptr), "null (the shipped card file) or a path to a card file"},
+      ParamSpec::choice("players", Json(4), {Json(3), Json(4)}),
+      ParamSpec::integer("rounds", Json(nullptr), 1, kMaxRounds).or_null("2 * players"),
+      ParamSpec::data("cards", Json(nullptr), ParamSpec::kString, "a path to a card file")
+          .or_null("the shipped card file"),
   };
 }
 
 Verraeter::Verraeter(const Json& params) {
-  const auto specs = param_specs();
   auto setup = std::make_shared<Setup>();
-  const Json& players = *params.find("players");
-  if (!players.is_int() || (players.as_int() != 3 && players.as_int() != 4))
-    bad_param(kName, specs[0], players);
-  setup->players = static_cast<int>(players.as_int());
+  setup->players = static_cast<int>(params.find("players")->as_int());
   const Json& rounds = *params.find("rounds");
-  if (rounds.is_null()) {
-    setup->rounds = 2 * setup->players;  // each player is start player twice
-  } else if (rounds.is_int() && rounds.as_int() >= 1 && rounds.as_int() <= kMaxRounds) {
-    setup->rounds = static_cast<int>(rounds.as_int());
-  } else {
-    bad_param(kName, specs[1], rounds);
-  }
+  // Each player is start player twice unless the rounds are given.
+  setup->rounds = rounds.is_null() ? 2 * setup->players : static_cast<int>(rounds.as_int());
   cards_param_ = *params.find("cards");
-  if (!cards_param_.is_null() && !cards_param_.is_string())
-    bad_param(kName, specs[2], cards_param_);
   const std::string source = cards_param_.is_null() ? std::string("verraeter.json (shipped)")
                                                     : "'" + cards_param_.as_string() + "'";
   try {
@@ -210,7 +201,7 @@ Action Verraeter::string_to_action(const State& /*state*/, std::string_view text
   std::string values;
   for (int v = 0; v < cards.num_values; ++v)
     values += (v ? ", " : "") + std::to_string(cards.values[v]);
-  throw std::invalid_argument(
+  throw InvalidArgument(
       "verraeter: unknown action '" + std::string(text) +
       "'; accepted: 'conflict 3', 'build 7', 'upgrade 7', 'pick Diplomat5', 'play v', 'done', "
       "'discard v', 'pass' (v one of [" +

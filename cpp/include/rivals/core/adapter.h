@@ -14,9 +14,12 @@
 
 #include "rivals/bots/bot_factory.h"
 #include "rivals/core/any_game.h"
+#include "rivals/core/error.h"
 #include "rivals/core/game_concept.h"
+#include "rivals/core/interrupt.h"
 #include "rivals/core/parallel.h"
 #include "rivals/core/playout.h"
+#include "rivals/core/threads.h"
 #include "rivals/core/vector_env.h"
 
 namespace rivals {
@@ -73,7 +76,7 @@ class StateAdapter final : public AnyState {
   }
 
   void apply_action(Action action) override {
-    if (!is_legal(action)) throw std::invalid_argument(illegal_message(action));
+    if (!is_legal(action)) throw InvalidArgument(illegal_message(action));
     history_.reserve(static_cast<std::size_t>(rules().max_game_length()));
     state_.apply(action);
     history_.push_back(action);
@@ -152,7 +155,7 @@ class StateAdapter final : public AnyState {
  private:
   void check_player(Player player) const {
     if (player < 0 || player >= rules().num_players())
-      throw std::invalid_argument(std::string(G::kName) + ": player " + std::to_string(player) +
+      throw InvalidArgument(std::string(G::kName) + ": player " + std::to_string(player) +
                                   " is not a seat (0.." +
                                   std::to_string(rules().num_players() - 1) + ")");
   }
@@ -186,7 +189,9 @@ class GameAdapter final : public AnyGame {
       : rules_(resolve_params(G::kName, G::param_specs(), given)),
         name_(G::kName),
         params_(rules_.params()),
-        observation_shape_(rules_.observation_shape()) {}
+        observation_shape_(rules_.observation_shape()) {
+    fix_identity();
+  }
 
   const G& rules() const { return rules_; }
 
@@ -203,11 +208,14 @@ class GameAdapter final : public AnyGame {
   }
 
   MatchResults random_playouts(std::uint64_t seed, int num_games, int threads) const override {
+    threads = checked_threads(threads, name_ + " random_playouts");
     MatchResults results = empty_results(num_games);
     const int players = num_players();
     parallel_blocks(num_games, threads, [&](int, int begin, int end) {
       const auto initial = rules_.initial_state();
       for (int i = begin; i < end; ++i) {
+        // A random game takes microseconds: reading the clock for every one would show.
+        if ((i - begin) % 16 == 0) interruption_point();
         auto state = initial;
         Rng rng(chance_seed(seed, i));
         results.lengths[static_cast<std::size_t>(i)] = play_randomly(state, rng);
@@ -235,10 +243,16 @@ class GameAdapter final : public AnyGame {
       }
     }
     // Copies go through a volatile-indexed array so the compiler cannot drop them.
+    if (copies < 1 || copies > kMaxCopies)
+      throw InvalidArgument(name_ + " copy_ns: copies must be 1.." + std::to_string(kMaxCopies) +
+                            ", got " + std::to_string(copies));
     std::vector<typename G::State> sink(2, state);
     volatile int slot = 0;
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < copies; ++i) sink[static_cast<std::size_t>(slot ^ (i & 1))] = sink[slot];
+    for (int i = 0; i < copies; ++i) {
+      if ((i & 0xffff) == 0) interruption_point();
+      sink[static_cast<std::size_t>(slot ^ (i & 1))] = sink[slot];
+    }
     const auto elapsed = std::chrono::steady_clock::now() - start;
     return std::chrono::duration<double, std::nano>(elapsed).count() / std::max(1, copies);
   }
@@ -250,13 +264,17 @@ class GameAdapter final : public AnyGame {
     return std::make_unique<VectorEnv<G>>(shared_from_this(), rules_, num_envs, seed, threads);
   }
 
-  MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed, int first_game,
-                          int num_games, int threads, bool keep_histories) const override {
+  MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed,
+                          std::int64_t first_game, int num_games, int threads,
+                          bool keep_histories) const override {
     const int players = num_players();
     if (static_cast<int>(specs.size()) != players)
-      throw std::invalid_argument(name_ + ": a match needs one bot per seat (" +
-                                  std::to_string(players) + "), got " +
-                                  std::to_string(specs.size()));
+      throw InvalidArgument(name_ + ": a match needs one bot per seat (" +
+                            std::to_string(players) + "), got " + std::to_string(specs.size()));
+    if (first_game < 0 || first_game > kMaxFirstGame)
+      throw InvalidArgument(name_ + " play_match: first_game must be 0.." +
+                            std::to_string(kMaxFirstGame) + ", got " + std::to_string(first_game));
+    threads = checked_threads(threads, name_ + " play_match");
     for (const auto& spec : specs) make_bot_of<G>(rules_, spec, 0);  // reject bad specs up front
     MatchResults results = empty_results(num_games);
     if (keep_histories) results.histories.resize(static_cast<std::size_t>(num_games));
@@ -267,7 +285,8 @@ class GameAdapter final : public AnyGame {
       history.reserve(static_cast<std::size_t>(rules_.max_game_length()));
       const auto initial = rules_.initial_state();
       for (int i = begin; i < end; ++i) {
-        const std::int64_t game_index = static_cast<std::int64_t>(first_game) + i;
+        interruption_point();
+        const std::int64_t game_index = first_game + i;
         const auto row = static_cast<std::size_t>(i) * players;
         for (int b = 0; b < players; ++b) bot_reseed<G>(bots[b], bot_seed(seed, game_index, b));
         for (int s = 0; s < players; ++s)
@@ -298,8 +317,13 @@ class GameAdapter final : public AnyGame {
     return std::static_pointer_cast<const GameAdapter>(shared_from_this());
   }
 
+  // The state is copied this many times at most by copy_ns: a few seconds.
+  static constexpr int kMaxCopies = 100'000'000;
+
   MatchResults empty_results(int num_games) const {
-    if (num_games < 0) throw std::invalid_argument("number of games must be >= 0");
+    if (num_games < 0 || num_games > kMaxBatchGames)
+      throw InvalidArgument(name_ + ": num_games must be 0.." + std::to_string(kMaxBatchGames) +
+                            " (play more in several calls), got " + std::to_string(num_games));
     MatchResults results;
     results.num_games = num_games;
     results.num_players = num_players();
@@ -327,10 +351,15 @@ class BotAdapter final : public AnyBot {
   Action step(const AnyState& state) override {
     const auto* concrete = dynamic_cast<const StateAdapter<G>*>(&state);
     if (concrete == nullptr)
-      throw std::invalid_argument("bot '" + name_ + "' plays " + G::kName + ", not " +
-                                  state.game().name());
+      throw InvalidArgument("bot '" + name_ + "' plays " + G::kName + ", not " +
+                            state.game().name());
+    // The bot's search runs on its own game's rules: on a state of other rules (more seats, other
+    // cards) it would read past what that state holds.
+    if (!state.game().same_rules(*game_))
+      throw InvalidArgument("bot '" + name_ + "' was made for " + game_->identity() +
+                            ", not for a state of " + state.game().identity());
     if (state.is_terminal() || state.is_chance_node())
-      throw std::invalid_argument("bot '" + name_ + "': no player is to move in this state");
+      throw InvalidArgument("bot '" + name_ + "': no player is to move in this state");
     return bot_step<G>(bot_, concrete->state(), concrete->history());
   }
 

@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "rivals/core/any_game.h"
+#include "rivals/core/error.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/rng.h"
+#include "rivals/core/threads.h"
 #include "rivals/core/worker_pool.h"
 
 namespace rivals {
@@ -31,7 +33,7 @@ class VectorEnv final : public AnyVectorEnv {
         histories_(static_cast<std::size_t>(num_envs)),
         viewers_(static_cast<std::size_t>(num_envs), 0),
         restart_(static_cast<std::size_t>(num_envs), 1),
-        pool_(std::max(1, std::min(threads, num_envs))),
+        pool_(std::min(checked_threads(threads, owner_->name() + " VectorEnv"), num_envs)),
         obs_size_(owner_->observation_size()),
         num_actions_(rules.num_distinct_actions()),
         players_(rules.num_players()) {
@@ -69,7 +71,7 @@ class VectorEnv final : public AnyVectorEnv {
     });
     if (first_bad.load() != INT_MAX) {
       const int e = first_bad.load();
-      throw std::invalid_argument("environment " + std::to_string(e) + ": action " +
+      throw InvalidArgument("environment " + std::to_string(e) + ": action " +
                                   std::to_string(actions[e]) + " is not legal for player " +
                                   std::to_string(states_[e].current_player()));
     }
@@ -93,8 +95,9 @@ class VectorEnv final : public AnyVectorEnv {
 
  private:
   static std::size_t checked_count(int num_envs) {
-    if (num_envs < 1)
-      throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(num_envs));
+    if (num_envs < 1 || num_envs > kMaxEnvs)
+      throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
+                            std::to_string(num_envs));
     return static_cast<std::size_t>(num_envs);
   }
 
