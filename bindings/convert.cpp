@@ -122,6 +122,8 @@ std::string shown(nb::handle value) {
     return "a " + python_type_name(value);
   }
   std::string out = to_utf8(nb::steal(text), "repr");
+  for (char& c : out)
+    if (c == '\n') c = ' ';  // a numpy array's repr spans lines; a message stays on one
   if (out.size() > kLongest) out = out.substr(0, kLongest) + "...";
   return out;
 }

@@ -37,12 +37,19 @@ PyGame game_of(const AnyState& state) {
   return PyGame{std::const_pointer_cast<AnyGame>(state.game().shared_from_this())};
 }
 
+// `values` itself when it can be iterated over, else ValueError saying `what` was expected.
+nb::iterable iterable(nb::handle values, const std::string& what) {
+  if (!nb::isinstance<nb::iterable>(values) || nb::isinstance<nb::str>(values))
+    throw InvalidArgument(what + ", got " + shown(values));
+  return nb::borrow<nb::iterable>(values);
+}
+
 // A history longer than the longest game cannot be legal, so converting stops one action past it
 // and replaying reports that action, whatever (endless) iterable was passed.
 std::vector<Action> to_actions(const AnyGame& game, nb::handle values) {
   const auto longest = static_cast<std::size_t>(game.max_game_length()) + 1;
   std::vector<Action> out;
-  for (nb::handle value : values) {
+  for (nb::handle value : iterable(values, game.name() + ": a history is a list of actions")) {
     out.push_back(to_action(value));
     if (out.size() == longest) break;
   }
@@ -118,7 +125,7 @@ AnyDict results_to_python(MatchResults&& results) {
 
 std::vector<BotSpec> to_bot_specs(const AnyGame& game, nb::handle bots) {
   std::vector<BotSpec> specs;
-  for (nb::handle bot : bots) {
+  for (nb::handle bot : iterable(bots, game.name() + ": bots are a list of one bot per seat")) {
     // One more than a bot per seat is enough for the error, and stops an endless iterable.
     if (static_cast<int>(specs.size()) > game.num_players()) break;
     if (nb::isinstance<nb::str>(bot)) {
@@ -202,7 +209,7 @@ NB_MODULE(_core, m) {
           [](const PyGame& g, nb::handle actions) {
             return PyState{g.impl->state_from_history(to_actions(*g.impl, actions))};
           },
-          "actions"_a,
+          "actions"_a.none(),
           "Replays the actions with full checks; ValueError names the first bad one.")
       .def(
           "random_playouts",
@@ -218,7 +225,7 @@ NB_MODULE(_core, m) {
             }
             return results_to_python(std::move(results));
           },
-          "num_games"_a, "seed"_a = 0, "threads"_a = 1,
+          "num_games"_a.none(), "seed"_a.none() = 0, "threads"_a.none() = 1,
           nb::sig("def random_playouts(self, num_games: int, seed: int = 0, threads: int = 1) -> "
                   "dict[str, typing.Any]"),
           "Plays uniformly random games in C++ (the GIL released). Returns numpy arrays: "
@@ -241,7 +248,7 @@ NB_MODULE(_core, m) {
             }
             return results_to_python(std::move(results));
           },
-          "bots"_a, "num_games"_a, "seed"_a = 0, "first_game"_a = 0, "threads"_a = 1,
+          "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0, "threads"_a.none() = 1,
           "keep_histories"_a = false,
           nb::sig("def play_match(self, bots: object, "
                   "num_games: int, seed: int = 0, first_game: int = 0, threads: int = 1, "
@@ -254,11 +261,11 @@ NB_MODULE(_core, m) {
       .def(
           "copy_ns",
           [](const PyGame& g, nb::handle copies_arg) {
-            const int copies = to_int(copies_arg, g.impl->name() + " copy_ns: copies", 1, INT_MAX);
+            const int copies = to_int(copies_arg, g.impl->name() + " copy_ns: copies", 1, kMaxCopies);
             nb::gil_scoped_release release;
             return g.impl->copy_ns(copies);
           },
-          "copies"_a = 1000000, nb::sig("def copy_ns(self, copies: int = 1000000) -> float"),
+          "copies"_a.none() = 1000000, nb::sig("def copy_ns(self, copies: int = 1000000) -> float"),
           "Mean nanoseconds to copy a mid-game state (a benchmark figure).")
       .def(
           "make_bot",
@@ -267,7 +274,7 @@ NB_MODULE(_core, m) {
             return PyBot{g.impl->make_bot(
                 {to_utf8(name, "bot name"), from_python(params, "bot params")}, seed)};
           },
-          "name"_a, "params"_a = nb::dict(), "seed"_a = 0,
+          "name"_a, "params"_a = nb::dict(), "seed"_a.none() = 0,
           nb::sig("def make_bot(self, name: str, params: dict[str, typing.Any] = {}, seed: int = "
                   "0) -> Bot"))
       .def("__eq__",
@@ -410,7 +417,7 @@ NB_MODULE(_core, m) {
             const auto reading = s.reading("observation_string");
             return s.impl->observation_string(player);
           },
-          "player"_a, nb::sig("def observation_string(self, player: int) -> str"))
+          "player"_a.none(), nb::sig("def observation_string(self, player: int) -> str"))
       .def(
           "information_state_string",
           [](const PyState& s, nb::handle p) {
@@ -418,7 +425,7 @@ NB_MODULE(_core, m) {
             const auto reading = s.reading("information_state_string");
             return s.impl->information_state_string(player);
           },
-          "player"_a, nb::sig("def information_state_string(self, player: int) -> str"))
+          "player"_a.none(), nb::sig("def information_state_string(self, player: int) -> str"))
       .def(
           "observation_tensor",
           [](const PyState& s, nb::handle p) {
@@ -431,7 +438,7 @@ NB_MODULE(_core, m) {
             }
             return to_numpy(std::move(data), std::vector<std::size_t>(shape.begin(), shape.end()));
           },
-          "player"_a,
+          "player"_a.none(),
           nb::sig("def observation_tensor(self, player: int) -> "
                   "numpy.typing.NDArray[numpy.float32]"),
           "float32 array of game.observation_shape, from the view of `player`.")
@@ -443,7 +450,7 @@ NB_MODULE(_core, m) {
             const auto reading = s.reading("resample_from_infostate");
             return PyState{s.impl->resample_from_infostate(player, seed)};
           },
-          "player"_a, "seed"_a = 0,
+          "player"_a.none(), "seed"_a.none() = 0,
           nb::sig("def resample_from_infostate(self, player: int, seed: int = 0) -> State"),
           "A state that `player` cannot tell apart from this one, hidden cards resampled.")
       .def("clone",

@@ -57,7 +57,7 @@ std::tuple<double, Action, std::int64_t, double> solve(nb::handle state, nb::han
 }  // namespace
 
 void bind_sekigahara(nb::module_& m) {
-  m.def("sekigahara_solve", &solve, "state"_a, "max_contexts"_a = 2000000, "time_s"_a = 0.0,
+  m.def("sekigahara_solve", &solve, "state"_a, "max_contexts"_a.none() = 2000000, "time_s"_a.none() = 0.0,
         nb::sig("def sekigahara_solve(state: object, max_contexts: int = 2000000, time_s: float "
                 "= 0.0) -> tuple[float, int, int, float]"),
         "The exact value of a Sekigahara state for seat 0 (expected returns()[0] under optimal "

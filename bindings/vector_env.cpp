@@ -56,9 +56,12 @@ class PyVectorEnv {
   // an InUseError rather than a mixed-up step.
   PyState state(nb::handle env_arg) const {
     const auto writing = using_it("state");
-    const int env = to_int(env_arg, game_->name() + " VectorEnv.state: env", INT_MIN, INT_MAX);
+    const std::int64_t env = to_integer(env_arg, where() + ".state: env", INT64_MIN, INT64_MAX);
+    if (env < 0 || env >= num_envs())
+      throw std::out_of_range(where() + ": no environment " + std::to_string(env) + " (0.." +
+                              std::to_string(num_envs() - 1) + ")");
     check_idle();
-    return PyState{game_->state_from_history(env_->history(env))};
+    return PyState{game_->state_from_history(env_->history(static_cast<int>(env)))};
   }
   const std::shared_ptr<AnyGame>& game() const { return game_; }
 
@@ -139,11 +142,20 @@ class PyVectorEnv {
     return game_->name() + " VectorEnv(" + std::to_string(num_envs()) + " environments)";
   }
 
-  // Actions arrive as anything numpy.asarray takes. Integers of any dtype are read in place;
-  // anything else (floats, bools, None, ints past 64 bits in an object array) is refused,
-  // naming the first environment whose action is not an integer.
+  // Actions arrive as a list or tuple (each item checked as State.apply_action checks it: a bool
+  // among ints is refused, not turned into 0 or 1 as numpy would) or as anything numpy.asarray
+  // takes, where integers of any dtype are read in place and anything else (floats, bools, None,
+  // ints past 64 bits) is refused, naming the first environment whose action is not an integer.
   void load_actions(nb::handle actions) {
     const auto n = static_cast<std::size_t>(num_envs());
+    if (PyList_Check(actions.ptr()) || PyTuple_Check(actions.ptr())) {
+      const auto items = nb::borrow<nb::sequence>(actions);
+      if (nb::len(items) != n)
+        throw InvalidArgument(where() + ": step needs one action per environment (" +
+                              std::to_string(n) + "), got " + std::to_string(nb::len(items)));
+      for (std::size_t e = 0; e < n; ++e) load_action(e, items[e]);
+      return;
+    }
     nb::object array;
     try {
       array = nb::module_::import_("numpy").attr("asarray")(actions);
@@ -161,13 +173,18 @@ class PyVectorEnv {
     if (nb::try_cast(array, view, false) && read_integers(view)) return;
     for (std::size_t e = 0; e < n; ++e) {
       nb::object item = array.attr("__getitem__")(e);
+      // A numpy scalar as the Python number it holds, so the message shows 5.9, not np.float64.
       if (nb::hasattr(item, "item")) item = item.attr("item")();
-      try {
-        actions_[e] = to_action(item);
-      } catch (const InvalidArgument& error) {
-        throw InvalidArgument(where() + ": environment " + std::to_string(e) + ": " +
-                              std::string(error.message()));
-      }
+      load_action(e, item);
+    }
+  }
+
+  void load_action(std::size_t e, nb::handle item) {
+    try {
+      actions_[e] = to_action(item);
+    } catch (const InvalidArgument& error) {
+      throw InvalidArgument(where() + ": environment " + std::to_string(e) + ": " +
+                            std::string(error.message()));
     }
   }
 
@@ -243,15 +260,15 @@ void bind_vector_env(nb::module_& m) {
             const int threads = to_int(threads_arg, what + "threads", 1, kMaxThreads);
             new (self) PyVectorEnv(std::move(resolved), num_envs, to_seed(seed), threads);
           },
-          "game"_a, "num_envs"_a, "seed"_a = 0, "threads"_a = 1,
+          "game"_a, "num_envs"_a.none(), "seed"_a.none() = 0, "threads"_a.none() = 1,
           nb::sig("def __init__(self, game: Game | str, num_envs: int, seed: int = 0, threads: int "
                   "= 1) -> None"))
       .def_prop_ro("num_envs", &PyVectorEnv::num_envs)
       .def_prop_ro("game", [](const PyVectorEnv& env) { return PyGame{env.game()}; })
-      .def("state", &PyVectorEnv::state, "env"_a)
+      .def("state", &PyVectorEnv::state, "env"_a.none())
       .def("reset", &PyVectorEnv::reset)
-      .def("step", &PyVectorEnv::step, "actions"_a)
-      .def("send", &PyVectorEnv::send, "actions"_a)
+      .def("step", &PyVectorEnv::step, "actions"_a.none())
+      .def("send", &PyVectorEnv::send, "actions"_a.none())
       .def("recv", &PyVectorEnv::recv)
       .def(
           "views", [](nb::handle self) { return nb::cast<PyVectorEnv&>(self).views(self); },

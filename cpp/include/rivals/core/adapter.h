@@ -317,9 +317,6 @@ class GameAdapter final : public AnyGame {
     return std::static_pointer_cast<const GameAdapter>(shared_from_this());
   }
 
-  // The state is copied this many times at most by copy_ns: a few seconds.
-  static constexpr int kMaxCopies = 100'000'000;
-
   MatchResults empty_results(int num_games) const {
     if (num_games < 0 || num_games > kMaxBatchGames)
       throw InvalidArgument(name_ + ": num_games must be 0.." + std::to_string(kMaxBatchGames) +

@@ -95,6 +95,8 @@ struct VectorBuffers {
 inline constexpr int kMaxBatchGames = 10'000'000;
 // The largest first_game of play_match, so first_game + num_games stays far inside 64 bits.
 inline constexpr std::int64_t kMaxFirstGame = std::int64_t{1} << 62;
+// The most copies copy_ns makes (a few seconds).
+inline constexpr int kMaxCopies = 100'000'000;
 // The most environments of one vectorised environment.
 inline constexpr int kMaxEnvs = 1 << 20;
 
