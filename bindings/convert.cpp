@@ -59,7 +59,8 @@ Json from_python_at(nb::handle value, const std::string& where, int depth) {
     const bool is_list = PyList_Check(value.ptr());
     const Py_ssize_t size = is_list ? PyList_GET_SIZE(value.ptr()) : PyTuple_GET_SIZE(value.ptr());
     for (Py_ssize_t i = 0; i < size; ++i) {
-      nb::handle item = is_list ? PyList_GET_ITEM(value.ptr(), i) : PyTuple_GET_ITEM(value.ptr(), i);
+      nb::handle item =
+          is_list ? PyList_GET_ITEM(value.ptr(), i) : PyTuple_GET_ITEM(value.ptr(), i);
       out.push_back(from_python_at(item, where + "[" + std::to_string(i) + "]", depth + 1));
     }
     return out;
@@ -68,8 +69,7 @@ Json from_python_at(nb::handle value, const std::string& where, int depth) {
     Json out = Json::object();
     const auto dict = nb::borrow<nb::dict>(value);
     for (auto [key, item] : dict) {
-      if (!nb::isinstance<nb::str>(key))
-        throw InvalidArgument(where + ": keys must be strings");
+      if (!nb::isinstance<nb::str>(key)) throw InvalidArgument(where + ": keys must be strings");
       const auto name = to_utf8(key, where);
       out.set(name, from_python_at(item, where + "." + name, depth + 1));
     }
@@ -97,7 +97,6 @@ nb::object to_python(const Json& value) {
     out[nb::str(key.c_str(), key.size())] = to_python(item);
   return out;
 }
-
 
 std::string to_utf8(nb::handle text, const std::string& where) {
   Py_ssize_t size = 0;
@@ -128,8 +127,15 @@ std::string shown(nb::handle value) {
   return out;
 }
 
-std::int64_t to_integer(nb::handle value, std::string_view what, std::int64_t lo,
-                        std::int64_t hi) {
+nb::int_ to_python_int(nb::handle value, std::string_view what) {
+  const nb::object index = as_index(value);
+  if (!index.is_valid())
+    throw InvalidArgument(std::string(what) + " must be an int, got " + python_type_name(value) +
+                          " " + shown(value));
+  return nb::borrow<nb::int_>(index);
+}
+
+std::int64_t to_integer(nb::handle value, std::string_view what, std::int64_t lo, std::int64_t hi) {
   const nb::object index = as_index(value);
   const auto range = [&] { return std::to_string(lo) + ".." + std::to_string(hi); };
   if (!index.is_valid())

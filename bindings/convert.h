@@ -26,8 +26,10 @@ std::string to_utf8(nanobind::handle text, const std::string& where);
 Json from_python(nanobind::handle value, const std::string& where = "value");
 
 // An integral number as Python code passes it: anything operator.index accepts (int, numpy
-// integers), never a bool or a float. Raises ValueError naming `what` and the value, also when it
-// lies outside lo..hi.
+// integers), never a bool or a float, as a Python int of any size. Raises ValueError naming
+// `what` and the value.
+nanobind::int_ to_python_int(nanobind::handle value, std::string_view what);
+// The same, within lo..hi, else ValueError naming `what`, the range and the value.
 std::int64_t to_integer(nanobind::handle value, std::string_view what, std::int64_t lo,
                         std::int64_t hi);
 // The same for an int argument of the engine (counts, indices): within 32 bits.

@@ -60,11 +60,13 @@ std::vector<Action> to_actions(const AnyGame& game, nb::handle values) {
 // like any other non-seat.
 Player to_player(const AnyState& state, nb::handle value) {
   const AnyGame& game = state.game();
-  const std::int64_t player = to_integer(value, game.name() + ": player", INT64_MIN, INT64_MAX);
-  if (player < 0 || player >= game.num_players())
-    throw InvalidArgument(game.name() + ": player " + std::to_string(player) +
-                          " is not a seat (0.." + std::to_string(game.num_players() - 1) + ")");
-  return static_cast<Player>(player);
+  const nb::int_ player = to_python_int(value, game.name() + ": player");
+  int overflow = 0;
+  const long long seat = PyLong_AsLongLongAndOverflow(player.ptr(), &overflow);
+  if (overflow != 0 || seat < 0 || seat >= game.num_players())
+    throw InvalidArgument(game.name() + ": player " + shown(player) + " is not a seat (0.." +
+                          std::to_string(game.num_players() - 1) + ")");
+  return static_cast<Player>(seat);
 }
 
 // Engine messages quote user input (data-file keys, action text) that need not be UTF-8 and may
@@ -72,8 +74,8 @@ Player to_player(const AnyState& state, nb::handle value) {
 // a UnicodeDecodeError.
 void translate_exception(const std::exception_ptr& error, void*) {
   const auto raise = [](PyObject* type, std::string_view what) {
-    PyObject* text = PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()),
-                                          "backslashreplace");
+    PyObject* text =
+        PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "backslashreplace");
     PyErr_SetObject(type, text);
     Py_XDECREF(text);
   };
@@ -168,8 +170,8 @@ NB_MODULE(_core, m) {
   m.attr("TERMINAL") = kTerminalPlayer;
   m.attr("MAX_THREADS") = kMaxThreads;
   nb::register_exception_translator(&translate_exception);
-  main_thread_id =
-      nb::cast<unsigned long>(nb::module_::import_("threading").attr("main_thread")().attr("ident"));
+  main_thread_id = nb::cast<unsigned long>(
+      nb::module_::import_("threading").attr("main_thread")().attr("ident"));
   set_interrupt_check(&python_interrupt_requested);
 
   m.def("game_names", &game_names, "Sorted names of every game in the engine.");
@@ -248,8 +250,8 @@ NB_MODULE(_core, m) {
             }
             return results_to_python(std::move(results));
           },
-          "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0, "threads"_a.none() = 1,
-          "keep_histories"_a = false,
+          "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0,
+          "threads"_a.none() = 1, "keep_histories"_a = false,
           nb::sig("def play_match(self, bots: object, "
                   "num_games: int, seed: int = 0, first_game: int = 0, threads: int = 1, "
                   "keep_histories: bool = False) -> dict[str, typing.Any]"),
@@ -261,7 +263,8 @@ NB_MODULE(_core, m) {
       .def(
           "copy_ns",
           [](const PyGame& g, nb::handle copies_arg) {
-            const int copies = to_int(copies_arg, g.impl->name() + " copy_ns: copies", 1, kMaxCopies);
+            const int copies =
+                to_int(copies_arg, g.impl->name() + " copy_ns: copies", 1, kMaxCopies);
             nb::gil_scoped_release release;
             return g.impl->copy_ns(copies);
           },

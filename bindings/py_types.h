@@ -78,7 +78,7 @@ class UseGuard {
                      " meanwhile; " + advice);
   }
 
-  mutable std::atomic<int> users_{0};  // readers, or -1 for a writer
+  mutable std::atomic<int> users_{0};               // readers, or -1 for a writer
   mutable std::atomic<const char*> call_{nullptr};  // the call holding it, for the message
 };
 

@@ -43,12 +43,12 @@ std::tuple<double, Action, std::int64_t, double> solve(nb::handle state, nb::han
     Action legal[sekigahara::State::kMaxLegalActions];
     const int count = position.is_terminal() ? 0 : position.legal_actions(legal);
     if (std::find(legal, legal + count, history[i]) == legal + count)
-      throw InvalidArgument("sekigahara_solve: history entry " + std::to_string(i) +
-                                  " (action " + std::to_string(history[i]) + ") is not legal");
+      throw InvalidArgument("sekigahara_solve: history entry " + std::to_string(i) + " (action " +
+                            std::to_string(history[i]) + ") is not legal");
     position.apply(history[i]);
   }
-  sekigahara::Solver solver(rules.setup(), {limits.find("max_contexts")->as_int(),
-                                           limits.find("time_s")->as_number()});
+  sekigahara::Solver solver(
+      rules.setup(), {limits.find("max_contexts")->as_int(), limits.find("time_s")->as_number()});
   const double value = solver.value(position);
   const Action best = solver.best_action(position);
   return {value, best, solver.stats().nodes, solver.stats().seconds};
@@ -57,7 +57,8 @@ std::tuple<double, Action, std::int64_t, double> solve(nb::handle state, nb::han
 }  // namespace
 
 void bind_sekigahara(nb::module_& m) {
-  m.def("sekigahara_solve", &solve, "state"_a, "max_contexts"_a.none() = 2000000, "time_s"_a.none() = 0.0,
+  m.def("sekigahara_solve", &solve, "state"_a, "max_contexts"_a.none() = 2000000,
+        "time_s"_a.none() = 0.0,
         nb::sig("def sekigahara_solve(state: object, max_contexts: int = 2000000, time_s: float "
                 "= 0.0) -> tuple[float, int, int, float]"),
         "The exact value of a Sekigahara state for seat 0 (expected returns()[0] under optimal "

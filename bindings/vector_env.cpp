@@ -85,8 +85,7 @@ class PyVectorEnv {
     check_idle();
     load_actions(actions);
     try {
-      pending_ =
-          std::async(std::launch::async, [this] { env_->step(actions_.data(), buffers()); });
+      pending_ = std::async(std::launch::async, [this] { env_->step(actions_.data(), buffers()); });
     } catch (const std::system_error& error) {
       throw std::runtime_error(std::string("VectorEnv.send: could not start the step (") +
                                error.what() + "); use step()");

@@ -178,9 +178,9 @@ Action Battlecards::string_to_action(const State& /*state*/, std::string_view te
     }
   }
   throw InvalidArgument("battlecards: unknown action '" + std::string(text) +
-                              "'; accepted: 'pass', 'fight', 'decline', 'deploy G07', "
-                              "'fire B12', 'withdraw G03', 'play C21', or a card id such as "
-                              "'G07'");
+                        "'; accepted: 'pass', 'fight', 'decline', 'deploy G07', "
+                        "'fire B12', 'withdraw G03', 'play C21', or a card id such as "
+                        "'G07'");
 }
 
 void Battlecards::scores(const State& state, double* out) const {

@@ -134,7 +134,8 @@ ParamSpec ParamSpec::or_null(std::string means) && {
 
 std::string ParamSpec::accepted() const {
   std::vector<std::string> forms_in_words;
-  if ((kinds & kNull) != 0) forms_in_words.push_back(null_means.empty() ? "null" : "null (" + null_means + ")");
+  if ((kinds & kNull) != 0)
+    forms_in_words.push_back(null_means.empty() ? "null" : "null (" + null_means + ")");
   if (!choices.empty()) {
     std::vector<std::string> options;
     for (const Json& option : choices) options.push_back(option.dump());

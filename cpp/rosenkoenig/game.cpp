@@ -102,10 +102,10 @@ Action Rosenkoenig::string_to_action(const State& state, std::string_view text) 
     action = parse_card(word);
   }
   if (action < 0)
-    throw InvalidArgument(
-        "rosenkoenig: cannot read action '" + std::string(text) + "'; expected " +
-        (state.is_chance_node() ? std::string("a card such as NE2")
-                                : std::string("a card such as NE2, 'hero NE2', 'draw' or 'pass'")));
+    throw InvalidArgument("rosenkoenig: cannot read action '" + std::string(text) + "'; expected " +
+                          (state.is_chance_node()
+                               ? std::string("a card such as NE2")
+                               : std::string("a card such as NE2, 'hero NE2', 'draw' or 'pass'")));
   return action;
 }
 

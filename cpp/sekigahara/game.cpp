@@ -105,8 +105,8 @@ Action Sekigahara::string_to_action(const State& /*state*/, std::string_view tex
   const auto found = std::find(names.begin(), names.end(), text);
   if (found == names.end())
     throw InvalidArgument("sekigahara: cannot read action '" + std::string(text) +
-                                "'; expected 'end', 'place 7', 'move 3->5', 'order 5', "
-                                "'blank 2', 'swap 4' or 'reveal 7' (cards 1-9)");
+                          "'; expected 'end', 'place 7', 'move 3->5', 'order 5', "
+                          "'blank 2', 'swap 4' or 'reveal 7' (cards 1-9)");
   return static_cast<Action>(found - names.begin());
 }
 

@@ -52,7 +52,7 @@ class AlphaBetaBot {
         rng_(seed) {
     if constexpr (!EvaluatedGame<G>) {
       throw InvalidArgument(std::string("alphabeta has no evaluation for ") + G::kName +
-                                  "; it plays rosenkoenig and sekigahara");
+                            "; it plays rosenkoenig and sekigahara");
     }
     const std::int64_t table_mb = params.find("table_mb")->as_int();
     std::size_t entries = 1;

@@ -33,8 +33,7 @@ struct TreeSearchSettings {
                            iteration_word + " per move and thread"),
         ParamSpec::number("time_s", Json(0.0), 0, kMaxSeconds,
                           "seconds per move; when positive it replaces iterations"),
-        ParamSpec::number("exploration", Json(exploration), 0, 1e6,
-                          "the UCB exploration constant"),
+        ParamSpec::number("exploration", Json(exploration), 0, 1e6, "the UCB exploration constant"),
         ParamSpec::integer("max_nodes", Json(4000000), 1, kMaxCount,
                            "tree size limit per move and thread"),
         ParamSpec::integer("threads", Json(1), 1, kMaxThreads, "trees grown in parallel"),
@@ -62,7 +61,8 @@ void grow_trees(std::vector<Tree>& trees, Grow&& grow) {
     return;
   }
   ThreadGroup helpers(trees.size() - 1);
-  for (std::size_t t = 1; t < trees.size(); ++t) helpers.start([&grow, &trees, t] { grow(trees[t]); });
+  for (std::size_t t = 1; t < trees.size(); ++t)
+    helpers.start([&grow, &trees, t] { grow(trees[t]); });
   grow(trees[0]);
   helpers.wait();
 }

@@ -156,8 +156,8 @@ class StateAdapter final : public AnyState {
   void check_player(Player player) const {
     if (player < 0 || player >= rules().num_players())
       throw InvalidArgument(std::string(G::kName) + ": player " + std::to_string(player) +
-                                  " is not a seat (0.." +
-                                  std::to_string(rules().num_players() - 1) + ")");
+                            " is not a seat (0.." + std::to_string(rules().num_players() - 1) +
+                            ")");
   }
 
   std::string illegal_message(Action action) const {
@@ -269,8 +269,8 @@ class GameAdapter final : public AnyGame {
                           bool keep_histories) const override {
     const int players = num_players();
     if (static_cast<int>(specs.size()) != players)
-      throw InvalidArgument(name_ + ": a match needs one bot per seat (" +
-                            std::to_string(players) + "), got " + std::to_string(specs.size()));
+      throw InvalidArgument(name_ + ": a match needs one bot per seat (" + std::to_string(players) +
+                            "), got " + std::to_string(specs.size()));
     if (first_game < 0 || first_game > kMaxFirstGame)
       throw InvalidArgument(name_ + " play_match: first_game must be 0.." +
                             std::to_string(kMaxFirstGame) + ", got " + std::to_string(first_game));

@@ -39,8 +39,8 @@ struct ParamSpec {
   std::string meaning;        // what the value does, in words
 
   // An int in [min, max].
-  static ParamSpec integer(std::string name, Json default_value, std::int64_t min,
-                           std::int64_t max, std::string meaning = {});
+  static ParamSpec integer(std::string name, Json default_value, std::int64_t min, std::int64_t max,
+                           std::string meaning = {});
   // A finite number in [min, max].
   static ParamSpec number(std::string name, Json default_value, double min, double max,
                           std::string meaning = {});
@@ -67,7 +67,6 @@ inline constexpr double kMaxSeconds = 86400;
 // Returns the full parameter object (every default filled in, in declaration order). Throws
 // std::invalid_argument for an unknown name, or for a value the declaration does not accept,
 // naming `owner` (the game or bot), the parameter, what it accepts and the value given.
-Json resolve_params(std::string_view owner, const std::vector<ParamSpec>& specs,
-                    const Json& given);
+Json resolve_params(std::string_view owner, const std::vector<ParamSpec>& specs, const Json& given);
 
 }  // namespace rivals

@@ -64,8 +64,8 @@ class ThreadGroup {
     } catch (const std::system_error& error) {
       stop();
       join_all();
-      throw std::runtime_error("could not start helper thread " + std::to_string(index + 1) +
-                               " (" + error.what() + "); ask for fewer threads");
+      throw std::runtime_error("could not start helper thread " + std::to_string(index + 1) + " (" +
+                               error.what() + "); ask for fewer threads");
     }
   }
 

@@ -72,8 +72,8 @@ class VectorEnv final : public AnyVectorEnv {
     if (first_bad.load() != INT_MAX) {
       const int e = first_bad.load();
       throw InvalidArgument("environment " + std::to_string(e) + ": action " +
-                                  std::to_string(actions[e]) + " is not legal for player " +
-                                  std::to_string(states_[e].current_player()));
+                            std::to_string(actions[e]) + " is not legal for player " +
+                            std::to_string(states_[e].current_player()));
     }
     pool_.run(num_envs(), [&](int begin, int end) {
       for (int e = begin; e < end; ++e) {
