@@ -37,11 +37,15 @@ PyGame game_of(const AnyState& state) {
   return PyGame{std::const_pointer_cast<AnyGame>(state.game().shared_from_this())};
 }
 
-// `values` itself when it can be iterated over, else ValueError saying `what` was expected.
-nb::iterable iterable(nb::handle values, const std::string& what) {
-  if (!nb::isinstance<nb::iterable>(values) || nb::isinstance<nb::str>(values))
-    throw InvalidArgument(what + ", got " + shown(values));
-  return nb::borrow<nb::iterable>(values);
+// An iterator over `values`, else ValueError saying `what` was expected (a 0-d numpy array has
+// __iter__ but refuses to iterate, so only iter() itself can tell).
+nb::iterator iterate(nb::handle values, const std::string& what) {
+  PyObject* items = nb::isinstance<nb::str>(values) ? nullptr : PyObject_GetIter(values.ptr());
+  if (items != nullptr) return nb::steal<nb::iterator>(items);
+  if (PyErr_Occurred() != nullptr && !PyErr_ExceptionMatches(PyExc_TypeError))
+    throw nb::python_error();
+  PyErr_Clear();
+  throw InvalidArgument(what + ", got " + shown(values));
 }
 
 // A history longer than the longest game cannot be legal, so converting stops one action past it
@@ -49,10 +53,9 @@ nb::iterable iterable(nb::handle values, const std::string& what) {
 std::vector<Action> to_actions(const AnyGame& game, nb::handle values) {
   const auto longest = static_cast<std::size_t>(game.max_game_length()) + 1;
   std::vector<Action> out;
-  for (nb::handle value : iterable(values, game.name() + ": a history is a list of actions")) {
-    out.push_back(to_action(value));
-    if (out.size() == longest) break;
-  }
+  nb::iterator items = iterate(values, game.name() + ": a history is a list of actions");
+  for (; items != nb::iterator::sentinel() && out.size() < longest; ++items)
+    out.push_back(to_action(*items));
   return out;
 }
 
@@ -127,9 +130,11 @@ AnyDict results_to_python(MatchResults&& results) {
 
 std::vector<BotSpec> to_bot_specs(const AnyGame& game, nb::handle bots) {
   std::vector<BotSpec> specs;
-  for (nb::handle bot : iterable(bots, game.name() + ": bots are a list of one bot per seat")) {
-    // One more than a bot per seat is enough for the error, and stops an endless iterable.
-    if (static_cast<int>(specs.size()) > game.num_players()) break;
+  nb::iterator items = iterate(bots, game.name() + ": bots are a list of one bot per seat");
+  // One more than a bot per seat is enough for the error, and stops an endless iterable.
+  for (; items != nb::iterator::sentinel() && static_cast<int>(specs.size()) <= game.num_players();
+       ++items) {
+    const nb::handle bot = *items;
     if (nb::isinstance<nb::str>(bot)) {
       specs.push_back({to_utf8(bot, "bot name"), Json::object()});
       continue;
