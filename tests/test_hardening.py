@@ -173,6 +173,11 @@ def test_play_match_with_a_negative_first_game_is_a_value_error() -> None:
     )
 
 
+def test_a_vector_env_too_big_for_memory_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"rheinlaender: 1048576 environments need \d+ MiB"):
+        rivals.VectorEnv("rheinlaender", 2**20)
+
+
 # --- Actions -------------------------------------------------------------------------------------
 
 

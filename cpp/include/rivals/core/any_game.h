@@ -5,6 +5,7 @@
 // game (playout.h, the bots), instantiated once per game behind `AnyGame`.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -97,8 +98,10 @@ inline constexpr int kMaxBatchGames = 10'000'000;
 inline constexpr std::int64_t kMaxFirstGame = std::int64_t{1} << 62;
 // The most copies copy_ns makes (a few seconds).
 inline constexpr int kMaxCopies = 100'000'000;
-// The most environments of one vectorised environment.
+// The most environments of one vectorised environment, and the most memory they may hold, so a
+// mistyped count is an error rather than the machine running out of memory.
 inline constexpr int kMaxEnvs = 1 << 20;
+inline constexpr std::size_t kMaxEnvBytes = std::size_t{4} << 30;
 
 // Many games stepped together, chance resolved inside from per-environment random streams.
 class AnyVectorEnv {

@@ -29,7 +29,7 @@ class VectorEnv final : public AnyVectorEnv {
       : owner_(std::move(owner)),
         rules_(rules),
         initial_(rules.initial_state()),
-        states_(checked_count(num_envs), initial_),
+        states_(checked_count(num_envs, *owner_), initial_),
         histories_(static_cast<std::size_t>(num_envs)),
         viewers_(static_cast<std::size_t>(num_envs), 0),
         restart_(static_cast<std::size_t>(num_envs), 1),
@@ -94,10 +94,22 @@ class VectorEnv final : public AnyVectorEnv {
   }
 
  private:
-  static std::size_t checked_count(int num_envs) {
+  static std::size_t checked_count(int num_envs, const AnyGame& game) {
     if (num_envs < 1 || num_envs > kMaxEnvs)
       throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
                             std::to_string(num_envs));
+    // What one environment holds at most: its state, its game's history, and the rows of the
+    // result arrays the caller keeps (observation, legal mask, rewards).
+    const std::size_t per_env =
+        sizeof(State) + sizeof(Rng) +
+        sizeof(Action) * static_cast<std::size_t>(game.max_game_length()) +
+        sizeof(float) * static_cast<std::size_t>(game.observation_size() + game.num_players()) +
+        static_cast<std::size_t>(game.num_distinct_actions());
+    const std::size_t bytes = per_env * static_cast<std::size_t>(num_envs);
+    if (bytes > kMaxEnvBytes)
+      throw InvalidArgument(game.name() + ": " + std::to_string(num_envs) + " environments need " +
+                            std::to_string(bytes >> 20) + " MiB, more than the " +
+                            std::to_string(kMaxEnvBytes >> 20) + " MiB one VectorEnv may hold");
     return static_cast<std::size_t>(num_envs);
   }
 
