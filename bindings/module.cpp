@@ -19,6 +19,7 @@
 #include "py_types.h"
 #include "rivals/bots/bot_names.h"
 #include "rivals/core/any_game.h"
+#include "rivals/core/data.h"
 #include "rivals/core/error.h"
 #include "rivals/core/interrupt.h"
 #include "rivals/core/registry.h"
@@ -158,8 +159,8 @@ nb::typed<nb::tuple, nb::str, AnyDict, nb::typed<nb::list, int>> state_getstate(
     const PyState& state) {
   const auto reading = state.reading("pickling");
   const AnyGame& game = state.impl->game();
-  return nb::typed<nb::tuple, nb::str, AnyDict, nb::typed<nb::list, int>>(
-      nb::make_tuple(game.name(), to_python(game.params()), nb::cast(state.impl->history())));
+  return nb::typed<nb::tuple, nb::str, AnyDict, nb::typed<nb::list, int>>(nb::make_tuple(
+      game.name(), to_python(game.portable_params()), nb::cast(state.impl->history())));
 }
 
 PyState state_setstate_value(const std::tuple<std::string, AnyDict, nb::typed<nb::list, int>>& t) {
@@ -188,12 +189,30 @@ NB_MODULE(_core, m) {
       "name"_a, "params"_a = nb::dict(),
       "A game by name; unknown names and parameters raise ValueError listing what is accepted.");
   m.def("bot_names", &bot_names, "Names of the bots built into the engine.");
+  m.def("shipped_data_names", &shipped_data_names,
+        "Names of the data documents compiled into the engine (python/rivals/data).");
+  m.def(
+      "portable_params",
+      [](const PyGame& g) { return nb::cast<AnyDict>(to_python(g.impl->portable_params())); },
+      "game"_a, "The game's params with every data file replaced by its document.");
 
   nb::class_<PyGame>(m, "Game", "A game: its rules and parameters. Make one with rivals.make().")
       .def_prop_ro("name", [](const PyGame& g) { return g.impl->name(); })
       .def_prop_ro(
           "params", [](const PyGame& g) { return nb::cast<AnyDict>(to_python(g.impl->params())); },
           "Every parameter, defaults filled in.")
+      .def_prop_ro(
+          "data", [](const PyGame& g) { return nb::cast<AnyDict>(to_python(g.impl->data())); },
+          "The documents of the data parameters (card sets, maps), by parameter name.")
+      .def_prop_ro(
+          "map",
+          [](const PyGame& g) {
+            const Json* map = g.impl->data().find("map");
+            if (map == nullptr)
+              throw nb::attribute_error(("a " + g.impl->name() + " game has no map").c_str());
+            return nb::cast<AnyDict>(to_python(*map));
+          },
+          "The map document (data['map']) of a game with a map parameter.")
       .def_prop_ro("num_players", [](const PyGame& g) { return g.impl->num_players(); })
       .def_prop_ro("num_distinct_actions",
                    [](const PyGame& g) { return g.impl->num_distinct_actions(); })
@@ -294,7 +313,7 @@ NB_MODULE(_core, m) {
       .def("__hash__",
            [](const PyGame& g) {
              const std::string& identity = g.impl->identity();
-             return nb::hash(nb::str(identity.c_str(), identity.size()));
+             return nb::hash(nb::str(identity.data(), identity.size()));
            })
       .def("__repr__",
            [](const PyGame& g) {
@@ -303,7 +322,7 @@ NB_MODULE(_core, m) {
       .def("__getstate__",
            [](const PyGame& g) {
              return nb::typed<nb::tuple, nb::str, AnyDict>(
-                 nb::make_tuple(g.impl->name(), to_python(g.impl->params())));
+                 nb::make_tuple(g.impl->name(), to_python(g.impl->portable_params())));
            })
       .def("__setstate__", [](PyGame& g, const std::tuple<std::string, AnyDict>& t) {
         new (&g) PyGame{make_game(std::get<0>(t), from_python(std::get<1>(t), "params"))};
@@ -511,7 +530,6 @@ NB_MODULE(_core, m) {
 
   bind_vector_env(m);
   bind_sekigahara(m);
-  bind_rheinlaender(m);
 }
 
 }  // namespace rivals::bindings

@@ -111,6 +111,5 @@ struct PyBot {
 
 void bind_vector_env(nanobind::module_& m);
 void bind_sekigahara(nanobind::module_& m);
-void bind_rheinlaender(nanobind::module_& m);
 
 }  // namespace rivals::bindings

@@ -1,9 +1,9 @@
 """Data files: each game's shipped data file (maps, card sets, expansions), for every parameter of
 ``game.params`` that takes one, mutated in its structure (values replaced, keys and elements
 dropped or duplicated, ids swapped, numbers pushed to their edges) or byte by byte, written to a
-file and passed as ``rivals.make(name, param=path)``.
+file and passed as ``rivals.make(name, param=path)``, or passed as the document itself.
 
-Each file gives ``ValueError`` naming the parameter or the file, or a game that plays a random
+Each gives ``ValueError`` naming the parameter, or a game that plays a random
 game to the end within ``max_game_length`` with the state invariants holding at every step, whose
 history rebuilds it, and whose C++ playouts run.
 
@@ -155,15 +155,30 @@ def one_input(raw: bytes) -> None:
     data = Bytes(raw)
     param = data.pick(params)
     seed = data.byte()
-    path = scratch_file()
-    path.write_bytes(file_text(param, data))
+    inline = data.chance(25)
+    text = file_text(param, data)
+    value: Any
+    if inline:
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return  # not JSON: only a file can carry it
+        if not isinstance(value, dict):
+            return
+    else:
+        path = scratch_file()
+        path.write_bytes(text)
+        value = str(path)
     try:
-        game = rivals.make(param.game, **{param.param: param.value(str(path))})
+        game = rivals.make(param.game, **{param.param: param.value(value)})
     except ValueError as error:
         message = str(error)
+        # From the engine "<game>: <parameter> ..."; from the conversion of a Python value,
+        # "params.<parameter>...".
         check(
-            param.param in message or str(path) in message,
-            f"{param}: the error names neither the parameter nor the file: {message!r}",
+            message.startswith((f"{param.game}: ", f"params.{param.param}"))
+            and param.param in message,
+            f"{param}: the error names not the game and the parameter: {message!r}",
         )
         return
     play(game, seed)

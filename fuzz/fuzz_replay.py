@@ -1,8 +1,10 @@
 """Replay loading: ``rivals.replay.loads`` on arbitrary bytes and on valid replays of every game
-with their entries mutated (actions, players, texts, params, results, the header).
+with their entries mutated (actions, players, texts, params, results, the header, the bots and
+arena records, a data parameter set to a real path, a shipped name or the document).
 
 Each input must give a state or a ``ValueError`` whose message starts ``bad replay:``; a replay
-that loads must dump and load again to the same state and satisfy the state invariants.
+that loads must name no file in its data parameters, dump and load again to the same state and
+satisfy the state invariants.
 
     python fuzz/fuzz_replay.py -runs=10000 corpus/replay
 """
@@ -25,13 +27,14 @@ from fuzz._common import (
     check,
     check_state,
     configs,
+    data_params,
     main,
     make,
     play_randomly,
     position,
 )
 
-HEADER_KEYS = ("format", "version", "game", "params", "actions", "result")
+HEADER_KEYS = ("format", "version", "game", "params", "actions", "result", "bots", "arena")
 ENTRY_KEYS = ("player", "action", "text")
 SPECIAL_FLOATS = (float("nan"), float("inf"), -float("inf"), -0.0, 0.5, 1e308, 2.0, -1.0)
 
@@ -93,10 +96,33 @@ def mutate_entries(entries: list[Any], data: Bytes, record: dict[str, Any]) -> N
         entries[k], entries[j] = entries[j], entries[k]
 
 
+def mutate_data_param(record: dict[str, Any], data: Bytes) -> None:
+    """A data parameter of the replay's game set to a real path (which a replay must never make
+    the loader open), a shipped name, the document itself or any text."""
+    params = record.get("params")
+    candidates = [p for p in data_params() if p.game == record.get("game")]
+    if not isinstance(params, dict) or not candidates:
+        return
+    param = data.pick(candidates)
+    kind = data.byte() % 4
+    value: Any = (
+        str(param.shipped)
+        if kind == 0
+        else param.shipped.stem
+        if kind == 1
+        else json.loads(param.shipped.read_text(encoding="utf-8"))
+        if kind == 2
+        else data.text(12)
+    )
+    params[param.param] = param.value(value)
+
+
 def mutate(record: dict[str, Any], data: Bytes) -> None:
     entries = record.get("actions")
-    op = data.byte() % 6
-    if op <= 2 and isinstance(entries, list) and entries:
+    op = data.byte() % 7
+    if op == 6:
+        mutate_data_param(record, data)
+    elif op <= 2 and isinstance(entries, list) and entries:
         mutate_entries(entries, data, record)
     elif op == 3:
         record[data.pick(HEADER_KEYS)] = fuzz_value(data, record)
@@ -139,6 +165,17 @@ def load(text: str | bytes) -> None:
         )
         return
     check_state(state)
+    game = state.game
+    shipped = set(rivals._core.shipped_data_names())
+    for param in data_params():
+        if param.game != game.name:
+            continue
+        value = game.params[param.param]
+        for item in value if isinstance(value, list) else [value]:
+            check(
+                item is None or isinstance(item, dict) or item in shipped,
+                f"a replay loaded with {param.param}={item!r}, which names a file",
+            )
     again = rivals.replay.loads(rivals.replay.dumps(state))
     check(again.history() == state.history(), "dumps/loads changes the history")
     check(again.to_json() == state.to_json(), "dumps/loads changes the state")

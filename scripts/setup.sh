@@ -14,7 +14,7 @@ if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
   "$venv/bin/python" -m pip install --quiet --upgrade pip
   "$venv/bin/python" -m pip install --quiet \
     "scikit-build-core>=0.10" "nanobind>=2.4" "numpy>=1.22" "rich>=12" \
-    "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "ruff>=0.5" "mypy>=1.8" "clang-format>=17" \
+    "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "pexpect>=4.8" "ruff>=0.5" "mypy>=1.8" "clang-format>=17" \
     "ray>=2.9" "open-spiel>=1.5" "pettingzoo>=1.24" "gymnasium>=0.29"
   touch "$stamp"
 fi

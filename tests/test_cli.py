@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import rivals
-from rivals import cli, replay
+from rivals import cli, replay, rulebook, viewer
 from rivals.render import svg
 
 Capture = pytest.CaptureFixture[str]
@@ -93,7 +93,7 @@ def test_arena_mcts_writes_replays_that_match_the_table(capsys: Capture, tmp_pat
         assert state.is_terminal()
         assert state.returns() == data["result"]["returns"]
         assert data["arena"]["index"] == index
-        for seat, bot in enumerate(data["arena"]["bots"]):
+        for seat, bot in enumerate(data["arena"]["labels"]):
             if state.returns()[seat] > 0:
                 wins[bot] += 1
     assert wins == {"mcts": rows["mcts"][1], "random": rows["random"][1]}
@@ -339,6 +339,66 @@ def test_play_hint_and_save(
     assert f"saved {path}" in out
 
 
+def test_play_save_never_overwrites(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("an earlier game\n", encoding="utf-8")
+    out = play(capsys, monkeypatch, f"1\nsave {path}\nquit\n")
+    assert f"{path} exists; save to a new file name" in out
+    assert path.read_text(encoding="utf-8") == "an earlier game\n"
+
+
+@pytest.mark.parametrize(
+    ("game", "bot", "hint"),
+    [
+        ("verraeter", "ismcts", "ismcts"),
+        ("battlecards", "ismcts", "ismcts"),
+        ("sekigahara", "mcts", "mcts"),
+    ],
+)
+def test_play_defaults_to_bots_that_do_not_peek(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, game: str, bot: str, hint: str
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
+    params = ["--param", f"{bot}.iterations=10"] + (
+        [] if bot == hint else ["--param", f"{hint}.iterations=10"]
+    )
+    assert cli.main(["play", game, "--seed", "2", *params]) == 0
+    out = capsys.readouterr().out
+    assert f"against {bot}; seed 2" in out
+    assert f"hint: {hint} would play " in out
+    assert "sees your hidden cards" not in out
+
+
+def test_play_says_when_a_bot_peeks(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert cli.main(["play", "rheinlaender", "--bot", "mcts", "--param", "iterations=5"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "note: mcts searches the true state, so it sees your hidden cards" in out
+    assert "you are red (seat 0) against mcts" in out
+
+
+def test_rules_prints_the_page(capsys: Capture) -> None:
+    status, out, _ = run(capsys, "rules", "verraeter")
+    assert status == 0
+    assert out.startswith("# Verräter (Traitor)")
+    assert out == rulebook.page("verraeter")
+    status, _, err = run(capsys, "rules", "chess")
+    assert status == 2 and "unknown game 'chess'" in err
+
+
+def test_rules_pages_ship_in_the_package() -> None:
+    from importlib import resources
+
+    shipped = resources.files("rivals").joinpath("rules")
+    docs = Path(__file__).parents[1] / "docs" / "rules"
+    for name in rivals.games():
+        page = shipped.joinpath(f"{name}.md")
+        assert page.is_file(), name
+        assert page.read_text(encoding="utf-8") == (docs / f"{name}.md").read_text(encoding="utf-8")
+
+
 def test_play_to_the_end(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
     out = play(capsys, monkeypatch, "1\n" * 200, "--seat", "1")
     assert "game over:" in out
@@ -504,7 +564,7 @@ def test_render_falls_back_to_str(monkeypatch: pytest.MonkeyPatch) -> None:
     assert str(state).strip().splitlines()[0] in text
     assert "seat 1: mcts" in text
     assert render.seat_label("rosenkoenig", 2, 1) == "seat 1"
-    assert render.result_text(state).startswith("in progress")
+    assert render.result_text(state) == "scores 0-0 (game in progress)"
 
 
 def test_replay_html_and_render_svg(capsys: Capture, tmp_path: Path) -> None:
@@ -519,7 +579,7 @@ def test_replay_html_and_render_svg(capsys: Capture, tmp_path: Path) -> None:
     status, out, _ = run(capsys, "replay", str(path), "--html", str(page))
     assert status == 0 and "40 moves" in out
     html = page.read_text(encoding="utf-8")
-    assert html.count("<svg") >= 41 and "http" not in html.split("<svg", 1)[0].lower()
+    assert len(viewer.frames_of(html)) == 41 and "http" not in html.split("<svg", 1)[0].lower()
 
     picture = tmp_path / "step.svg"
     status, _, _ = run(capsys, "render", str(path), "--step", "12", "--out", str(picture))

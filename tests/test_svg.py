@@ -184,10 +184,12 @@ def test_generic_picture_shows_a_seat_only_its_view(monkeypatch: pytest.MonkeyPa
     assert "secret of seat" not in spectator
     seat1 = svg.generic(hidden, 1, history)
     assert "S1" in seat1 and "S0" not in seat1
-    # Others' moves and chance read as hidden; a seat's own moves do not.
+    # Without a game's own move texts, others' moves and chance read as hidden; a seat's own
+    # moves do not.
     own = next(move for move in history if move.player == 1)
     other = next(move for move in history if move.player == 0)
-    assert svg.move_text("rosenkoenig", own, 1) == own.text
-    assert svg.move_text("rosenkoenig", other, 1) == "(hidden)"
-    chance = history[0]
-    assert svg.move_text("rosenkoenig", chance, None) == "(hidden)"
+    seen_by_1 = svg.move_texts(state, 1)
+    assert seen_by_1[own.step] == own.text
+    assert seen_by_1[other.step] == "(hidden)"
+    assert svg.move_texts(state, None)[history[0].step] == "(hidden)"
+    assert svg.move_texts(state, 1, own.step) == seen_by_1[own.step :]

@@ -274,20 +274,26 @@ def test_battlecards_hidden_cards_appear_only_to_their_owner() -> None:
                 ]
                 for card in face_up:
                     assert all(shows(view, names[card]) for view in views.values())
-            backs = {player: len(by_class(parse(views[player]), "back")) for player in views}
-            hidden_counts = [
-                sum(
-                    not card["face_up"]
-                    for kind in ("ground", "air", "sea")
-                    for card in snap["stacks"][seat][kind]
-                )
-                + len(snap["reserve"][seat])
-                + len(snap["kept"][seat])
-                for seat in (0, 1)
-            ]
-            assert backs == {
-                None: sum(hidden_counts),
-                0: hidden_counts[1],
-                1: hidden_counts[0],
-            }
+            # A face-down stack card is a card back; an unseen reserve or set of kept cards is
+            # one pile that gives its count.
+            for player, view in views.items():
+                root = parse(view)
+                for seat in (0, 1):
+                    if seat == player:
+                        continue
+                    (side,) = [
+                        g for g in by_class(root, "side") if g.attrib["data-seat"] == str(seat)
+                    ]
+                    down = sum(
+                        not card["face_up"]
+                        for kind in ("ground", "air", "sea")
+                        for card in snap["stacks"][seat][kind]
+                    )
+                    assert len(by_class(side, "back")) == down
+                    for css, key in (("hidden-reserve", "reserve"), ("hidden-kept", "kept")):
+                        count = len(snap[key][seat])
+                        piles = by_class(side, css)
+                        assert [int(pile.attrib["data-count"]) for pile in piles] == (
+                            [count] if count else []
+                        )
     assert checked > 0

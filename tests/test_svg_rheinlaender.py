@@ -11,7 +11,6 @@ import pytest
 
 import rivals
 from rivals.render import svg
-from rivals.render.svg import rheinlaender as rh_svg
 from tests.ecosystem_cases import random_game
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -95,11 +94,22 @@ def test_no_ring_before_any_decision() -> None:
     assert elements(root, "last-move-text") == []
 
 
-def test_move_text_hides_only_cards_dealt() -> None:
+def test_move_texts_hide_only_cards_dealt_to_others() -> None:
     state = random_game("rheinlaender", {}, 3, limit=120)
+    walker = state.game.new_initial_state()
+    views = {viewer: svg.move_texts(state, viewer) for viewer in (None, 0, 1)}
+    dealt = 0
     for move in svg.moves(state):
-        text = rh_svg.move_text(move, 0)
-        if move.player < 0 and move.text.startswith("card "):
-            assert text == "a card"
+        receiving = walker.to_dict()["receiving"]
+        if move.player < 0 and receiving is not None and move.text != "reshuffle":
+            dealt += 1
+            to = ("red", "yellow", "green")[receiving]
+            for viewer, texts in views.items():
+                if viewer == receiving:
+                    assert texts[move.step] == f"{move.text} to {to}"
+                else:
+                    assert texts[move.step] == f"a card (hidden) to {to}"
         else:
-            assert text == move.text
+            assert all(texts[move.step].startswith(move.text) for texts in views.values())
+        walker.apply_action(move.action)
+    assert dealt >= 15

@@ -18,16 +18,11 @@ from rivals import replay, viewer
 from rivals.render import svg
 from tests.ecosystem_cases import CASE_IDS, CASES, random_game
 
-FRAMES = re.compile(r'<script id="frames" type="application/json">(.*?)</script>', re.S)
 ITEMS = re.compile(r'<li data-step="(\d+)"[^>]*>(.*?)</li>', re.S)
 
 
 def frames_of(page: str) -> list[str]:
-    match = FRAMES.search(page)
-    assert match is not None
-    frames = json.loads(match.group(1))
-    assert isinstance(frames, list)
-    return [str(frame) for frame in frames]
+    return viewer.frames_of(page)
 
 
 def plain(fragment: str) -> str:
@@ -49,8 +44,8 @@ def test_page_has_every_step_and_needs_no_network(name: str, params: dict[str, A
         ET.fromstring(frames[step])
     items = ITEMS.findall(page)
     assert [int(step) for step, _ in items] == list(range(len(history) + 1))
-    for (_, item), move in zip(items[1:], svg.moves(state)):
-        assert plain(item).endswith(svg.move_text(name, move, None))
+    for (_, item), text in zip(items[1:], svg.move_texts(state, None)):
+        assert plain(item).endswith(text)
     # Self-contained: nothing is fetched (the SVG namespace is a name, not a download).
     without_namespace = page.replace("http://www.w3.org/2000/svg", "")
     assert not re.search(r"https?://|<link|@import|\bsrc=", without_namespace)
@@ -60,7 +55,7 @@ def test_write_html_and_state_at(tmp_path: Path) -> None:
     state = random_game("rosenkoenig", {"players": 4}, seed=6, limit=50)
     path = tmp_path / "game.html"
     data = replay.to_dict(state)
-    data["arena"] = {"bots": ["mcts", "random", "alphabeta", "random"]}
+    data["arena"] = {"index": 0, "seed": 0, "labels": ["mcts", "random", "alphabeta", "random"]}
     viewer.write_html(data, path, player=2)
     page = path.read_text(encoding="utf-8")
     assert "view of Red (2)" in page
@@ -204,3 +199,169 @@ def test_ecosystem_doc_examples_run(
     assert len(printed) == 2  # the returns of the OpenSpiel and of the PettingZoo game
     ET.parse(tmp_path / "position.svg")
     assert frames_of((tmp_path / "game.html").read_text(encoding="utf-8"))
+
+
+# --- every game in a real browser: the board is drawn, nothing fails, the page stays small ----
+
+# What the board of each game must show at a step, counted in the page and in the snapshot.
+BOARD_COUNTS = {
+    "battlecards": (".battle", lambda snap: 16),
+    "rheinlaender": (".knight", lambda snap: len(snap["knights"])),
+    "rosenkoenig": (
+        ".stone",
+        lambda snap: sum(row.count("R") + row.count("W") for row in snap["board"]),
+    ),
+    "sekigahara": (
+        ".camp .card, .influence",
+        lambda snap: sum(map(len, snap["camps"])) + len(snap["neutral"]),
+    ),
+    "verraeter": (".landscape", lambda snap: len(snap["ring"])),
+}
+# Caught from the very start of the page, before its own script runs.
+CATCH_ERRORS = """<script>
+window.__errors = [];
+window.addEventListener("error", function (event) { window.__errors.push(String(event.message)); });
+</script>"""
+BOARD_PROBE = """
+<script>
+window.addEventListener("load", function () {
+  var found = {};
+  function look(label) {
+    found[label] = {
+      step: document.body.getAttribute("data-step"),
+      board: document.querySelectorAll(%s).length,
+      elements: document.querySelectorAll("#picture svg *").length
+    };
+  }
+  look("opened");
+  document.dispatchEvent(new KeyboardEvent("keydown", {key: "End", bubbles: true}));
+  look("end");
+  found.errors = window.__errors;
+  var probe = document.createElement("pre");
+  probe.id = "probe";
+  probe.textContent = JSON.stringify([found]);
+  document.body.appendChild(probe);
+});
+</script>
+"""
+
+
+def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
+    """Width, height and the RGB(A) rows of an 8-bit PNG, unfiltered (enough for a
+    screenshot)."""
+    import struct
+    import zlib
+
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    offset, chunks, header = 8, [], b""
+    while offset < len(data):
+        (length,) = struct.unpack(">I", data[offset : offset + 4])
+        kind = data[offset + 4 : offset + 8]
+        body = data[offset + 8 : offset + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            chunks.append(body)
+        offset += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", header[:10])
+    assert depth == 8 and colour in (2, 6)
+    channels = 3 if colour == 2 else 4
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    rows: list[bytes] = []
+    previous = bytearray(stride)
+    for y in range(height):
+        kind, line = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                guess = left + up - corner
+                pa, pb, pc = abs(guess - left), abs(guess - up), abs(guess - corner)
+                line[i] = (
+                    line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)
+                ) & 255
+        rows.append(
+            bytes(line) if channels == 3 else bytes(b for k, b in enumerate(line) if k % 4 != 3)
+        )
+        previous = line
+    return width, height, rows
+
+
+@pytest.mark.parametrize("name", sorted(BOARD_COUNTS))
+def test_every_game_in_chromium(name: str, tmp_path: Path) -> None:
+    browser = chromium()
+    if browser is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")
+    state = random_game(name, {}, seed=3, limit=300)
+    history = state.history()
+    middle = len(history) // 2
+    page = tmp_path / f"{name}.html"
+    viewer.write_html(state, page, player=0)
+    selector, expected = BOARD_COUNTS[name]
+    text = page.read_text(encoding="utf-8")
+    text = text.replace("<head>", "<head>" + CATCH_ERRORS, 1)
+    page.write_text(
+        text.replace("</body>", BOARD_PROBE % json.dumps(selector) + "</body>"), "utf-8"
+    )
+    (found,) = run_page(browser, page, tmp_path, f"#step={middle}")
+    assert found["errors"] == []
+    for label, step in (("opened", middle), ("end", len(history))):
+        entry = found[label]
+        assert entry["step"] == str(step)
+        snap = state.game.state_from_history(history[:step]).to_dict()
+        assert entry["board"] == expected(snap) > 0, label
+        assert entry["elements"] > 50, label
+    # A screenshot of the page: most of the picture is drawn, not empty paper.
+    shot = tmp_path / f"{name}.png"
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--hide-scrollbars",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=1400,1000",
+            f"--screenshot={shot}",
+            page.as_uri() + f"#step={middle}",
+        ],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    width, height, rows = png_pixels(shot)
+    assert (width, height) == (1400, 1000)
+    # The picture's area: left of the move list, below the header.
+    area = [row[3 * 30 : 3 * 1000] for row in rows[100:900:4]]
+    colours = {row[k : k + 3] for row in area for k in range(0, len(row), 12)}
+    paper = bytes((0xFB, 0xF7, 0xEE))
+    inked = sum(row[k : k + 3] != paper for row in area for k in range(0, len(row), 12))
+    total = sum(len(row) // 12 for row in area)
+    assert len(colours) > 20, "the picture has colours"
+    assert inked / total > 0.15, f"only {inked / total:.0%} of the picture is drawn"
+
+
+@pytest.mark.parametrize("name", sorted(BOARD_COUNTS))
+def test_a_whole_game_page_stays_small(name: str) -> None:
+    """The longest of a few random games of every game, viewed from a seat: under 2 MB."""
+    longest = max(
+        (random_game(name, {}, seed=seed) for seed in range(4)), key=lambda s: len(s.history())
+    )
+    page = viewer.to_html(longest, player=1)
+    assert len(page.encode("utf-8")) < 2_000_000, f"{len(longest.history())} moves"
+    frames = frames_of(page)
+    assert len(frames) == len(longest.history()) + 1
+    assert frames[-1] == svg.to_svg(longest, 1)

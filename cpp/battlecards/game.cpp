@@ -64,19 +64,29 @@ void for_each_card(u128 cards, int offset, Fn&& fn) {
 std::vector<ParamSpec> Battlecards::param_specs() {
   return {
       ParamSpec::data("cards", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,
-                      "a path or a card-set object")
+                      "a shipped name, a path to a card-set file or the card set")
           .or_null("the shipped card set"),
       ParamSpec::data("expansions", Json::array(), ParamSpec::kArray,
-                      "a list of paths or expansion objects",
-                      ParamSpec::kString | ParamSpec::kObject),
+                      "a list of at most " + std::to_string(kMaxExpansions) +
+                          " expansion packs, each a shipped name, a path or the pack",
+                      ParamSpec::kString | ParamSpec::kObject, kMaxExpansions),
       ParamSpec::integer("max_turns", Json(1000), 1, kMaxTurnsLimit),
   };
 }
 
 Battlecards::Battlecards(const Json& params) : params_(params) {
   max_turns_ = static_cast<std::int32_t>(params.find("max_turns")->as_int());
-  cards_ = std::make_shared<const CardSet>(
-      load_card_set(*params.find("cards"), *params.find("expansions")));
+  DataDocument cards = read_data(kName, "cards", *params.find("cards"), kName);
+  const Json::Array& expansions = params.find("expansions")->as_array();
+  std::vector<DataDocument> packs;
+  for (std::size_t i = 0; i < expansions.size(); ++i)
+    packs.push_back(read_data(kName, "expansions[" + std::to_string(i) + "]", expansions[i],
+                              "battlecards_commanders"));
+  cards_ = std::make_shared<const CardSet>(load_card_set(cards, packs));
+  Json documents = Json::array();
+  for (DataDocument& pack : packs) documents.push_back(std::move(pack.document));
+  data_ = std::make_shared<const Json>(
+      Json::object({{"cards", std::move(cards.document)}, {"expansions", std::move(documents)}}));
   const CardSet& cs = *cards_;
 
   for (int seat = 0; seat < 2; ++seat)

@@ -1,9 +1,11 @@
 #include "rivals/core/json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace rivals {
 namespace {
@@ -44,7 +46,7 @@ void dump_string(const std::string& s, std::string& out) {
   out += '"';
 }
 
-void dump_value(const Json& value, std::string& out) {
+void dump_value(const Json& value, std::string& out, bool sorted) {
   const auto& v = value.variant();
   if (value.is_null()) {
     out += "null";
@@ -68,26 +70,64 @@ void dump_value(const Json& value, std::string& out) {
     for (const auto& item : value.as_array()) {
       if (!first) out += ", ";
       first = false;
-      dump_value(item, out);
+      dump_value(item, out, sorted);
     }
     out += ']';
   } else {
     out += '{';
+    std::vector<const std::pair<std::string, Json>*> members;
+    for (const auto& member : value.as_object()) members.push_back(&member);
+    if (sorted)
+      std::sort(members.begin(), members.end(),
+                [](const auto* a, const auto* b) { return a->first < b->first; });
     bool first = true;
-    for (const auto& [key, item] : value.as_object()) {
+    for (const auto* member : members) {
       if (!first) out += ", ";
       first = false;
-      dump_string(key, out);
+      dump_string(member->first, out);
       out += ": ";
-      dump_value(item, out);
+      dump_value(member->second, out, sorted);
     }
     out += '}';
   }
 }
 
+bool valid_utf8_at(std::string_view text, std::size_t pos, std::size_t& length) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[pos + i]); };
+  const unsigned lead = byte(0);
+  std::uint32_t code = 0;
+  std::uint32_t min = 0;
+  if (lead < 0x80) {
+    length = 1;
+    return true;
+  }
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+    code = lead & 0x1F;
+    min = 0x80;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    code = lead & 0x0F;
+    min = 0x800;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    code = lead & 0x07;
+    min = 0x10000;
+  } else {
+    return false;
+  }
+  if (pos + length > text.size()) return false;
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xC0) != 0x80) return false;
+    code = (code << 6) | (byte(i) & 0x3F);
+  }
+  // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8.
+  return code >= min && !(code >= 0xD800 && code < 0xE000) && code <= 0x10FFFF;
+}
+
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text) {}
+  Parser(std::string_view text, int max_depth) : text_(text), max_depth_(max_depth) {}
 
   Json parse_document() {
     Json value = parse_value(0);
@@ -97,10 +137,21 @@ class Parser {
   }
 
  private:
-  static constexpr int kMaxDepth = 256;
-
+  // Messages give the place but never quote the text: a file that is not JSON at all (a
+  // password file, a binary) must not have its contents echoed back.
   [[noreturn]] void fail(const std::string& what) const {
-    throw std::invalid_argument("invalid JSON at offset " + std::to_string(pos_) + ": " + what);
+    std::size_t line = 1;
+    std::size_t column = 1;
+    for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
+      if (text_[i] == '\n') {
+        ++line;
+        column = 1;
+      } else if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) {
+        ++column;
+      }
+    }
+    throw std::invalid_argument("invalid JSON at line " + std::to_string(line) + ", column " +
+                                std::to_string(column) + ": " + what);
   }
 
   void skip_space() {
@@ -130,11 +181,13 @@ class Parser {
     return false;
   }
 
+  // `depth` counts the arrays and objects around the value.
   Json parse_value(int depth) {
-    if (depth > kMaxDepth) fail("nesting too deep");
     skip_space();
     if (pos_ >= text_.size()) fail("unexpected end of text");
     const char c = text_[pos_];
+    if ((c == '{' || c == '[') && depth >= max_depth_)
+      fail("nested deeper than " + std::to_string(max_depth_) + " arrays and objects");
     if (c == '{') return parse_object(depth);
     if (c == '[') return parse_array(depth);
     if (c == '"') return Json(parse_string());
@@ -142,22 +195,55 @@ class Parser {
     if (consume_word("true")) return Json(true);
     if (consume_word("false")) return Json(false);
     if (c == '-' || (c >= '0' && c <= '9')) return parse_number();
-    fail(std::string("unexpected character '") + c + "'");
+    fail("unexpected character");
   }
 
   Json parse_object(int depth) {
     ++pos_;
     Json::Object members;
     if (consume('}')) return Json(std::move(members));
+    // Readers differ on a repeated key (some keep the first value, Python's json the last), so a
+    // document with one would mean different things to different programs: it is refused. Small
+    // objects are scanned; a large one gets a hash set so that it stays linear.
+    std::unordered_set<std::string> seen;
     do {
       skip_space();
       if (pos_ >= text_.size() || text_[pos_] != '"') fail("expected a string key");
+      const std::size_t key_at = pos_;
       std::string key = parse_string();
+      bool repeated = false;
+      if (members.size() < kScanLimit) {
+        for (const auto& member : members) repeated = repeated || member.first == key;
+      } else {
+        if (seen.empty())
+          for (const auto& member : members) seen.insert(member.first);
+        repeated = !seen.insert(key).second;
+      }
+      if (repeated) {
+        pos_ = key_at;
+        fail("the key \"" + printable(key) + "\" appears twice in one object");
+      }
       expect(':');
       members.emplace_back(std::move(key), parse_value(depth + 1));
     } while (consume(','));
     expect('}');
     return Json(std::move(members));
+  }
+
+  // A key as it may appear in a message: control characters escaped, long keys cut.
+  static std::string printable(const std::string& key) {
+    std::string out;
+    for (const char c : key) {
+      if (out.size() >= 40) return out + "...";
+      if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\') {
+        char buffer[8];
+        std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned char>(c));
+        out += buffer;
+      } else {
+        out += c;
+      }
+    }
+    return out;
   }
 
   Json parse_array(int depth) {
@@ -212,9 +298,20 @@ class Parser {
     std::string out;
     while (true) {
       if (pos_ >= text_.size()) fail("unterminated string");
-      const char c = text_[pos_++];
-      if (c == '"') return out;
+      const char c = text_[pos_];
+      if (c == '"') {
+        ++pos_;
+        return out;
+      }
       if (static_cast<unsigned char>(c) < 0x20) fail("control character in string");
+      if (static_cast<unsigned char>(c) >= 0x80) {
+        std::size_t length = 0;
+        if (!valid_utf8_at(text_, pos_, length)) fail("a string that is not UTF-8");
+        out.append(text_.substr(pos_, length));
+        pos_ += length;
+        continue;
+      }
+      ++pos_;
       if (c != '\\') {
         out += c;
         continue;
@@ -260,25 +357,38 @@ class Parser {
           break;
         }
         default:
-          fail(std::string("bad escape '\\") + e + "'");
+          fail("bad escape");
       }
     }
   }
 
+  bool digits() {
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+    return pos_ > start;
+  }
+
+  // The grammar of RFC 8259: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
   Json parse_number() {
     const std::size_t start = pos_;
     if (text_[pos_] == '-') ++pos_;
+    const std::size_t int_start = pos_;
+    if (!digits()) fail("bad number");
+    if (text_[int_start] == '0' && pos_ - int_start > 1) {
+      pos_ = start;
+      fail("bad number (a leading zero)");
+    }
     bool is_float = false;
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_];
-      if (c >= '0' && c <= '9') {
-        ++pos_;
-      } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-        is_float = true;
-        ++pos_;
-      } else {
-        break;
-      }
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      ++pos_;
+      if (!digits()) fail("bad number");
+      is_float = true;
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      ++pos_;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      if (!digits()) fail("bad number");
+      is_float = true;
     }
     const char* first = text_.data() + start;
     const char* last = text_.data() + pos_;
@@ -289,14 +399,17 @@ class Parser {
     }
     double d = 0;
     const auto result = std::from_chars(first, last, d);
-    if (result.ec != std::errc() || result.ptr != last) {
+    if (result.ec != std::errc() || result.ptr != last || !std::isfinite(d)) {
       pos_ = start;
-      fail("bad number");
+      fail("a number out of range");
     }
     return Json(d);
   }
 
+  static constexpr std::size_t kScanLimit = 16;
+
   std::string_view text_;
+  int max_depth_;
   std::size_t pos_ = 0;
 };
 
@@ -386,10 +499,25 @@ Json& Json::push_back(Json value) { return as_array().emplace_back(std::move(val
 
 std::string Json::dump() const {
   std::string out;
-  dump_value(*this, out);
+  dump_value(*this, out, false);
   return out;
 }
 
-Json Json::parse(std::string_view text) { return Parser(text).parse_document(); }
+std::string Json::dump_sorted() const {
+  std::string out;
+  dump_value(*this, out, true);
+  return out;
+}
+
+Json Json::parse(std::string_view text, int max_depth) {
+  return Parser(text, max_depth).parse_document();
+}
+
+bool Json::is_utf8(std::string_view text) {
+  std::size_t length = 0;
+  for (std::size_t pos = 0; pos < text.size(); pos += length)
+    if (!valid_utf8_at(text, pos, length)) return false;
+  return true;
+}
 
 }  // namespace rivals

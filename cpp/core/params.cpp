@@ -116,13 +116,14 @@ ParamSpec ParamSpec::choice(std::string name, Json default_value, std::vector<Js
 }
 
 ParamSpec ParamSpec::data(std::string name, Json default_value, unsigned kinds, std::string forms,
-                          unsigned item_kinds) {
+                          unsigned item_kinds, std::size_t max_items) {
   ParamSpec spec;
   spec.name = std::move(name);
   spec.default_value = std::move(default_value);
   spec.kinds = kinds;
   spec.forms = std::move(forms);
   spec.item_kinds = item_kinds;
+  spec.max_items = max_items;
   return spec;
 }
 
@@ -165,9 +166,10 @@ bool ParamSpec::accepts(const Json& value) const {
     const double number = value.as_number();
     return std::isfinite(number) && number >= min && number <= max;
   }
-  if (value.is_array() && item_kinds != 0) {
+  if (value.is_array()) {
+    if (value.as_array().size() > max_items) return false;
     for (const Json& item : value.as_array())
-      if (!kind_accepted(item_kinds, item)) return false;
+      if (item_kinds != 0 && !kind_accepted(item_kinds, item)) return false;
   }
   return true;
 }

@@ -14,20 +14,7 @@ constexpr std::string_view kFormat = "rivals-rheinlaender-map";
 constexpr std::string_view kKeywords[] = {"bastion", "card",      "castle",    "church", "city",
                                           "discard", "reinforce", "reshuffle", "with"};
 
-[[noreturn]] void fail(const std::string& source, const std::string& key,
-                       const std::string& problem) {
-  throw std::invalid_argument("bad Rheinländer map " + source + ": " + key + ": " + problem);
-}
-
-bool exact_keys(const Json& object, std::initializer_list<std::string_view> keys) {
-  if (!object.is_object() || object.as_object().size() != keys.size()) return false;
-  return std::all_of(keys.begin(), keys.end(),
-                     [&](std::string_view key) { return object.find(key) != nullptr; });
-}
-
-bool valid_id(const Json& value) {
-  if (!value.is_string()) return false;
-  const std::string& id = value.as_string();
+bool valid_id(const std::string& id) {
   if (id.empty() || id.size() > 16) return false;
   for (std::size_t i = 0; i < id.size(); ++i) {
     const char c = id[i];
@@ -37,17 +24,16 @@ bool valid_id(const Json& value) {
   return std::find(std::begin(kKeywords), std::end(kKeywords), id) == std::end(kKeywords);
 }
 
-std::string check_id(const Json& value, const std::string& source, const std::string& key) {
-  if (!valid_id(value)) {
+std::string check_id(const DataNode& node) {
+  if (!node.json().is_string() || !valid_id(node.json().as_string())) {
     std::string words;
     for (const auto word : kKeywords) words += (words.empty() ? "" : ", ") + std::string(word);
-    fail(source, key,
-         value.dump() +
-             " is not a valid id (1-16 characters from A-Z a-z 0-9 _ / -, starting with a "
-             "letter or digit, not one of " +
-             words + ")");
+    node.fail(
+        "must be an id (1-16 characters from A-Z a-z 0-9 _ / -, starting with a letter or "
+        "digit, not one of " +
+        words + "), got " + node.shown());
   }
-  return value.as_string();
+  return node.json().as_string();
 }
 
 bool int_in(const Json& value, std::int64_t low, std::int64_t high) {
@@ -56,44 +42,30 @@ bool int_in(const Json& value, std::int64_t low, std::int64_t high) {
 
 }  // namespace
 
-Board parse_map(const Json& data, const std::string& source) {
-  if (!data.is_object()) fail(source, "(top level)", "a JSON object is expected");
-  if (!exact_keys(data, {"format", "version", "spaces", "sites", "landmarks"}))
-    fail(source, "(top level)",
-         "the keys must be exactly format, landmarks, sites, spaces, version");
-  const Json& format = *data.find("format");
-  if (!format.is_string() || format.as_string() != kFormat)
-    fail(source, "format", "must be '" + std::string(kFormat) + "', not " + format.dump());
-  const Json& version = *data.find("version");
-  if (!version.is_int() || version.as_int() != 1)
-    fail(source, "version", "must be 1, not " + version.dump());
+Board parse_map(const DataDocument& document) {
+  const DataNode root(document);
+  root.keys({"format", "version", "spaces", "sites", "landmarks"});
+  if (root["format"].json() != Json(std::string(kFormat)))
+    root["format"].fail("must be \"" + std::string(kFormat) + "\", got " + root["format"].shown());
+  root["version"].integer(1, 1);
 
   Board board;
-  const Json& spaces = *data.find("spaces");
-  if (!spaces.is_array() || spaces.as_array().empty() ||
-      spaces.as_array().size() > static_cast<std::size_t>(kMaxSpaces))
-    fail(source, "spaces", "must be a list of 1-" + std::to_string(kMaxSpaces) + " spaces");
-  const auto& list = spaces.as_array();
-  board.spaces = static_cast<int>(list.size());
+  const DataNode spaces = root["spaces"];
+  board.spaces = static_cast<int>(spaces.list(1, kMaxSpaces));
   std::map<std::string, int, std::less<>> index;
   std::vector<bool> is_land;
   for (int i = 0; i < board.spaces; ++i) {
-    const Json& space = list[static_cast<std::size_t>(i)];
-    const std::string key = "spaces[" + std::to_string(i) + "]";
-    if (!exact_keys(space, {"id", "kind", "numbers", "neighbours"}))
-      fail(source, key, "needs exactly the keys id, kind, numbers, neighbours");
-    const std::string id = check_id(*space.find("id"), source, key + ".id");
-    if (index.count(id)) fail(source, key + ".id", "'" + id + "' is used twice");
-    const Json& kind = *space.find("kind");
-    const bool land = kind.is_string() && kind.as_string() == "land";
-    if (!land && !(kind.is_string() && kind.as_string() == "river"))
-      fail(source, key + ".kind", "must be 'land' or 'river', not " + kind.dump());
-    const Json& nums = *space.find("numbers");
+    const DataNode space = spaces[static_cast<std::size_t>(i)];
+    space.keys({"id", "kind", "numbers", "neighbours"});
+    const std::string id = check_id(space["id"]);
+    if (index.count(id)) space["id"].fail("'" + id + "' is used twice");
+    const bool land = space["kind"].choice(std::array{"river", "land"}) == 1;
+    const DataNode nums = space["numbers"];
     std::vector<int> numbers;
-    bool good =
-        nums.is_array() && (nums.as_array().size() == 1 || (land && nums.as_array().size() == 2));
+    bool good = nums.json().is_array() && (nums.json().as_array().size() == 1 ||
+                                           (land && nums.json().as_array().size() == 2));
     if (good) {
-      for (const Json& n : nums.as_array()) {
+      for (const Json& n : nums.json().as_array()) {
         if (!int_in(n, 1, kMaxNumber) || (!numbers.empty() && n.as_int() <= numbers.back())) {
           good = false;
           break;
@@ -102,10 +74,9 @@ Board parse_map(const Json& data, const std::string& source) {
       }
     }
     if (!good)
-      fail(source, key + ".numbers",
-           std::string("a ") + (land ? "land" : "river") + " space needs " +
-               (land ? "one or two" : "exactly one") + " distinct ascending numbers 1-" +
-               std::to_string(kMaxNumber));
+      nums.fail(std::string("must be ") + (land ? "one or two" : "exactly one") +
+                " distinct ascending numbers 1-" + std::to_string(kMaxNumber) + " for a " +
+                (land ? "land" : "river") + " space, got " + nums.shown());
     index.emplace(id, i);
     board.ids.push_back(id);
     board.numbers.push_back(numbers);
@@ -115,17 +86,16 @@ Board parse_map(const Json& data, const std::string& source) {
 
   std::vector<std::vector<int>> adjacent(static_cast<std::size_t>(board.spaces));
   for (int i = 0; i < board.spaces; ++i) {
-    const std::string key = "spaces[" + std::to_string(i) + "].neighbours";
-    const Json& row = *list[static_cast<std::size_t>(i)].find("neighbours");
-    if (!row.is_array() || row.as_array().size() > static_cast<std::size_t>(kMaxNeighbours))
-      fail(source, key,
-           "must be a list of at most " + std::to_string(kMaxNeighbours) + " space ids");
-    for (const Json& other : row.as_array()) {
-      const auto found = other.is_string() ? index.find(other.as_string()) : index.end();
-      if (found == index.end()) fail(source, key, other.dump() + " is not a space id");
+    const DataNode row = spaces[static_cast<std::size_t>(i)]["neighbours"];
+    const std::size_t count = row.list(0, kMaxNeighbours);
+    for (std::size_t k = 0; k < count; ++k) {
+      const DataNode other = row[k];
+      const auto found =
+          other.json().is_string() ? index.find(other.json().as_string()) : index.end();
+      if (found == index.end()) other.fail("must be a space id, got " + other.shown());
       const int j = found->second;
-      if (j == i) fail(source, key, "'" + board.ids[i] + "' lists itself");
-      if (board.neighbours[i].test(j)) fail(source, key, other.dump() + " is listed twice");
+      if (j == i) other.fail("is the space itself");
+      if (board.neighbours[i].test(j)) other.fail("repeats '" + board.ids[j] + "'");
       board.neighbours[i].set(j);
       adjacent[i].push_back(j);
     }
@@ -133,9 +103,9 @@ Board parse_map(const Json& data, const std::string& source) {
   for (int i = 0; i < board.spaces; ++i)
     for (const int j : adjacent[i])
       if (!board.neighbours[j].test(i))
-        fail(source, "spaces[" + std::to_string(j) + "].neighbours",
-             "adjacency must be symmetric: '" + board.ids[i] + "' lists '" + board.ids[j] +
-                 "' but not back");
+        spaces[static_cast<std::size_t>(j)]["neighbours"].fail(
+            "must list '" + board.ids[i] + "': adjacency is symmetric, and '" + board.ids[i] +
+            "' lists '" + board.ids[j] + "'");
 
   for (const auto& numbers : board.numbers)
     board.max_number = std::max(board.max_number, numbers.back());
@@ -145,9 +115,9 @@ Board parse_map(const Json& data, const std::string& source) {
       if (is_land[i]) {
         board.land_of[n].set(i);
       } else if (board.river_of[n] >= 0) {
-        fail(source, "spaces[" + std::to_string(i) + "].numbers",
-             "number " + std::to_string(n) + " has two river spaces ('" +
-                 board.ids[board.river_of[n]] + "' and '" + board.ids[i] + "')");
+        spaces[static_cast<std::size_t>(i)]["numbers"].fail(
+            "repeats number " + std::to_string(n) + " of the river space '" +
+            board.ids[board.river_of[n]] + "' (one river space per number)");
       } else {
         board.river_of[n] = static_cast<std::int16_t>(i);
       }
@@ -155,35 +125,28 @@ Board parse_map(const Json& data, const std::string& source) {
   }
   for (int n = 1; n <= board.max_number; ++n)
     if (!board.land_of[n].any())
-      fail(source, "spaces",
-           "number " + std::to_string(n) + " is on no land space (numbers must run 1.." +
-               std::to_string(board.max_number) + " without a gap, each reachable on land)");
+      spaces.fail("have number " + std::to_string(n) + " on no land space (numbers must run 1.." +
+                  std::to_string(board.max_number) + " without a gap, each reachable on land)");
 
-  const Json& sites = *data.find("sites");
-  if (!sites.is_array() || sites.as_array().size() > static_cast<std::size_t>(kMaxSites))
-    fail(source, "sites", "must be a list of at most " + std::to_string(kMaxSites) + " sites");
-  board.sites = static_cast<int>(sites.as_array().size());
+  const DataNode sites = root["sites"];
+  board.sites = static_cast<int>(sites.list(0, kMaxSites));
   for (int t = 0; t < board.sites; ++t) {
-    const Json& site = sites.as_array()[static_cast<std::size_t>(t)];
-    const std::string key = "sites[" + std::to_string(t) + "]";
-    if (!exact_keys(site, {"id", "touches"}))
-      fail(source, key, "needs exactly the keys id, touches");
-    const std::string id = check_id(*site.find("id"), source, key + ".id");
+    const DataNode site = sites[static_cast<std::size_t>(t)];
+    site.keys({"id", "touches"});
+    const std::string id = check_id(site["id"]);
     if (index.count(id) ||
         std::find(board.site_ids.begin(), board.site_ids.end(), id) != board.site_ids.end())
-      fail(source, key + ".id", "'" + id + "' is used twice");
-    const Json& pair = *site.find("touches");
+      site["id"].fail("'" + id + "' is used twice");
+    const DataNode pair = site["touches"];
     const bool listed =
-        pair.is_array() && pair.as_array().size() == 2 &&
-        std::all_of(pair.as_array().begin(), pair.as_array().end(),
+        pair.json().is_array() && pair.json().as_array().size() == 2 &&
+        std::all_of(pair.json().as_array().begin(), pair.json().as_array().end(),
                     [&](const Json& x) { return x.is_string() && index.count(x.as_string()) > 0; });
-    if (!listed) fail(source, key + ".touches", "must list exactly two space ids");
-    const int a = index.find(pair.as_array()[0].as_string())->second;
-    const int b = index.find(pair.as_array()[1].as_string())->second;
+    if (!listed) pair.fail("must list exactly two space ids, got " + pair.shown());
+    const int a = index.find(pair.json().as_array()[0].as_string())->second;
+    const int b = index.find(pair.json().as_array()[1].as_string())->second;
     if (a == b || !is_land[a] || !is_land[b] || !board.neighbours[a].test(b))
-      fail(source, key + ".touches",
-           pair.as_array()[0].dump() + " and " + pair.as_array()[1].dump() +
-               " must be two land spaces that are neighbours");
+      pair.fail("must be two land spaces that are neighbours, got " + pair.shown());
     board.site_ids.push_back(id);
     board.touches[t] = {static_cast<std::int16_t>(a), static_cast<std::int16_t>(b)};
     board.sites_at[a] |= std::uint64_t{1} << t;
@@ -192,27 +155,20 @@ Board parse_map(const Json& data, const std::string& source) {
     board.site_spaces.set(b);
   }
 
-  const Json& marks = *data.find("landmarks");
-  if (!exact_keys(marks, {"city", "castle", "church"}))
-    fail(source, "landmarks", "needs exactly the keys city, castle, church");
-  const Json& cities = *marks.find("city");
-  if (!cities.is_array() || !std::all_of(cities.as_array().begin(), cities.as_array().end(),
-                                         [](const Json& v) { return int_in(v, 1, kMaxCity); }))
-    fail(source, "landmarks.city", "must be a list of city values 1-" + std::to_string(kMaxCity));
-  for (const char* kind : {"castle", "church"})
-    if (!int_in(*marks.find(kind), 0, INT64_MAX))
-      fail(source, std::string("landmarks.") + kind, "must be an int >= 0");
-  // Unsigned: two counts below 2^63 and the cities cannot overflow it.
-  const auto castles = static_cast<std::uint64_t>(marks.find("castle")->as_int());
-  const auto churches = static_cast<std::uint64_t>(marks.find("church")->as_int());
-  const std::uint64_t total = castles + churches + cities.as_array().size();
-  if (total != static_cast<std::uint64_t>(board.sites))
-    fail(source, "landmarks",
-         std::to_string(total) + " chips for " + std::to_string(board.sites) +
-             " sites (one chip per site is needed)");
+  const DataNode marks = root["landmarks"];
+  marks.keys({"city", "castle", "church"});
+  const DataNode cities = marks["city"];
+  const std::size_t city_count = cities.list(0, kMaxSites);
+  for (std::size_t k = 0; k < city_count; ++k) cities[k].integer(1, kMaxCity);
+  const auto castles = marks["castle"].integer(0, kMaxSites);
+  const auto churches = marks["church"].integer(0, kMaxSites);
+  const std::int64_t total = castles + churches + static_cast<std::int64_t>(city_count);
+  if (total != board.sites)
+    marks.fail("must hold one chip per site: " + std::to_string(total) + " chips for " +
+               std::to_string(board.sites) + " sites");
   board.chips[kCastle] = static_cast<int>(castles);
   board.chips[kChurch] = static_cast<int>(churches);
-  for (const Json& v : cities.as_array()) ++board.chips[1 + v.as_int()];
+  for (std::size_t k = 0; k < city_count; ++k) ++board.chips[1 + cities[k].json().as_int()];
   return board;
 }
 

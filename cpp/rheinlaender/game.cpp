@@ -68,7 +68,7 @@ std::vector<ParamSpec> Rheinlaender::param_specs() {
   return {
       ParamSpec::choice("players", Json(3), {Json(3), Json(4), Json(5)}),
       ParamSpec::data("map", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,
-                      "a path to a map file or a map object")
+                      "a shipped name, a path to a map file or the map document")
           .or_null("the shipped map"),
       ParamSpec::integer("max_turns", Json(1000), 1, kMaxTurnsLimit),
   };
@@ -82,22 +82,14 @@ Rheinlaender::Rheinlaender(const Json& params) {
   g.max_turns = static_cast<int>(params.find("max_turns")->as_int());
 
   data->map_param = *params.find("map");
-  const Json& chosen = data->map_param;
-  const std::string source = chosen.is_null()     ? std::string("rheinlaender.json (shipped)")
-                             : chosen.is_string() ? "'" + chosen.as_string() + "'"
-                                                  : std::string("(map object)");
-  try {
-    data->map = load_data(chosen, kName);
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument("bad Rheinländer map " + source + ": (file): " + error.what());
-  }
-  g.board = parse_map(data->map, source);
+  DataDocument map = read_data(kName, "map", data->map_param, kName);
+  g.board = parse_map(map);
   const Board& board = g.board;
   if (board.max_number < kHandSize * g.players)
-    throw std::invalid_argument("bad value map for rheinlaender: the map has " +
-                                std::to_string(board.max_number) +
+    throw std::invalid_argument(map.source + ": the map has " + std::to_string(board.max_number) +
                                 " numbers; players=" + std::to_string(g.players) +
                                 " needs at least " + std::to_string(kHandSize * g.players));
+  data->data = Json::object({{"map", std::move(map.document)}});
   const int S = board.spaces;
   const int N = board.max_number;
   g.bastion_base = N * S;

@@ -1,72 +1,27 @@
 #include "rivals/sekigahara/cards.h"
 
-#include <stdexcept>
 #include <string_view>
 
 namespace rivals::sekigahara {
-namespace {
-
-constexpr std::string_view kTopKeys[] = {"format", "version", "cards"};
-constexpr std::string_view kCardKeys[] = {"id",       "name",        "name_zh",
-                                          "strength", "requirement", "ability"};
-
-[[noreturn]] void fail(const std::string& source, const std::string& problem) {
-  throw std::invalid_argument("sekigahara: parameter cards: bad card file " + source + ": " +
-                              problem);
-}
-
-// Unknown keys are errors, so that a typo never falls back silently to a default.
-template <std::size_t N>
-void check_keys(const Json& object, const std::string_view (&expected)[N], const std::string& where,
-                const std::string& source) {
-  for (const auto& [key, value] : object.as_object()) {
-    bool known = false;
-    for (const auto name : expected) known = known || key == name;
-    if (!known) fail(source, "unknown key " + where + key);
-  }
-  for (const auto name : expected)
-    if (object.find(name) == nullptr) fail(source, "missing key " + where + std::string(name));
-}
-
-int int_in(const Json& card, std::string_view key, int low, int high, const std::string& where,
-           const std::string& source) {
-  const Json& value = *card.find(key);
-  if (!value.is_int() || value.as_int() < low || value.as_int() > high)
-    fail(source, where + std::string(key) + " must be an int " + std::to_string(low) + "-" +
-                     std::to_string(high) + ", got " + value.dump());
-  return static_cast<int>(value.as_int());
-}
-
-}  // namespace
-
-CardNumbers parse_cards(const Json& data, const std::string& source) {
-  if (!data.is_object()) fail(source, "a JSON object is expected");
-  check_keys(data, kTopKeys, "", source);
-  const Json& format = *data.find("format");
-  if (!format.is_string() || format.as_string() != "rivals-sekigahara-cards")
-    fail(source, "format must be \"rivals-sekigahara-cards\", got " + format.dump());
-  const Json& version = *data.find("version");
-  if (!version.is_int() || version.as_int() != 1)
-    fail(source, "version must be 1, got " + version.dump());
-  const Json& cards = *data.find("cards");
-  if (!cards.is_array() || cards.as_array().size() != kNumCards)
-    fail(source, "cards must be a list of nine cards");
+CardNumbers parse_cards(const DataDocument& document) {
+  const DataNode root(document);
+  root.keys({"format", "version", "cards"});
+  if (root["format"].json() != Json("rivals-sekigahara-cards"))
+    root["format"].fail("must be \"rivals-sekigahara-cards\", got " + root["format"].shown());
+  root["version"].integer(1, 1);
+  const DataNode cards = root["cards"];
+  cards.list(kNumCards, kNumCards);
   CardNumbers numbers;
   std::uint16_t seen = 0;
-  for (std::size_t i = 0; i < cards.as_array().size(); ++i) {
-    const Json& card = cards.as_array()[i];
-    const std::string where = "cards[" + std::to_string(i) + "].";
-    if (!card.is_object()) fail(source, "cards[" + std::to_string(i) + "] must be an object");
-    check_keys(card, kCardKeys, where, source);
-    const int id = int_in(card, "id", 1, kNumCards, where, source);
-    if (seen & card_bit(id)) fail(source, where + "id " + std::to_string(id) + " appears twice");
+  for (std::size_t i = 0; i < kNumCards; ++i) {
+    const DataNode card = cards[i];
+    card.keys({"id", "name", "name_zh", "strength", "requirement", "ability"});
+    const int id = card["id"].small_int(1, kNumCards);
+    if (seen & card_bit(id)) card["id"].fail(std::to_string(id) + " is used twice");
     seen |= card_bit(id);
-    for (const std::string_view key : {"name", "name_zh", "ability"})
-      if (!card.find(key)->is_string())
-        fail(source, where + std::string(key) + " must be a string");
-    numbers.strength[id] = static_cast<std::int8_t>(int_in(card, "strength", 0, 99, where, source));
-    numbers.requirement[id] =
-        static_cast<std::int8_t>(int_in(card, "requirement", 0, kTokens, where, source));
+    for (const std::string_view key : {"name", "name_zh", "ability"}) card[key].string();
+    numbers.strength[id] = static_cast<std::int8_t>(card["strength"].small_int(0, 99));
+    numbers.requirement[id] = static_cast<std::int8_t>(card["requirement"].small_int(0, kTokens));
   }
   return numbers;
 }

@@ -68,8 +68,9 @@ std::vector<ParamSpec> Sekigahara::param_specs() {
       ParamSpec::choice("repetition_rule", Json("turn_start"),
                         {Json(kRuleNames[0]), Json(kRuleNames[1]), Json(kRuleNames[2])}),
       ParamSpec::integer("max_turns", Json(500), 1, kMaxTurnsLimit),
-      ParamSpec::data("cards", Json(nullptr), ParamSpec::kString, "a path to a card file")
-          .or_null("the shipped card file"),
+      ParamSpec::data("cards", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,
+                      "a shipped name, a path to a card file or the card document")
+          .or_null("the shipped cards"),
   };
 }
 
@@ -79,15 +80,9 @@ Sekigahara::Sekigahara(const Json& params) {
     if (rule == kRuleNames[i]) setup_.rule = static_cast<RepetitionRule>(i);
   setup_.max_turns = static_cast<std::int32_t>(params.find("max_turns")->as_int());
   cards_param_ = *params.find("cards");
-  const std::string source = cards_param_.is_null() ? std::string("sekigahara.json (shipped)")
-                                                    : "'" + cards_param_.as_string() + "'";
-  Json data;
-  try {
-    data = load_data(cards_param_, kName);
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument(std::string("sekigahara: parameter cards: ") + error.what());
-  }
-  setup_.numbers = parse_cards(data, source);
+  DataDocument cards = read_data(kName, "cards", cards_param_, kName);
+  setup_.numbers = parse_cards(cards);
+  data_ = std::make_shared<const Json>(Json::object({{"cards", std::move(cards.document)}}));
 }
 
 Json Sekigahara::params() const {
@@ -132,14 +127,20 @@ double Sekigahara::evaluate(const State& state, Player player) const {
 }
 
 Json Sekigahara::to_json(const State& state) const {
+  const Strengths counted = camp_strengths(state.camps(), state.blank(), setup_.numbers);
   Json camps = Json::array();
+  Json strengths = Json::array();
   for (Player seat = 0; seat < 2; ++seat) {
     Json camp = Json::array();
+    Json seat_strengths = Json::array();
     const Camp& cards = state.camp(seat);
-    for (int i = 0; i < cards.size; ++i)
+    for (int i = 0; i < cards.size; ++i) {
       camp.push_back(Json::object({{"id", static_cast<int>(cards.cards[i])},
                                    {"blank", (state.blank() & card_bit(cards.cards[i])) != 0}}));
+      seat_strengths.push_back(counted[seat][i]);
+    }
     camps.push_back(camp);
+    strengths.push_back(seat_strengths);
   }
   const auto total = state.totals();
   Json start = nullptr;
@@ -169,6 +170,7 @@ Json Sekigahara::to_json(const State& state) const {
       {"end_reason",
        reason == EndReason::kNone ? Json(nullptr) : Json(kEndNames[static_cast<int>(reason)])},
       {"scores", Json::array_of(total, [](int v) { return Json(v); })},
+      {"strengths", strengths},
   });
 }
 

@@ -131,8 +131,9 @@ std::vector<ParamSpec> Verraeter::param_specs() {
   return {
       ParamSpec::choice("players", Json(4), {Json(3), Json(4)}),
       ParamSpec::integer("rounds", Json(nullptr), 1, kMaxRounds).or_null("2 * players"),
-      ParamSpec::data("cards", Json(nullptr), ParamSpec::kString, "a path to a card file")
-          .or_null("the shipped card file"),
+      ParamSpec::data("cards", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,
+                      "a shipped name, a path to a card file or the card document")
+          .or_null("the shipped cards"),
   };
 }
 
@@ -143,13 +144,9 @@ Verraeter::Verraeter(const Json& params) {
   // Each player is start player twice unless the rounds are given.
   setup->rounds = rounds.is_null() ? 2 * setup->players : static_cast<int>(rounds.as_int());
   cards_param_ = *params.find("cards");
-  const std::string source = cards_param_.is_null() ? std::string("verraeter.json (shipped)")
-                                                    : "'" + cards_param_.as_string() + "'";
-  try {
-    setup->cards = parse_cards(load_data(cards_param_, kName), source, setup->players);
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument(std::string("verraeter: parameter cards: ") + error.what());
-  }
+  DataDocument cards = read_data(kName, "cards", cards_param_, kName);
+  setup->cards = parse_cards(cards, setup->players);
+  data_ = std::make_shared<const Json>(Json::object({{"cards", std::move(cards.document)}}));
   setup_ = std::move(setup);
 }
 
@@ -242,6 +239,9 @@ Json Verraeter::to_json(const State& state) const {
       {"houses", houses},
       {"ring", ring},
       {"conflict", state.conflict() < 0 ? Json(nullptr) : Json(state.conflict())},
+      {"conflict_totals", state.revealed() ? Json::object({{"eagle", state.conflict_total(0)},
+                                                           {"rose", state.conflict_total(1)}})
+                                           : Json(nullptr)},
       {"vp", vp},
       {"round", state.round()},
       {"start_player", state.start_player()},

@@ -257,6 +257,7 @@ void State::resolve() {
     for (int v = 0; v < cards.num_values; ++v) strength += cards.values[v] * played_[s][v];
     totals[house_of(s)] += strength;
   }
+  totals_ = {static_cast<std::int16_t>(totals[0]), static_cast<std::int16_t>(totals[1])};
   if (totals[0] != totals[1]) {
     const int winner = totals[1] > totals[0] ? 1 : 0;
     const int loser = house_at(a) != winner ? a : b;
@@ -353,6 +354,7 @@ void State::end_round() {
   owner_.fill(-1);
   aside_ = -1;
   conflict_ = -1;
+  totals_ = {};
   start_ = static_cast<std::int8_t>((start_ + 1) % n);
   ++round_;
   if (round_ >= setup_->rounds || rose_ == 0 || rose_ == kAllPositions) {

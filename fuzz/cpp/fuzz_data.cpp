@@ -1,8 +1,9 @@
 // Arbitrary JSON as each game's data parameter: every parameter of every registered game whose
 // default is null (one data file: a map, a card set) or an empty list (several: expansions) gets
-// the input, written to a file, through make_game. Each either throws std::invalid_argument or
-// makes a game that plays a random game to its end through the checked API with every invariant
-// of fuzz_common.h holding, whose history rebuilds it.
+// the input, written to a file and (when it is an object) as the document itself, through
+// make_game. A file and its document make the same game or fail alike; each either throws
+// std::invalid_argument or makes a game that plays a random game to its end through the checked
+// API with every invariant of fuzz_common.h holding, whose history rebuilds it.
 #include <unistd.h>
 
 #include <cstddef>
@@ -67,8 +68,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ~Cleanup() { std::remove(path.c_str()); }
   } cleanup;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  Json document;
   try {
-    Json::parse(text);
+    document = Json::parse(text);
   } catch (const std::invalid_argument&) {
     return 0;  // not JSON: fuzz_json's business
   }
@@ -78,15 +80,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   std::uint64_t seed = size;
   for (const std::uint8_t byte : text) seed = seed * 131 + byte;
+  // Each parameter gets the text as a file and, when it is an object, as the document itself:
+  // both must make the same game or fail alike.
   for (const auto& param : params) {
-    Json value = param.as_list ? Json(Json::Array{Json(path)}) : Json(path);
-    std::shared_ptr<rivals::AnyGame> game;
+    std::shared_ptr<rivals::AnyGame> from_file, inline_game;
+    const auto wrap = [&](Json value) {
+      return param.as_list ? Json(Json::Array{std::move(value)}) : value;
+    };
     try {
-      game = rivals::make_game(param.game, Json::object({{param.key, std::move(value)}}));
+      from_file = rivals::make_game(param.game, Json::object({{param.key, wrap(Json(path))}}));
     } catch (const std::invalid_argument&) {
-      continue;
     }
-    play(*game, seed);
+    if (document.is_object()) {
+      try {
+        inline_game = rivals::make_game(param.game, Json::object({{param.key, wrap(document)}}));
+      } catch (const std::invalid_argument&) {
+      }
+      if ((from_file == nullptr) != (inline_game == nullptr) ||
+          (from_file != nullptr && !from_file->same_rules(*inline_game))) {
+        std::fprintf(stderr, "FUZZ FAILURE: %s %s: a file and its document differ\n",
+                     param.game.c_str(), param.key.c_str());
+        std::abort();
+      }
+    }
+    if (from_file != nullptr) play(*from_file, seed);
   }
   return 0;
 }

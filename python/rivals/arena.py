@@ -8,7 +8,6 @@ that kept its replays continues exactly where it stopped (``resume_point``).
 from __future__ import annotations
 
 import importlib
-import json
 import math
 import os
 import time
@@ -20,6 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from rivals import replay as replays
 from rivals._core import Game, make_game
 
 __all__ = [
@@ -262,13 +262,13 @@ def resume_point(path: Path, game: Game, seed: int, seat_labels: Sequence[str]) 
             break
         where = f"{path}:{number}"
         try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise ValueError(f"{where}: not JSON ({error})") from None
+            record = replays.decode(line)
+        except ValueError as error:
+            raise ValueError(f"{where}: {error}") from None
         arena = record.get("arena") if isinstance(record, dict) else None
         if not isinstance(arena, dict):
             raise ValueError(f"{where}: not an arena replay (no 'arena' entry)")
-        if record.get("game") != game.name or record.get("params") != game.params:
+        if record.get("game") != game.name or record.get("params") != replays.portable_params(game):
             raise ValueError(f"{where}: a replay of another game or other parameters")
         if arena.get("seed") != seed:
             raise ValueError(f"{where}: written with seed {arena.get('seed')}, not {seed}")
@@ -276,8 +276,8 @@ def resume_point(path: Path, game: Game, seed: int, seat_labels: Sequence[str]) 
         if arena.get("index") != index:
             raise ValueError(f"{where}: game {arena.get('index')} where game {index} was due")
         rotation = [(seat + index) % players for seat in range(players)]
-        if arena.get("bots") != [labels[k] for k in rotation]:
-            raise ValueError(f"{where}: other bots ({arena.get('bots')})")
+        if arena.get("labels") != [labels[k] for k in rotation]:
+            raise ValueError(f"{where}: other bots ({arena.get('labels')})")
         result = record.get("result", {})
         returns.append([float(r) for r in result.get("returns", [])])
         lengths.append(len(record.get("actions", [])))

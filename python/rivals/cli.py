@@ -1,4 +1,4 @@
-"""The ``rivals`` command line: ``arena``, ``play``, ``replay``, ``bench`` and ``games``.
+"""The ``rivals`` command line: ``arena``, ``play``, ``rules``, ``replay``, ``bench`` and ``games``.
 
 Every sub-command is a function ``(args, console) -> exit status``; ``main`` turns the user's
 mistakes (a bad game parameter, a missing file, a corrupt replay) into one line on stderr and exit
@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 from rich import box
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -36,11 +37,11 @@ from rich.table import Table
 from rich.text import Text
 
 import rivals
-from rivals import arena, viewer
+from rivals import _facts, arena, rulebook, viewer
 from rivals import replay as replays
 from rivals._core import Bot, Game
 from rivals.play import PLAY_HELP, PlaySession
-from rivals.render import player_label, render, result_text, seat_label, svg
+from rivals.render import params_text, player_label, render, result_text, rules_hint, seat_name, svg
 
 __all__ = ["CliError", "main"]
 
@@ -80,14 +81,6 @@ def parse_assignments(items: Iterable[str], option: str) -> dict[str, Any]:
             raise CliError(f"{option} {item!r}: expected KEY=VALUE")
         out[key.strip()] = parse_value(value.strip())
     return out
-
-
-def format_params(params: dict[str, Any]) -> str:
-    """``players=4 cards=null``: as typed on the command line (strings bare, the rest as JSON)."""
-    return " ".join(
-        f"{key}={value if isinstance(value, str) else json.dumps(value)}"
-        for key, value in params.items()
-    )
 
 
 def make_game(name: str, params: dict[str, Any]) -> Game:
@@ -230,7 +223,7 @@ def _write_chunk(
         data["arena"] = {
             "index": first_game + offset,
             "seed": seed,
-            "bots": [seat_labels[int(j)] for j in seating[offset]],
+            "labels": [seat_labels[int(j)] for j in seating[offset]],
         }
         lines.append(json.dumps(data, ensure_ascii=False) + "\n")
     # One write per chunk then fsync: a crash or Ctrl-C between chunks leaves only whole lines.
@@ -359,7 +352,7 @@ def _print_arena(
     lengths: npt.NDArray[np.int32],
     backend: arena.Backend,
 ) -> None:
-    params = format_params(game.params)
+    params = params_text(game.params)
     table = Table(
         # A Text title: parameter values such as [1, 2] must not be read as rich markup.
         title=Text(f"{game.name} {params}".strip() + f", {games} games, seed {args.seed}"),
@@ -414,26 +407,33 @@ def _print_arena(
 # play
 
 
-def _bot_params(items: Sequence[str], bot: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``--param`` for play: ``KEY=V`` or ``BOT.KEY=V`` for the opponents, ``mcts.KEY=V`` also
-    for hints. Returns (opponent params, hint params)."""
+# Bots that decide from the information state of the seat they play, never from hidden cards
+# (docs/bots.md); any other bot given the true state of a game with hidden information peeks.
+FAIR_BOTS = ("ismcts", "random")
+
+
+def _bot_params(items: Sequence[str], bot: str, hint: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``--param`` for play: ``KEY=V`` or ``BOT.KEY=V`` for the opponents, ``HINT.KEY=V`` for
+    the hint bot (``mcts``, or ``ismcts`` in a game with hidden information). Returns (opponent
+    params, hint params)."""
     opponent: dict[str, Any] = {}
-    hint: dict[str, Any] = {}
+    hints: dict[str, Any] = {}
     for key, value in parse_assignments(items, "--param").items():
         target, dot, param = key.rpartition(".")
         if not dot:
             opponent[param] = value
             continue
-        if target not in (bot, "mcts"):
-            raise CliError(f"--param {key}=...: no bot {target!r} here (have: {bot}, mcts)")
+        if target not in (bot, hint):
+            have = ", ".join(dict.fromkeys((bot, hint)))
+            raise CliError(f"--param {key}=...: no bot {target!r} here (have: {have})")
         if target == bot:
             opponent[param] = value
-        if target == "mcts":
-            hint[param] = value
-    if bot == "mcts":
+        if target == hint:
+            hints[param] = value
+    if bot == hint:
         # Hints then come from a bot as strong as the opponents.
-        hint = {**opponent, **hint}
-    return opponent, hint
+        hints = {**opponent, **hints}
+    return opponent, hints
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
@@ -441,27 +441,54 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     players = game.num_players
     if not 0 <= args.seat < players:
         raise CliError(f"--seat {args.seat}: {game.name} has seats 0 to {players - 1}")
-    opponent_params, hint_params = _bot_params(args.param, args.bot)
-    check_bot(game, args.bot, opponent_params, args.bot)
-    check_bot(game, "mcts", hint_params, "mcts (hints)")
+    hidden = not _facts.perfect_information(game.name)
+    # With hidden information the default opponent and the hints search the information set,
+    # so neither sees a card the person's seat may not.
+    bot_name = args.bot or ("ismcts" if hidden else "mcts")
+    hint_name = "ismcts" if hidden else "mcts"
+    opponent_params, hint_params = _bot_params(args.param, bot_name, hint_name)
+    check_bot(game, bot_name, opponent_params, bot_name)
+    check_bot(game, hint_name, hint_params, f"{hint_name} (hints)")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     opponents = {
-        seat: rivals.bots.make(args.bot, game, seed + seat, **opponent_params)
+        seat: rivals.bots.make(bot_name, game, seed + seat, **opponent_params)
         for seat in range(players)
         if seat != args.seat
     }
-    names = ["you" if seat == args.seat else args.bot for seat in range(players)]
+    names = ["you" if seat == args.seat else bot_name for seat in range(players)]
 
     def hint_bot() -> Bot:
-        return rivals.bots.make("mcts", game, seed + players, **hint_params)
+        return rivals.bots.make(hint_name, game, seed + players, **hint_params)
 
-    you = seat_label(game.name, players, args.seat)
+    state = game.new_initial_state()
     console.print(
-        Text(f"{game.name}: you are {you} (seat {args.seat}) against {args.bot}; seed {seed}")
+        Text(f"{game.name}: you are {seat_name(state, args.seat)} against {bot_name}; seed {seed}")
     )
-    console.print(Text(PLAY_HELP, style="dim"))
-    session = PlaySession(console, game, args.seat, opponents, names, hint_bot, seed, sys.stdin)
+    if hidden and bot_name not in FAIR_BOTS:
+        console.print(
+            Text(
+                f"note: {bot_name} searches the true state, so it sees your hidden cards; "
+                "ismcts plays on what its seat may see",
+                style="yellow",
+            )
+        )
+    console.print(Text(f"{PLAY_HELP}; {rules_hint(game.name)}", style="dim"))
+    session = PlaySession(
+        console, game, args.seat, opponents, names, hint_bot, seed, sys.stdin, hint_name
+    )
     return session.run()
+
+
+def cmd_rules(args: argparse.Namespace, console: Console) -> int:
+    try:
+        text = rulebook.page(args.game)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    if console.is_terminal and not args.plain:
+        console.print(Markdown(text))
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -485,13 +512,13 @@ def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:
     as_lines = path.suffix == ".jsonl"
     if not as_lines:
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as error:
+            data = replays.decode(text)
+        except ValueError as error:
             # An arena file under another name: several lines, each a JSON object.
             if len(lines) > 1 and lines[0][1].lstrip().startswith("{"):
                 as_lines = True
             else:
-                raise CliError(f"{path}: bad replay: not JSON ({error})") from None
+                raise CliError(f"{path}: {error}") from None
         else:
             if index not in (None, 0):
                 raise CliError(f"{path} holds one replay; --index {index} is out of range")
@@ -506,9 +533,9 @@ def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:
     number, line = lines[chosen]
     where = f"{path} line {number}"
     try:
-        return json.loads(line), where
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise CliError(f"{where}: bad replay: not JSON ({error})") from None
+        return replays.decode(line), where
+    except ValueError as error:
+        raise CliError(f"{where}: {error}") from None
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
@@ -525,10 +552,10 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
             raise CliError(f"--html {args.html}: {error.strerror}") from None
         console.print(Text(f"wrote {args.html}: {len(final.history())} moves"))
         return 0
-    params = format_params(game.params)
+    params = params_text(game.params)
     console.print(Text(f"{game.name} {params}".strip(), style="bold"))
     arena_info = data.get("arena") if isinstance(data, dict) else None
-    bots = arena_info.get("bots") if isinstance(arena_info, dict) else None
+    bots = arena_info.get("labels") if isinstance(arena_info, dict) else None
     if isinstance(bots, list) and len(bots) == game.num_players:
         seats = ", ".join(f"{player_label(final, seat)}: {name}" for seat, name in enumerate(bots))
         console.print(Text(seats))
@@ -660,7 +687,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play against bots at the terminal")
     play.add_argument("game", help="a game name (see rivals games)")
-    play.add_argument("--bot", default="mcts", help="the bot in every other seat")
+    play.add_argument(
+        "--bot",
+        default=None,
+        help="the bot in every other seat (default: ismcts with hidden information, else mcts)",
+    )
     play.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
     play.add_argument("--seed", type=_non_negative, default=None, help="default: random")
     play.add_argument(
@@ -668,10 +699,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="[BOT.]KEY=VALUE",
-        help="a parameter of the opponents' bot; mcts.KEY also sets up hints (repeatable)",
+        help="a parameter of the opponents' bot; mcts.KEY (ismcts.KEY with hidden information) "
+        "also sets up hints (repeatable)",
     )
     game_params(play)
     play.set_defaults(handler=cmd_play)
+
+    rules = commands.add_parser("rules", help="print the rules of a game")
+    rules.add_argument("game", help="a game name (see rivals games)")
+    rules.add_argument("--plain", action="store_true", help="the Markdown text even at a terminal")
+    rules.set_defaults(handler=cmd_rules)
 
     replay = commands.add_parser("replay", help="print a saved game move by move")
     replay.add_argument("file", help="a replay .json or an arena .jsonl")

@@ -1,4 +1,10 @@
-"""A person at the terminal against bots: the play screen of ``rivals play``."""
+"""A person at the terminal against bots: the play screen of ``rivals play``.
+
+The person sees only what their seat may see: the board is their seat's view and the move log
+tells every move as their seat saw it (another seat's hidden card or choice stays hidden until
+the rules reveal it). The bots are given the true state; which of them peek is up to the caller
+(``cmd_play`` picks ones that do not in games with hidden information).
+"""
 
 from __future__ import annotations
 
@@ -6,21 +12,30 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from rich.console import Console
 from rich.text import Text
 
 from rivals import replay as replays
-from rivals._core import Bot, Game
-from rivals.render import player_label, render, result_text
+from rivals._core import CHANCE, Bot, Game
+from rivals.render import (
+    menu,
+    move_texts,
+    moves_help,
+    parse_move,
+    player_label,
+    render,
+    result_text,
+)
 
 __all__ = ["PLAY_HELP", "PlaySession"]
 
 PLAY_HELP = (
     "type a move (its text or its number), or: undo (back to your previous move), "
-    "hint (ask mcts), save FILE (write a replay), board, help, quit"
+    "hint (ask a bot), save FILE (write a replay), board, help, quit"
 )
+MENU_WIDTH = 100
 
 
 class PlaySession:
@@ -36,6 +51,7 @@ class PlaySession:
         hint_bot: Callable[[], Bot],
         seed: int,
         stdin: IO[str],
+        hint_name: str = "mcts",
     ) -> None:
         self.console = console
         self.game = game
@@ -43,19 +59,30 @@ class PlaySession:
         self.opponents = opponents
         self.names = names
         self.hint_bot = hint_bot
+        self.hint_name = hint_name
         self.rng = random.Random(seed)
         self.stdin = stdin
         self.state = game.new_initial_state()
         # History lengths at the human's earlier decisions: what `undo` returns to.
         self.decisions: list[int] = []
-        self.pending_chance: list[str] = []
+        # Actions of the history already told in the move log.
+        self.logged = 0
+        self.numbered: list[int] = []
 
     def run(self) -> int:
-        while True:
-            self._advance()
-            self._show()
-            if not self._command_loop():
-                return 0
+        """Plays until the person quits; 0, or 130 after Ctrl-C."""
+        try:
+            while True:
+                self._advance()
+                self._show()
+                if not self._command_loop():
+                    return 0
+        except KeyboardInterrupt:
+            self.console.print()
+            self.console.print(
+                Text("interrupted: the game ends here (save FILE keeps a game)", style="yellow")
+            )
+            return 130
 
     def _advance(self) -> None:
         """Plays chance and the bots until the human is to move or the game is over."""
@@ -65,39 +92,83 @@ class PlaySession:
             if state.is_chance_node():
                 actions, weights = zip(*state.chance_outcomes())
                 action = self.rng.choices(actions, weights=weights)[0]
-                self.pending_chance.append(state.action_to_string(action))
             else:
-                self._flush_chance()
+                self._log()
                 bot = self.opponents[player]
                 with self.console.status(f"{player_label(state, player)} is thinking..."):
                     action = bot.step(state)
-                line = Text("  ")
-                line.append(f"{player_label(state, player)} {self.names[player]}", "bold")
-                line.append(f": {state.action_to_string(action)}")
-                self.console.print(line)
             state.apply_action(action)
-        self._flush_chance()
+        self._log()
 
-    def _flush_chance(self) -> None:
-        if self.pending_chance:
-            self.console.print(Text(f"  chance: {', '.join(self.pending_chance)}", style="dim"))
-            self.pending_chance = []
+    def _log(self) -> None:
+        """Tells the moves not yet told, as the human's seat saw them; a run of chance outcomes
+        goes on one line."""
+        history = self.state.history()
+        if self.logged >= len(history):
+            return
+        texts = move_texts(self.state, self.human, self.logged)
+        walker = self.game.state_from_history(history[: self.logged])
+        chance: list[str] = []
+        for action, text in zip(history[self.logged :], texts):
+            player = walker.current_player()
+            if player == CHANCE:
+                chance.append(text)
+            else:
+                self._print_chance(chance)
+                chance = []
+                line = Text("  ")
+                line.append(f"{player_label(walker, player)} {self.names[player]}", "bold")
+                line.append(f": {text}")
+                self.console.print(line)
+            walker.apply_action(action)
+        self._print_chance(chance)
+        self.logged = len(history)
+
+    def _print_chance(self, texts: list[str]) -> None:
+        if not texts:
+            return
+        # A run of the same outcome (three hidden cards to one seat) is told once, counted.
+        runs: list[list[Any]] = []
+        for text in texts:
+            if runs and runs[-1][0] == text:
+                runs[-1][1] += 1
+            else:
+                runs.append([text, 1])
+        told = ", ".join(text if count == 1 else f"{text} ×{count}" for text, count in runs)
+        self.console.print(Text(f"  chance: {told}", style="dim"))
 
     def _show(self) -> None:
         self.console.print()
-        self.console.print(render(self.state, self.names))
+        self.console.print(render(self.state, self.names, self.human))
         if self.state.is_terminal():
-            self.console.print(Text(f"game over: {result_text(self.state)}", style="bold"))
+            self.numbered = []
             self.console.print(Text("undo, save FILE or quit", style="dim"))
+            self.console.print(Text(f"game over: {result_text(self.state)}", style="bold"))
             return
-        moves = Text("moves: ")
-        for number, action in enumerate(self.state.legal_actions(), start=1):
-            moves.append(f"{number}", "bold cyan")
-            moves.append(f" {self.state.action_to_string(action)}   ")
-        self.console.print(moves)
+        self._show_menu()
+
+    def _show_menu(self) -> None:
+        self.numbered = []
+        width = min(self.console.width, MENU_WIDTH)
+        for group in menu(self.state):
+            line = Text(f"{group.title}: ", style="bold")
+            if group.numbered:
+                # Long labels (a card's text) get a line each; short ones share lines.
+                one_each = any(len(label) > width // 3 for _, label in group.entries)
+                for action, label in group.entries:
+                    self.numbered.append(action)
+                    entry = Text.assemble((str(len(self.numbered)), "bold cyan"), f" {label}   ")
+                    full = line.cell_len + entry.cell_len > width
+                    if (one_each or full) and line.plain.strip():
+                        self.console.print(line)
+                        line = Text("    ")
+                    line.append_text(entry)
+            else:
+                line.append(group.note or ", ".join(label for _, label in group.entries))
+            self.console.print(line)
 
     def _read(self) -> str | None:
-        prompt = "game over> " if self.state.is_terminal() else "your move> "
+        prompt = "> " if self.state.is_terminal() else "your move> "
         self.console.print(Text(prompt, style="bold"), end="")
         if self.stdin is sys.stdin and self.stdin.isatty():
             # input() brings line editing and history at a real terminal.
@@ -125,12 +196,10 @@ class PlaySession:
                 continue
             action = self._parse_move(text)
             if action is not None:
-                line = Text("  ")
-                line.append(f"{player_label(self.state, self.human)} you", "bold")
-                line.append(f": {self.state.action_to_string(action)}")
-                self.console.print(line)
+                self._log()
                 self.decisions.append(len(self.state.history()))
                 self.state.apply_action(action)
+                self._log()
                 return True
             word, _, rest = text.partition(" ")
             word = word.lower()
@@ -146,9 +215,13 @@ class PlaySession:
             elif word == "board":
                 self._show()
             elif word in ("help", "?"):
-                self.console.print(Text(PLAY_HELP))
+                self._help()
             else:
                 self._reject(text)
+
+    def _help(self) -> None:
+        self.console.print(Text(moves_help(self.game.name)))
+        self.console.print(Text(PLAY_HELP, style="dim"))
 
     def _parse_move(self, text: str) -> int | None:
         if self.state.is_terminal():
@@ -160,23 +233,30 @@ class PlaySession:
         folded = {key.casefold(): action for key, action in strings.items()}
         if text.casefold() in folded:
             return folded[text.casefold()]
-        if text.isdigit() and 1 <= int(text) <= len(legal):
-            return legal[int(text) - 1]
-        return None
+        if text.isdigit() and 1 <= int(text) <= len(self.numbered):
+            return self.numbered[int(text) - 1]
+        return parse_move(self.state, text)
 
     def _reject(self, text: str) -> None:
         if self.state.is_terminal():
             message = f"the game is over; {text!r} is not a command (undo, save FILE or quit)"
+            self.console.print(Text(message, style="bold red"))
+            return
+        try:
+            known = self.state.string_to_action(text)
+        except (ValueError, TypeError):
+            known = None
+        if known is not None:
+            message = f"{text!r} is not legal here; choose one of the moves listed"
+        elif text.isdigit():
+            message = (
+                f"'{text}' is not a move here: the moves are numbered 1 to {len(self.numbered)}"
+            )
         else:
-            try:
-                known = self.state.string_to_action(text)
-            except (ValueError, TypeError):
-                known = None
-            if known is not None:
-                message = f"{text!r} is not legal here; choose one of the moves listed"
-            else:
-                message = f"{text!r} is not a move or a command; type help"
+            message = f"{text!r} is not a move or a command"
         self.console.print(Text(message, style="bold red"))
+        self.console.print(Text(moves_help(self.game.name), style="dim"))
+        self.console.print(Text(PLAY_HELP, style="dim"))
 
     def _undo(self) -> bool:
         if not self.decisions:
@@ -184,6 +264,7 @@ class PlaySession:
             return False
         keep = self.decisions.pop()
         self.state = self.game.state_from_history(self.state.history()[:keep])
+        self.logged = keep
         self.console.print(Text("taken back to your previous move", style="yellow"))
         return True
 
@@ -191,18 +272,24 @@ class PlaySession:
         if self.state.is_terminal():
             self.console.print(Text("the game is over", style="yellow"))
             return
-        with self.console.status("mcts is thinking..."):
+        with self.console.status(f"{self.hint_name} is thinking..."):
             action = self.hint_bot().step(self.state)
-        number = self.state.legal_actions().index(action) + 1
         text = self.state.action_to_string(action)
-        self.console.print(Text(f"hint: mcts would play {text} ({number})", style="cyan"))
+        where = f" ({self.numbered.index(action) + 1})" if action in self.numbered else ""
+        self.console.print(Text(f"hint: {self.hint_name} would play {text}{where}", style="cyan"))
 
     def _save(self, path: str) -> None:
         if not path:
             self.console.print(Text("usage: save FILE", style="yellow"))
             return
+        text = replays.dumps(self.state, indent=1) + "\n"
         try:
-            Path(path).write_text(replays.dumps(self.state, indent=1) + "\n", encoding="utf-8")
+            # "x": a saved game never overwrites a file that is already there.
+            with open(Path(path), "x", encoding="utf-8") as out:
+                out.write(text)
+        except FileExistsError:
+            self.console.print(Text(f"{path} exists; save to a new file name", style="bold red"))
+            return
         except OSError as error:
             self.console.print(Text(f"cannot save {path}: {error.strerror}", style="bold red"))
             return

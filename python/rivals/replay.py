@@ -1,23 +1,61 @@
 """Replays: a finished or unfinished game as JSON, re-checked move by move on load.
 
-Format (version 1)::
+A replay is self-contained: its ``params`` hold every data parameter as null, a shipped name or
+the document itself, never a path, so it loads anywhere, after its files are gone, and loading it
+opens no file. Every key is checked and an unknown one is an error. The format, with its limits,
+is in ``docs/formats.md`` ("rivals-replay")::
 
     {"format": "rivals-replay", "version": 1, "game": "rosenkoenig", "params": {...},
      "actions": [{"player": 0, "action": 12, "text": "NE1"}, ...],
-     "result": {"returns": [...], "scores": [...], "terminal": true}}
+     "result": {"terminal": true, "returns": [...], "scores": [...]}}
 """
 
 from __future__ import annotations
 
 import json
+import re
+from functools import cache
 from typing import Any
 
-from rivals._core import State, make_game
+from rivals._core import Game, State, make_game, shipped_data_names
+from rivals._core import portable_params as _portable_params
 
 FORMAT = "rivals-replay"
 VERSION = 1
+# Limits on what is read: the text of one replay, and the nesting of arrays and objects in it
+# (a data document may nest 32 deep, and sits two levels down in a replay).
+MAX_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 40
 
-__all__ = ["FORMAT", "VERSION", "dumps", "from_dict", "loads", "to_dict"]
+__all__ = [
+    "FORMAT",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "VERSION",
+    "decode",
+    "dumps",
+    "from_dict",
+    "loads",
+    "portable_params",
+    "to_dict",
+]
+
+_TOP_KEYS = ("format", "version", "game", "params", "actions")
+_TOP_OPTIONAL = ("result", "bots", "arena")
+_ENTRY_OPTIONAL = ("player", "text")
+_ENTRY_KEYS = {"action", *_ENTRY_OPTIONAL}  # what dumps writes
+_RESULT_OPTIONAL = ("terminal", "returns", "scores")
+_BOT_KEYS = ("name", "params")
+_ARENA_KEYS = ("index", "seed", "labels")
+
+
+def portable_params(game: Game) -> dict[str, Any]:
+    """``game.params`` with every data file replaced by its document: what a replay records.
+
+    Null, shipped names and documents stay as they are, so a game with shipped data records
+    exactly ``game.params``.
+    """
+    return _portable_params(game)
 
 
 def to_dict(state: State) -> dict[str, Any]:
@@ -38,7 +76,7 @@ def to_dict(state: State) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "game": game.name,
-        "params": game.params,
+        "params": portable_params(game),
         "actions": actions,
         "result": {
             "terminal": state.is_terminal(),
@@ -57,60 +95,242 @@ def _fail(message: str) -> ValueError:
     return ValueError(f"bad replay: {message}")
 
 
+def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # Readers differ on a repeated key (the engine refuses it, json keeps the last value), so a
+    # replay with one would mean different things to different programs.
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {key[:40]!r} appears twice in one object")
+            seen.add(key)
+    return out
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _depth(value: Any) -> int:
+    """Nesting of arrays and objects in what json.loads gave, a level at a time (no recursion)."""
+    depth = 0
+    level = [value] if type(value) in (dict, list) else []
+    while level and depth <= MAX_DEPTH:
+        depth += 1
+        children: list[Any] = []
+        for container in level:
+            for item in container.values() if type(container) is dict else container:
+                kind = type(item)
+                if kind is dict or kind is list:
+                    children.append(item)
+        level = children
+    return depth
+
+
+# A \uD800-\uDFFF escape: only where one appears can a string hold a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _check_strings(value: Any) -> None:
+    """Raises UnicodeEncodeError for a string (or key) with a lone surrogate."""
+    if isinstance(value, str):
+        value.encode("utf-8")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            key.encode("utf-8")
+            _check_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item)
+
+
+def decode(text: str | bytes) -> Any:
+    """The JSON value of a replay's text, read strictly; ``ValueError`` (``bad replay: ...``) for
+    text that is not UTF-8 JSON, larger than ``MAX_BYTES``, nested deeper than ``MAX_DEPTH``,
+    with a key twice in one object, or with NaN or Infinity. ``from_dict`` checks the replay."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        raise _fail(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _fail(f"not JSON (not UTF-8 at byte {error.start})") from None
+    try:
+        data = json.loads(
+            text, object_pairs_hook=_object_without_repeats, parse_constant=_refuse_constant
+        )
+    except RecursionError:
+        raise _fail(f"not JSON (nested deeper than {MAX_DEPTH} arrays and objects)") from None
+    except ValueError as error:  # JSONDecodeError, a repeated key, NaN, an int of 5000 digits
+        raise _fail(f"not JSON ({error})") from None
+    if _depth(data) > MAX_DEPTH:
+        raise _fail(f"not JSON (nested deeper than {MAX_DEPTH} arrays and objects)")
+    if _SURROGATE_ESCAPE.search(text):
+        try:
+            _check_strings(data)
+        except UnicodeEncodeError:
+            raise _fail("not JSON (a string that is not UTF-8: a lone surrogate)") from None
+    return data
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_keys(
+    value: Any, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> None:
+    if not isinstance(value, dict):
+        raise _fail(f"{where} must be an object, got {_kind(value)}")
+    keys = value.keys()
+    if keys == set(required):
+        return  # the common case, checked at once
+    for key in keys:
+        if key not in required and key not in optional:
+            accepted = ", ".join(sorted(required + optional))
+            raise _fail(f"{where} has an unknown key {key!r} (accepted: {accepted})")
+    for key in required:
+        if key not in value:
+            raise _fail(f"{where} has no {key!r}")
+
+
+@cache
+def _data_params(name: str) -> frozenset[str]:
+    """The parameters of game ``name`` that take data documents."""
+    return frozenset(make_game(name, {}).data)
+
+
+def _check_no_files(name: str, params: dict[str, Any]) -> None:
+    """A replay's data parameters are null, shipped names or documents: it never names a file,
+    so loading one cannot make this program read a path chosen by whoever wrote it."""
+    try:
+        data_params = _data_params(name)
+    except ValueError as error:
+        raise _fail(str(error)) from None
+    shipped = set(shipped_data_names())
+    for key in sorted(data_params & params.keys()):
+        value = params[key]
+        items = enumerate(value) if isinstance(value, list) else [(None, value)]
+        for index, item in items:
+            if isinstance(item, str) and item not in shipped:
+                where = f"params.{key}" if index is None else f"params.{key}[{index}]"
+                raise _fail(
+                    f"{where} is {item[:200]!r}, not a shipped data name: a replay carries its "
+                    "data; it names no files"
+                )
+
+
+def _check_bots(bots: Any, players: int) -> None:
+    if not isinstance(bots, list) or len(bots) != players:
+        raise _fail(f"'bots' must be a list of {players} entries, one per seat, got {_kind(bots)}")
+    for seat, bot in enumerate(bots):
+        if bot is None:
+            continue  # a person
+        where = f"bots[{seat}]"
+        _check_keys(bot, where, _BOT_KEYS)
+        if not isinstance(bot["name"], str):
+            raise _fail(f"{where}.name must be a string, got {_kind(bot['name'])}")
+        if not isinstance(bot["params"], dict):
+            raise _fail(f"{where}.params must be an object, got {_kind(bot['params'])}")
+
+
+def _check_arena(arena: Any, players: int) -> None:
+    _check_keys(arena, "'arena'", _ARENA_KEYS)
+    if not _is_int(arena["index"]) or arena["index"] < 0:
+        raise _fail(f"arena.index must be an int >= 0, got {_short(arena['index'])}")
+    if not _is_int(arena["seed"]):
+        raise _fail(f"arena.seed must be an int, got {_kind(arena['seed'])}")
+    labels = arena["labels"]
+    if (
+        not isinstance(labels, list)
+        or len(labels) != players
+        or not all(isinstance(label, str) for label in labels)
+    ):
+        raise _fail(f"arena.labels must be a list of {players} strings, one per seat")
+
+
 def from_dict(data: Any) -> State:
     """Rebuilds the state of a replay dict, checking every entry against the rules."""
     if not isinstance(data, dict):
-        raise _fail(f"expected a JSON object, got {type(data).__name__}")
+        raise _fail(f"the replay must be a JSON object, got {_kind(data)}")
+    # The format first: a file that is not a replay at all is best told so.
     if data.get("format") != FORMAT:
-        raise _fail(f"'format' must be {FORMAT!r}, got {data.get('format')!r}")
-    version = data.get("version")
-    if version != VERSION:
-        raise _fail(f"unsupported version {version!r}; this build reads version {VERSION}")
-    name = data.get("game")
+        raise _fail(f"'format' must be {FORMAT!r}, got {_short(data.get('format'))}")
+    _check_keys(data, "the replay", _TOP_KEYS, _TOP_OPTIONAL)
+    version = data["version"]
+    if not _is_int(version) or version != VERSION:
+        raise _fail(f"unsupported version {_short(version)}; this build reads version {VERSION}")
+    name = data["game"]
     if not isinstance(name, str):
-        raise _fail(f"'game' must be a game name, got {name!r}")
-    params = data.get("params", {})
+        raise _fail(f"'game' must be a game name, got {_kind(name)}")
+    params = data["params"]
     if not isinstance(params, dict):
-        raise _fail(f"'params' must be an object, got {type(params).__name__}")
+        raise _fail(f"'params' must be an object, got {_kind(params)}")
+    entries = data["actions"]
+    if not isinstance(entries, list):
+        raise _fail(f"'actions' must be a list, got {_kind(entries)}")
+    _check_no_files(name, params)
     try:
         game = make_game(name, params)
     except ValueError as error:
         raise _fail(str(error)) from None
-    entries = data.get("actions")
-    if not isinstance(entries, list):
-        raise _fail("'actions' must be a list")
+    if "bots" in data:
+        _check_bots(data["bots"], game.num_players)
+    if "arena" in data:
+        _check_arena(data["arena"], game.num_players)
+    if len(entries) > game.max_game_length:
+        raise _fail(
+            f"{len(entries)} actions, but a game of {name} with these parameters ends within "
+            f"{game.max_game_length}"
+        )
     state = game.new_initial_state()
     for index, entry in enumerate(entries):
         _apply_entry(state, index, entry)
-    _check_result(state, data.get("result"))
+    if "result" in data:
+        _check_result(state, data["result"])
     return state
 
 
 def _apply_entry(state: State, index: int, entry: Any) -> None:
     where = f"actions[{index}]"
-    if not isinstance(entry, dict):
-        raise _fail(f"{where} must be an object, got {type(entry).__name__}")
-    action = entry.get("action")
-    if not isinstance(action, int) or isinstance(action, bool):
-        raise _fail(f"{where}.action must be an int, got {action!r}")
+    if not (isinstance(entry, dict) and entry.keys() == _ENTRY_KEYS):
+        _check_keys(entry, where, ("action",), _ENTRY_OPTIONAL)
+    action = entry["action"]
+    if not _is_int(action):
+        raise _fail(f"{where}.action must be an int, got {_short(action)}")
     if state.is_terminal():
         raise _fail(f"{where}: the game is already over")
-    player = entry.get("player")
-    # bool and float are rejected explicitly: True == 1 and -1.0 == -1 would otherwise pass.
-    if player is not None and (
-        not isinstance(player, int) or isinstance(player, bool) or player != state.current_player()
-    ):
-        raise _fail(
-            f"{where}: recorded player {player!r}, but player {state.current_player()} is to move"
-        )
-    text = entry.get("text")
-    if text is not None:
+    if "player" in entry:
+        player = entry["player"]
+        # bool and float are refused explicitly: True == 1 and -1.0 == -1 would otherwise pass.
+        if not _is_int(player) or player != state.current_player():
+            raise _fail(
+                f"{where}: recorded player {_short(player)}, but player "
+                f"{state.current_player()} is to move"
+            )
+    if "text" in entry:
+        text = entry["text"]
+        if not isinstance(text, str):
+            raise _fail(f"{where}.text must be a string, got {_kind(text)}")
         try:
             expected = state.action_to_string(action)
         except ValueError as error:
             raise _fail(f"{where}: {error}") from None
         if text != expected:
-            raise _fail(f"{where}: action {action} is {expected!r}, but the replay says {text!r}")
+            raise _fail(
+                f"{where}: action {action} is {expected!r}, but the replay says {_short(text)}"
+            )
     try:
         state.apply_action(action)
     except ValueError as error:
@@ -118,26 +338,31 @@ def _apply_entry(state: State, index: int, entry: Any) -> None:
 
 
 def _check_result(state: State, result: Any) -> None:
-    if result is None:
-        return
-    if not isinstance(result, dict):
-        raise _fail("'result' must be an object")
+    _check_keys(result, "'result'", (), _RESULT_OPTIONAL)
+    players = state.game.num_players
     for key, actual in (
         ("terminal", state.is_terminal()),
         ("returns", state.returns()),
         ("scores", state.scores()),
     ):
-        if key in result and result[key] != actual:
-            raise _fail(f"result.{key} is {result[key]!r}, but replaying gives {actual!r}")
+        if key not in result:
+            continue
+        value = result[key]
+        if key == "terminal":
+            well_formed = isinstance(value, bool)
+        else:
+            well_formed = (
+                isinstance(value, list)
+                and len(value) == players
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+            )
+        if not well_formed:
+            what = "true or false" if key == "terminal" else f"a list of {players} numbers"
+            raise _fail(f"result.{key} must be {what}, got {_short(value)}")
+        if value != actual:
+            raise _fail(f"result.{key} is {_short(value)}, but replaying gives {actual!r}")
 
 
 def loads(text: str | bytes) -> State:
     """The state of a replay in JSON text; raises ``ValueError`` naming the bad entry."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise _fail(f"not JSON ({error})") from None
-    except RecursionError:
-        # json gives up on deep nesting with RecursionError; to a caller it is just bad input.
-        raise _fail("not JSON (nested too deeply)") from None
-    return from_dict(data)
+    return from_dict(decode(text))

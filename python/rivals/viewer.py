@@ -5,6 +5,11 @@ inlined, a move list that follows the current step, buttons and keys (left and r
 End, space to play) and a slider. The page needs no network: its SVG, CSS and script are all
 inline. ``#step=K`` at the end of the page's address opens it at step ``K``.
 
+Consecutive pictures share most of their elements, so the page stores every distinct top-level
+element of the pictures once (``pieces``) and each step as the list of its pieces (``frames``);
+``frames_of(page)`` rebuilds the pictures. A whole game stays small this way (a long Battlecards
+game well under 2 MB).
+
 Step 0 is the initial state; step ``k`` is the state after the first ``k`` actions (chance
 included).
 """
@@ -13,15 +18,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from typing import Any, Union
 
 from rivals import replay as replays
 from rivals._core import State
-from rivals.render import player_label, result_text
-from rivals.render.svg import draw, escape, move_text, moves
+from rivals.render import params_text, player_label, result_text
+from rivals.render.svg import draw, escape, move_texts, moves
 
-__all__ = ["Replay", "load", "state_at", "to_html", "write_html"]
+__all__ = ["Replay", "frames_of", "load", "state_at", "to_html", "write_html"]
+
+_TAG = re.compile(r"<[^>]*>")
+# How far the diff of two steps looks ahead for a piece they share.
+LOOKAHEAD = 64
+_FRAMES = re.compile(r'<script id="frames" type="application/json">(.*?)</script>', re.S)
 
 Replay = Union[State, Mapping[str, Any]]
 
@@ -66,33 +77,44 @@ def to_html(replay: Replay, player: int | None = None) -> str:
     final = load(replay)
     game = final.game
     history = moves(final)
+    texts = move_texts(final, player)
     walker = game.new_initial_state()
+    pieces: dict[str, int] = {}
+    groups: dict[str, list[str]] = {}
     frames = []
     items = ['<li data-step="0" class="start"><span class="who">start</span></li>']
     for step in range(len(history) + 1):
-        frames.append(draw(walker, player, history[:step]))
+        frames.append(
+            [
+                pieces.setdefault(piece, len(pieces))
+                for piece in _split(draw(walker, player, history[:step]), groups)
+            ]
+        )
         if step == len(history):
             break
         move = history[step]
         who = player_label(walker, move.player)
-        text = move_text(game.name, move, player)
+        text = texts[step]
         items.append(
             f'<li data-step="{step + 1}"><span class="num">{step + 1}</span> '
-            f'<span class="who">{escape(who)}</span> {escape(text)}</li>'
+            f'<span class="move"><span class="who">{escape(who)}</span> {escape(text)}</span></li>'
         )
         walker.apply_action(move.action)
-    params = ", ".join(f"{key}={json.dumps(value)}" for key, value in game.params.items())
+    params = params_text(replays.portable_params(game))
     title = f"{game.name} replay"
     view = "spectator" if player is None else f"view of {player_label(final, player)}"
     summary = f"{len(history)} moves · {view} · {result_text(final)}"
     # An arena replay names the bot in each seat.
     arena = replay.get("arena") if isinstance(replay, Mapping) else None
-    bots = arena.get("bots") if isinstance(arena, Mapping) else None
+    bots = arena.get("labels") if isinstance(arena, Mapping) else None
     if isinstance(bots, list) and len(bots) == game.num_players:
         seats = ", ".join(f"{player_label(final, seat)}: {bot}" for seat, bot in enumerate(bots))
         summary += f" · {seats}"
     # "</" inside the JSON would end the script element early.
-    frames_json = json.dumps(frames, ensure_ascii=False).replace("</", "<\\/")
+    deltas = [_delta(before, after) for before, after in zip(frames, frames[1:])]
+    stored = {"pieces": list(pieces), "first": frames[0], "deltas": deltas}
+    frames_json = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
+    frames_json = frames_json.replace("</", "<\\/")
     return _PAGE.format(
         title=escape(title),
         params=escape(params),
@@ -104,6 +126,104 @@ def to_html(replay: Replay, player: int | None = None) -> str:
         style=_STYLE,
         script=_SCRIPT,
     )
+
+
+def _siblings(text: str) -> list[str]:
+    """A run of sibling elements, one string each."""
+    out = []
+    depth = 0
+    start = 0
+    for tag in _TAG.finditer(text):
+        name = tag.group()
+        if name.startswith("</"):
+            depth -= 1
+        elif not name.endswith("/>"):
+            depth += 1
+        if depth == 0:
+            out.append(text[start : tag.end()])
+            start = tag.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+def _cut(elements: list[str], depth: int, groups: dict[str, list[str]]) -> list[str]:
+    """``elements`` with every group opened up to ``depth`` levels down: its opening tag, its
+    elements, its closing tag. ``groups`` remembers groups already cut (most steps repeat most
+    of them)."""
+    pieces = []
+    for element in elements:
+        if depth == 0 or not element.startswith("<g") or element.endswith("/>"):
+            pieces.append(element)
+            continue
+        cut = groups.get(element)
+        if cut is None:
+            head = element.index(">") + 1
+            tail = element.rindex("</g>")
+            inside = _cut(_siblings(element[head:tail]), depth - 1, groups)
+            cut = [element[:head], *inside, element[tail:]]
+            groups[element] = cut
+        pieces.extend(cut)
+    return pieces
+
+
+def _split(picture: str, groups: dict[str, list[str]]) -> list[str]:
+    """An SVG document cut where consecutive pictures tend to differ: its opening and closing
+    tags and every element in it, groups (a seat's panel, a card in it) opened two levels
+    down, so that a card moved by a ``transform`` keeps the same pieces."""
+    opening = picture.index(">") + 1
+    closing = picture.rindex("</svg>")
+    inside = _cut(_siblings(picture[opening:closing]), 2, groups)
+    return [picture[:opening], *inside, picture[closing:]]
+
+
+def _delta(previous: list[int], frame: list[int]) -> list[list[Any]]:
+    """``frame`` as replacements in ``previous``: ``[start, end, [pieces]]`` each, ascending.
+
+    Consecutive steps differ in a few places (a card moves, a text changes), so a walk that
+    resynchronises on the nearest common piece finds them in linear time."""
+    out: list[list[Any]] = []
+    i = j = 0
+    while i < len(previous) and j < len(frame):
+        if previous[i] == frame[j]:
+            i += 1
+            j += 1
+            continue
+        # The nearest pair (i + a, j + b) of equal pieces, smallest a + b first.
+        ahead_old = {
+            piece: k for k, piece in reversed(list(enumerate(previous[i : i + LOOKAHEAD])))
+        }
+        best: tuple[int, int] | None = None
+        for b, piece in enumerate(frame[j : j + LOOKAHEAD]):
+            a = ahead_old.get(piece)
+            if a is not None and (best is None or a + b < best[0] + best[1]):
+                best = (a, b)
+            if best is not None and b >= best[0] + best[1]:
+                break
+        if best is None:
+            break
+        out.append([i, i + best[0], frame[j : j + best[1]]])
+        i += best[0]
+        j += best[1]
+    if i < len(previous) or j < len(frame):
+        out.append([i, len(previous), frame[j:]])
+    return out
+
+
+def frames_of(page: str) -> list[str]:
+    """The picture of every step of a viewer page, rebuilt from its pieces."""
+    match = _FRAMES.search(page)
+    if match is None:
+        raise ValueError("not a viewer page: it has no frames")
+    stored = json.loads(match.group(1))
+    pieces = stored["pieces"]
+    frames = [list(stored["first"])]
+    for delta in stored["deltas"]:
+        frame = list(frames[-1])
+        for start, end, inserted in reversed(delta):
+            frame[start:end] = inserted
+        frames.append(frame)
+    return ["".join(pieces[index] for index in frame) for frame in frames]
 
 
 def _icon(shape: str) -> str:
@@ -159,15 +279,15 @@ main { display: flex; gap: 14px; padding: 8px 18px 18px; align-items: flex-start
 #controls button:disabled { opacity: 0.4; cursor: default; }
 #counter { min-width: 92px; text-align: center; font-variant-numeric: tabular-nums; }
 #slider { flex: 1 1 auto; }
-aside { position: relative; flex: 0 0 270px; background: #fbf7ee; border: 1px solid #d8ccb2;
+aside { position: relative; flex: 0 0 340px; background: #fbf7ee; border: 1px solid #d8ccb2;
   border-radius: 8px; max-height: calc(100vh - 90px); overflow-y: auto; }
 aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; position: sticky;
   top: 0; background: #fbf7ee; border-bottom: 1px solid #e4dac4; }
 #moves { list-style: none; margin: 0; padding: 4px 0; }
-#moves li { padding: 2px 10px; cursor: pointer; white-space: nowrap; }
+#moves li { display: flex; gap: 4px; padding: 2px 10px; cursor: pointer; }
 #moves li:hover { background: #f3ead6; }
 #moves li.current { background: #1e7bd6; color: #fff; }
-#moves .num { display: inline-block; min-width: 2.6em; color: #9a8d7b; }
+#moves .num { flex: 0 0 2.6em; color: #9a8d7b; }
 #moves li.current .num { color: #dbe9f8; }
 #moves .who { font-weight: bold; }
 .keys { color: #7a6e60; font-size: 12px; margin-left: 6px; }
@@ -176,7 +296,18 @@ aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; positi
 _SCRIPT = """
 (function () {
   "use strict";
-  var frames = JSON.parse(document.getElementById("frames").textContent);
+  var stored = JSON.parse(document.getElementById("frames").textContent);
+  var pieces = stored.pieces;
+  // Each step after the first is stored as replacements in the step before it.
+  var frames = [stored.first];
+  stored.deltas.forEach(function (delta) {
+    var frame = frames[frames.length - 1].slice();
+    for (var j = delta.length - 1; j >= 0; j--) {
+      var edit = delta[j];
+      Array.prototype.splice.apply(frame, [edit[0], edit[1] - edit[0]].concat(edit[2]));
+    }
+    frames.push(frame);
+  });
   var last = frames.length - 1;
   var picture = document.getElementById("picture");
   var counter = document.getElementById("counter");
@@ -196,7 +327,7 @@ _SCRIPT = """
     if (k === step) return;
     if (step >= 0) items[step].classList.remove("current");
     step = k;
-    picture.innerHTML = frames[k];
+    picture.innerHTML = frames[k].map(function (piece) { return pieces[piece]; }).join("");
     items[k].classList.add("current");
     var top = items[k].offsetTop, bottom = top + items[k].offsetHeight;
     var box = list.parentElement;

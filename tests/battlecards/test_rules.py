@@ -19,6 +19,8 @@ from importlib import resources
 import numpy as np
 import pytest
 
+import rivals
+
 from .helpers import (
     ARSENAL_OUTCOME,
     CONFLICT_OUTCOME,
@@ -1047,48 +1049,85 @@ def broken(path, value):
     return cards
 
 
-@pytest.mark.parametrize(
-    ("path", "value", "words"),
-    [
-        (("german", 2, "phase"), 7, ["G3", "phase"]),
-        (("german", 3, "type"), "space", ["G4", "type"]),
-        (("british", 0, "attack"), {"ground": 1, "air": 2}, ["B1", "attack"]),
-        (("british", 1, "defence"), -1, ["B2", "defence"]),
-        (("british", 1, "colour"), "red", ["B2", "colour"]),
-        (("conflict", 0, "vp"), KeyError, ["K1", "vp"]),
-        (("conflict", 0, "aggressor"), "french", ["K1", "aggressor"]),
-        (("conflict", 2, "decisive"), ["ground"], ["K3", "decisive"]),
-        (
-            ("conflict", 3, "prerequisites"),
-            [{"battle": "K99", "won_by": "aggressor"}],
-            ["K4", "prerequisites"],
-        ),
-        (("conflict", 4, "action"), 0, ["K5", "action"]),
-        (("conflict", 5, "effect"), {"type": "reinforce", "count": 0}, ["K6", "count"]),
-        (
-            ("conflict", 7, "effects"),
-            [{"type": "deploy", "who": "drawer", "count": 1}],
-            ["K8", "effects"],
-        ),
-        (
-            ("conflict", 8, "effects"),
-            [{"type": "deploy", "who": "nobody", "count": 1}],
-            ["K9", "who"],
-        ),
-        (("conflict", 9, "kind"), "treaty", ["K10", "kind"]),
-        (("german", 4, "id"), "G1", ["G1", "id"]),
-        (("german", 4, "id"), "Gx", ["Gx", "id"]),
-        (("battle_list", "battles"), ["K1", "K2"], ["K0", "battles"]),
-        (("format",), "rivals-sekigahara-cards", ["format"]),
-        (("version",), 2, ["version"]),
-    ],
-)
-def test_card_set_validation_names_card_and_key(make, path, value, words):
+# (entry changed, its new value, where the engine's message points, words of the reference's)
+CARD_SET_ERRORS = [
+    (("german", 2, "phase"), 7, "german[2].phase must be an int 1-4, got 7", ["G3", "phase"]),
+    (("german", 3, "type"), "space", "german[3].type must be one of", ["G4", "type"]),
+    (
+        ("british", 0, "attack"),
+        {"ground": 1, "air": 2},
+        "british[0].attack.sea is missing",
+        ["B1", "attack"],
+    ),
+    (("british", 1, "defence"), -1, "british[1].defence must be an int 0-20", ["B2", "defence"]),
+    (("british", 1, "colour"), "red", "british[1] has an unknown key 'colour'", ["B2", "colour"]),
+    (("conflict", 0, "vp"), KeyError, "conflict[0].vp is missing", ["K1", "vp"]),
+    (
+        ("conflict", 0, "aggressor"),
+        "french",
+        "conflict[0].aggressor must be one of",
+        ["K1", "aggressor"],
+    ),
+    (
+        ("conflict", 2, "decisive"),
+        ["ground"],
+        "conflict[2].decisive must be a subset",
+        ["K3", "decisive"],
+    ),
+    (
+        ("conflict", 3, "prerequisites"),
+        [{"battle": "K99", "won_by": "aggressor"}],
+        'conflict[3].prerequisites[0].battle must be another battle of the set, got "K99"',
+        ["K4", "prerequisites"],
+    ),
+    (
+        ("conflict", 4, "action"),
+        0,
+        "conflict[4].action must be an int 1-20, got 0",
+        ["K5", "action"],
+    ),
+    (
+        ("conflict", 5, "effect"),
+        {"type": "reinforce", "count": 0},
+        "conflict[5].effect.count must be an int 1-10, got 0",
+        ["K6", "count"],
+    ),
+    (
+        ("conflict", 7, "effects"),
+        [{"type": "deploy", "who": "drawer", "count": 1}],
+        'conflict[7].effects[0].type must be "draw"',
+        ["K8", "effects"],
+    ),
+    (
+        ("conflict", 8, "effects"),
+        [{"type": "deploy", "who": "nobody", "count": 1}],
+        "conflict[8].effects[0].who must be one of",
+        ["K9", "who"],
+    ),
+    (("conflict", 9, "kind"), "treaty", "conflict[9].kind must be one of", ["K10", "kind"]),
+    (("german", 4, "id"), "G1", 'german[4].id "G1" is already the id of german[0]', ["G1", "id"]),
+    (("german", 4, "id"), "Gx", "german[4].id must be 1-16 letters", ["Gx", "id"]),
+    (
+        ("battle_list", "battles"),
+        ["K1", "K2"],
+        "battle_list.battles must list every battle card of the set exactly once",
+        ["K0", "battles"],
+    ),
+    (("format",), "rivals-sekigahara-cards", 'format must be "rivals-battlecards-set"', ["format"]),
+    (("version",), 2, "version must be 1, got 2", ["version"]),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "where", "words"), CARD_SET_ERRORS)
+def test_card_set_validation_names_card_and_key(make, path, value, where, words):
     with pytest.raises(ValueError) as info:
         make("battlecards", cards=broken(path, value))
     message = str(info.value)
-    for word in words:
-        assert word in message, message
+    if make is rivals.make:
+        assert message.startswith(f"battlecards: cards object: {where}"), message
+    else:
+        for word in words:
+            assert word in message, message
 
 
 def test_prerequisite_cycle_is_rejected(make):

@@ -23,11 +23,12 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from ._data import read_data
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -47,6 +48,7 @@ TYPES = ("ground", "air", "sea")
 
 MAX_ARSENAL = 128
 MAX_CONFLICT = 128
+MAX_EXPANSIONS = 64  # expansion packs one game may merge
 SETUP_DRAW = 6
 SETUP_DEPLOY = 3
 MAX_ROUNDS = 4
@@ -240,7 +242,7 @@ def _is_int(value: Any) -> bool:
 
 
 class _Checker:
-    """Validation with messages ``bad Battlecards card set <source>: card 'X': key 'k': ...``."""
+    """Validation with messages ``<source>: card 'X': key 'k': ...``."""
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -251,7 +253,7 @@ class _Checker:
             where += f"card {card!r}: "
         if key is not None:
             where += f"key {key!r}: "
-        return CardError(f"bad Battlecards card set {self.source}: {where}{problem}")
+        return CardError(f"{self.source}: {where}{problem}")
 
     def keys(
         self, obj: Any, required: set[str], optional: set[str], card: str | None, what: str
@@ -485,26 +487,6 @@ def _parse_battle_list(check: _Checker, obj: Any) -> tuple[str, str, list[str]]:
     return cid, name, list(battles)
 
 
-def _read(source: Any, what: str) -> tuple[Any, str]:
-    """The JSON document of a parameter value: a path or an already parsed object."""
-    if isinstance(source, dict):
-        return source, f"({what} object)"
-    if not isinstance(source, str):
-        raise CardError(f"bad {what}: a path or an object is expected, not {source!r}")
-    name = repr(source)
-    try:
-        with open(source, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as error:
-        raise CardError(
-            f"bad Battlecards card set {name}: cannot read it ({error.strerror})"
-        ) from None
-    try:
-        return json.loads(text), name
-    except json.JSONDecodeError as error:
-        raise CardError(f"bad Battlecards card set {name}: not valid JSON ({error})") from None
-
-
 def _check_header(
     check: _Checker, data: Any, fmt: str, required: set[str], optional: set[str]
 ) -> None:
@@ -530,13 +512,36 @@ def _check_header(
             raise check.fail("must be a list of cards", key=key)
 
 
+Document = tuple[Any, str]  # a data document and how messages name it
+
+
+def read_documents(cards: Any, expansions: Any) -> tuple[Document, list[Document]]:
+    """The documents of the ``cards`` and ``expansions`` parameters."""
+    if isinstance(expansions, (str, dict)) or not isinstance(expansions, (list, tuple)):
+        raise CardError(
+            f"bad value expansions={expansions!r}: a list of paths or objects is expected"
+        )
+    if len(expansions) > MAX_EXPANSIONS or any(e is None for e in expansions):
+        raise CardError(
+            f"bad value expansions: a list of at most {MAX_EXPANSIONS} shipped names, paths or "
+            "expansion objects is expected"
+        )
+    packs = [
+        read_data(NAME, f"expansions[{index}]", pack, "battlecards_commanders")
+        for index, pack in enumerate(expansions)
+    ]
+    return read_data(NAME, "cards", cards, NAME), packs
+
+
 def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
     """Read, merge and validate a card set (see ``docs/formats.md``)."""
-    if cards is None:
-        text = resources.files("rivals.data").joinpath("battlecards.json").read_text("utf-8")
-        data, source = json.loads(text), "battlecards.json (shipped)"
-    else:
-        data, source = _read(cards, "card set")
+    card_set, packs = read_documents(cards, expansions)
+    return merge_card_set(card_set, packs)
+
+
+def merge_card_set(card_set: Document, packs: list[Document]) -> CardSet:
+    """Validate a card set and its expansion packs and merge them."""
+    data, source = card_set
     check = _Checker(source)
     _check_header(
         check,
@@ -571,12 +576,7 @@ def load_card_set(cards: Any = None, expansions: Any = ()) -> CardSet:
     battle_ids = [c.id for c in conflict if c.kind == "battle"]
     if sorted(list_battles) != sorted(battle_ids) or len(set(list_battles)) != len(list_battles):
         raise check.fail("must list every battle card of the set exactly once", list_id, "battles")
-    if isinstance(expansions, (str, dict)) or not isinstance(expansions, (list, tuple)):
-        raise CardError(
-            f"bad value expansions={expansions!r}: a list of paths or objects is expected"
-        )
-    for expansion in expansions:
-        edata, esource = _read(expansion, "expansion")
+    for edata, esource in packs:
         echeck = _Checker(esource)
         _check_header(
             echeck,
@@ -700,11 +700,6 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(
             f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
         )
-    if full["cards"] is not None and not isinstance(full["cards"], (str, dict)):
-        raise ValueError(
-            f"bad value cards={full['cards']!r} for {NAME}; "
-            "accepted: null, a path or a card-set object"
-        )
     expansions = full["expansions"]
     if not isinstance(expansions, (list, tuple)) or not all(
         isinstance(e, (str, dict)) for e in expansions
@@ -724,7 +719,13 @@ class Game:
         self.params: dict[str, Any] = _check_params(params)
         self.name: str = NAME
         self.num_players: int = 2
-        self.card_set: CardSet = load_card_set(self.params["cards"], self.params["expansions"])
+        card_set, packs = read_documents(self.params["cards"], self.params["expansions"])
+        self.card_set: CardSet = merge_card_set(card_set, packs)
+        # The documents of the data parameters, as the engine's ``game.data``.
+        self.data: dict[str, Any] = {
+            "cards": card_set[0],
+            "expansions": [document for document, _ in packs],
+        }
         cs = self.card_set
         self.num_distinct_actions: int = NUM_DISTINCT_ACTIONS
         n_arsenal = len(cs.arsenals[0]) + len(cs.arsenals[1])

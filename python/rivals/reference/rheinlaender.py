@@ -25,11 +25,12 @@ import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from ._data import read_data
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -118,7 +119,7 @@ class Board:
 
 
 def _map_error(source: str, key: str, problem: str) -> ValueError:
-    return ValueError(f"bad Rheinländer map {source}: {key}: {problem}")
+    return ValueError(f"{source}: {key}: {problem}")
 
 
 def _is_int(value: Any) -> bool:
@@ -308,28 +309,10 @@ def parse_map(data: Any, source: str) -> Board:
     )
 
 
-def load_map(param: Any) -> tuple[dict[str, Any], Board]:
-    """The map of the ``map`` parameter (``None``: shipped file; a path; or the map object)."""
-    if isinstance(param, dict):
-        data: Any = param
-        source = "(map object)"
-    else:
-        if param is None:
-            source = "rheinlaender.json (shipped)"
-            text = resources.files("rivals.data").joinpath("rheinlaender.json").read_text("utf-8")
-        else:
-            source = repr(param)
-            try:
-                with open(param, encoding="utf-8") as handle:
-                    text = handle.read()
-            except OSError as error:
-                raise _map_error(source, "(file)", f"cannot read it ({error.strerror})") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise _map_error(source, "(file)", f"not valid JSON ({error})") from None
-    board = parse_map(data, source)
-    return copy.deepcopy(data), board
+def load_map(value: Any) -> tuple[dict[str, Any], Board]:
+    """The map document of the ``map`` parameter and its board."""
+    document, source = read_data(NAME, "map", value, NAME)
+    return copy.deepcopy(document), parse_map(document, source)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -353,12 +336,6 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(
             f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
         )
-    chosen = full["map"]
-    if chosen is not None and not isinstance(chosen, (str, dict)):
-        raise ValueError(
-            f"bad value map={chosen!r} for {NAME}; accepted: null (shipped map), a path or a "
-            "map object"
-        )
     return full
 
 
@@ -373,6 +350,8 @@ class Game:
         self.map: dict[str, Any]
         self.board: Board
         self.map, self.board = load_map(self.params["map"])
+        # The documents of the data parameters, as the engine's ``game.data``.
+        self.data: dict[str, Any] = {"map": self.map}
         n = self.num_players
         board = self.board
         if board.max_number < HAND_SIZE * n:

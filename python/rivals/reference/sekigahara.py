@@ -18,11 +18,12 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from ._data import read_data
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -127,7 +128,7 @@ def parse_action(text: str) -> int:
 
 
 def _card_error(source: str, problem: str) -> ValueError:
-    return ValueError(f"bad Sekigahara card file {source}: {problem}")
+    return ValueError(f"{source}: {problem}")
 
 
 def _is_int(value: Any) -> bool:
@@ -165,23 +166,10 @@ def parse_cards(data: Any, source: str) -> dict[int, dict[str, Any]]:
     return by_id
 
 
-def load_cards(path: str | None) -> dict[int, dict[str, Any]]:
-    """The cards of the file at ``path``, or of the shipped file for ``None``."""
-    if path is None:
-        source = "sekigahara.json (shipped)"
-        text = resources.files("rivals.data").joinpath("sekigahara.json").read_text("utf-8")
-    else:
-        source = repr(path)
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as error:
-            raise _card_error(source, f"cannot read it ({error.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise _card_error(source, f"not valid JSON ({error})") from None
-    return parse_cards(data, source)
+def load_cards(value: Any) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """The card document of the ``cards`` parameter and its cards by id."""
+    document, source = read_data(NAME, "cards", value, NAME)
+    return document, parse_cards(document, source)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,11 +239,6 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(
             f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
         )
-    cards = full["cards"]
-    if cards is not None and not isinstance(cards, str):
-        raise ValueError(
-            f"bad value cards={cards!r} for {NAME}; accepted: null (shipped cards) or a path"
-        )
     return full
 
 
@@ -268,7 +251,9 @@ class Game:
         self.num_players: int = 2
         self.repetition_rule: str = self.params["repetition_rule"]
         self.max_turns: int = self.params["max_turns"]
-        self.cards: dict[int, dict[str, Any]] = load_cards(self.params["cards"])
+        document, self.cards = load_cards(self.params["cards"])
+        # The documents of the data parameters, as the engine's ``game.data``.
+        self.data: dict[str, Any] = {"cards": document}
         self.strength: dict[int, int] = {c: self.cards[c]["strength"] for c in CARD_IDS}
         self.requirement: dict[int, int] = {c: self.cards[c]["requirement"] for c in CARD_IDS}
         self.num_distinct_actions: int = NUM_DISTINCT_ACTIONS
@@ -616,6 +601,7 @@ class State:
             ),
             "end_reason": self.end_reason,
             "scores": self.totals(),
+            "strengths": camp_strengths(self.camps, self.blank, self.game.strength),
         }
 
     def hash(self) -> int:

@@ -23,11 +23,12 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from ._data import read_data
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -104,7 +105,7 @@ class CardSet:
 
 
 def _card_error(source: str, problem: str) -> ValueError:
-    return ValueError(f"bad Verräter card file {source}: {problem}")
+    return ValueError(f"{source}: {problem}")
 
 
 def _is_int(value: Any) -> bool:
@@ -232,23 +233,10 @@ def parse_cards(data: Any, source: str, players: int) -> CardSet:
     )
 
 
-def load_cards(path: str | None, players: int) -> CardSet:
-    """The cards of the file at ``path``, or of the shipped file for ``None``."""
-    if path is None:
-        source = "verraeter.json (shipped)"
-        text = resources.files("rivals.data").joinpath("verraeter.json").read_text("utf-8")
-    else:
-        source = repr(path)
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as error:
-            raise _card_error(source, f"cannot read it ({error.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise _card_error(source, f"not valid JSON ({error})") from None
-    return parse_cards(data, source, players)
+def load_cards(value: Any, players: int) -> tuple[dict[str, Any], CardSet]:
+    """The card document of the ``cards`` parameter and its cards."""
+    document, source = read_data(NAME, "cards", value, NAME)
+    return document, parse_cards(document, source, players)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -349,11 +337,6 @@ def _check_params(params: dict[str, Any]) -> dict[str, Any]:
             f"bad value rounds={rounds!r} for {NAME}; accepted: null (2 * players) "
             f"or an int 1..{MAX_ROUNDS}"
         )
-    cards = full["cards"]
-    if cards is not None and not isinstance(cards, str):
-        raise ValueError(
-            f"bad value cards={cards!r} for {NAME}; accepted: null (shipped cards) or a path"
-        )
     return full
 
 
@@ -365,7 +348,9 @@ class Game:
         self.name: str = NAME
         self.num_players: int = self.params["players"]
         self.rounds: int = self.params["rounds"]
-        self.cards: CardSet = load_cards(self.params["cards"], self.num_players)
+        document, self.cards = load_cards(self.params["cards"], self.num_players)
+        # The documents of the data parameters, as the engine's ``game.data``.
+        self.data: dict[str, Any] = {"cards": document}
         self.num_distinct_actions: int = NUM_DISTINCT_ACTIONS
         n = self.num_players
         draws = self.cards.estates_per_player * n + sum(self.cards.card_draws)
@@ -438,6 +423,8 @@ class State:
         self.phase = "ring"
         self.player = CHANCE
         self.conflict: int | None = None
+        # This round's conflict totals (eagle, rose), from the reveal to phase 11.
+        self.totals: list[int] | None = None
         self.aside: int | None = None
         self.pool: list[int] = []
         self.draw_queue: list[int] = []
@@ -670,6 +657,7 @@ class State:
         # Phases 5-6.
         assert self.conflict is not None
         totals = self.conflict_totals()
+        self.totals = totals
         if totals[EAGLE] != totals[ROSE]:
             winner = EAGLE if totals[EAGLE] > totals[ROSE] else ROSE
             pair = (self.ring[self.conflict], self.ring[(self.conflict + 1) % RING_SIZE])
@@ -747,6 +735,7 @@ class State:
         self.actions = [None] * self.num_players
         self.aside = None
         self.conflict = None
+        self.totals = None
         self.start_player = (self.start_player + 1) % self.num_players
         self.round += 1
         one_house = len({land.house for land in self.ring}) == 1
@@ -805,6 +794,9 @@ class State:
                 for land in self.ring
             ],
             "conflict": self.conflict,
+            "conflict_totals": None
+            if self.totals is None
+            else {"eagle": self.totals[EAGLE], "rose": self.totals[ROSE]},
             "vp": list(self.vp),
             "round": self.round,
             "start_player": self.start_player,

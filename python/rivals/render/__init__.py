@@ -1,26 +1,59 @@
-"""Terminal pictures of game states, built with rich.
+"""Terminal pictures of game states, built with rich, and the words around them.
 
-``render(state)`` gives a rich renderable for any game. A game gets a picture of its own by adding
-a module ``rivals.render.<game name>`` that defines any of ``render(state, names)``,
-``seat_label(num_players, seat)`` and ``result_text(state)``; whatever a module leaves out, or a
-game without a module, falls back to the plain versions here (``str(state)`` for the picture).
+``render(state, names, player)`` gives a rich renderable for any game: the seat ``player``'s view
+(what that seat may see), or with ``player=None`` the whole table, hidden cards included (for
+replays and analysis). ``result_text`` says how a game ended in words, ``move_texts`` how each
+move of the history reads to a seat (hiding what it may not see), ``menu`` groups the legal moves
+for a person to choose from and ``moves_help`` explains a game's moves briefly.
+
+A game gets its own versions by adding a module ``rivals.render.<game name>`` that defines any of
+``render(state, names, player)``, ``seat_label(num_players, seat)``, ``result_text(state)``,
+``move_texts(state, viewer, start)``, ``menu(state)``, ``parse(state, text)`` and ``HELP``;
+whatever a module leaves out, or a game without a module, falls back to the plain versions here.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, cast
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from rivals import _facts
 from rivals._core import CHANCE, State
 
-__all__ = ["player_label", "render", "result_text", "seat_label"]
+__all__ = [
+    "MenuGroup",
+    "menu",
+    "move_texts",
+    "moves_help",
+    "params_text",
+    "parse_move",
+    "player_label",
+    "render",
+    "result_text",
+    "rules_hint",
+    "seat_label",
+    "seat_name",
+]
 
 _modules: dict[str, ModuleType | None] = {}
+
+
+@dataclass(frozen=True)
+class MenuGroup:
+    """Legal moves of one kind, as a person chooses among them: ``entries`` are (action, label)
+    pairs; an unnumbered group is typed by its action strings (``note`` says how)."""
+
+    title: str
+    entries: tuple[tuple[int, str], ...]
+    numbered: bool = True
+    note: str = ""
 
 
 def _module(game_name: str) -> ModuleType | None:
@@ -43,16 +76,39 @@ def _hook(game_name: str, hook: str) -> Callable[..., Any] | None:
     return cast("Callable[..., Any] | None", found)
 
 
-def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
-    """A rich renderable of ``state``; ``names`` optionally labels the seats (``"you"``)."""
+def render(
+    state: State, names: Sequence[str] | None = None, player: int | None = None
+) -> RenderableType:
+    """A rich renderable of ``state`` as seat ``player`` sees it (``None``: the whole table);
+    ``names`` optionally labels the seats (``"you"``, a bot's name)."""
     hook = _hook(state.game.name, "render")
     if hook is not None:
-        return cast(RenderableType, hook(state, names))
-    parts: list[RenderableType] = [Text(str(state).rstrip("\n"))]
+        return cast(RenderableType, hook(state, names, player))
+    text = str(state) if player is None else state.observation_string(player)
+    parts: list[RenderableType] = [Text(text.rstrip("\n"))]
     if names:
-        labels = ", ".join(f"seat {seat}: {name}" for seat, name in enumerate(names))
+        labels = ", ".join(
+            f"{player_label(state, seat)}: {name}" for seat, name in enumerate(names)
+        )
         parts.append(Text(labels, style="dim"))
     return Group(*parts)
+
+
+def params_text(params: dict[str, Any]) -> str:
+    """``players=4 cards=null``: as typed on the command line (strings bare, the rest as JSON, a
+    data document by its format and name rather than in full)."""
+
+    def shown(value: Any) -> str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict) and "format" in value:
+            name = value.get("name")
+            return f"<{value['format']}{f' {name!r}' if isinstance(name, str) else ''}>"
+        if isinstance(value, list) and any(isinstance(item, dict) for item in value):
+            return "[" + ", ".join(shown(item) for item in value) + "]"
+        return json.dumps(value)
+
+    return " ".join(f"{key}={shown(value)}" for key, value in params.items())
 
 
 def seat_label(game_name: str, num_players: int, seat: int) -> str:
@@ -74,12 +130,88 @@ def player_label(state: State, player: int) -> str:
     return label if label == f"seat {player}" else f"{label} ({player})"
 
 
+def seat_name(state: State, seat: int, names: Sequence[str] | None = None) -> str:
+    """``"Red (seat 0) you"``: the seat's label, its number once, and its player's name."""
+    game = state.game
+    label = seat_label(game.name, game.num_players, seat)
+    if label != f"seat {seat}":
+        label += f" (seat {seat})"
+    if names is not None and seat < len(names) and names[seat]:
+        label += f" {names[seat]}"
+    return label
+
+
 def result_text(state: State) -> str:
-    """One line on how the game stands or ended: ``"Red wins 156 to 148"``."""
+    """One line on how the game stands or ended, in words: ``"Red wins 156 to 148"``."""
     hook = _hook(state.game.name, "result_text")
     if hook is not None:
         return str(hook(state))
-    returns = ", ".join(f"{value:g}" for value in state.returns())
-    scores = ", ".join(f"{value:g}" for value in state.scores())
-    status = "game over" if state.is_terminal() else "in progress"
-    return f"{status}: returns [{returns}], scores [{scores}]"
+    game = state.game
+    scores = state.scores()
+    points = "-".join(f"{score:g}" for score in scores)
+    if not state.is_terminal():
+        return f"scores {points} (game in progress)"
+    returns = state.returns()
+    best = max(returns)
+    winners = [seat for seat, value in enumerate(returns) if value == best]
+    if len(winners) == len(returns):
+        return f"a draw, {points}"
+    who = " and ".join(seat_label(game.name, game.num_players, seat) for seat in winners)
+    return f"{who} {'win' if len(winners) > 1 else 'wins'} {points}"
+
+
+def move_texts(state: State, viewer: int | None, start: int = 0) -> list[str]:
+    """How each action of ``state``'s history from index ``start`` on reads to seat ``viewer``
+    (``None``: a spectator, who sees what is public): hidden chance outcomes and hidden choices
+    of other seats are masked, and what the rules reveal later is told where it is revealed."""
+    history = state.history()
+    if not 0 <= start <= len(history):
+        raise ValueError(f"start {start} is out of range: the history has {len(history)} actions")
+    hook = _hook(state.game.name, "move_texts")
+    if hook is not None:
+        return [str(text) for text in hook(state, viewer, start)]
+    walker = state.game.state_from_history(history[:start])
+    perfect = _facts.perfect_information(state.game.name)
+    out = []
+    for action in history[start:]:
+        player = walker.current_player()
+        if perfect or (viewer is not None and player == viewer):
+            out.append(walker.action_to_string(action))
+        else:
+            out.append("(hidden)")
+        walker.apply_action(action)
+    return out
+
+
+def menu(state: State) -> list[MenuGroup]:
+    """The legal moves of the player to move, grouped for a person choosing among them."""
+    hook = _hook(state.game.name, "menu")
+    if hook is not None:
+        return cast("list[MenuGroup]", hook(state))
+    entries = tuple((action, state.action_to_string(action)) for action in state.legal_actions())
+    return [MenuGroup("moves", entries)]
+
+
+def parse_move(state: State, text: str) -> int | None:
+    """A legal action for a short form a person typed (a game's own abbreviations), else
+    ``None``; exact action strings and menu numbers are the caller's."""
+    hook = _hook(state.game.name, "parse")
+    if hook is None:
+        return None
+    found = hook(state, text)
+    return None if found is None else int(found)
+
+
+def rules_hint(game_name: str) -> str:
+    return f"the full rules: rivals rules {game_name}"
+
+
+def moves_help(game_name: str) -> str:
+    """A few lines on the moves of game ``game_name`` and where its rules are."""
+    module = _module(game_name)
+    text = str(getattr(module, "HELP", "")) if module is not None else ""
+    # One paragraph, wrapped by the terminal rather than where the source breaks its lines.
+    text = " ".join(text.split())
+    if not text:
+        text = "Type a move as it is listed, or its number."
+    return f"{text}\n{rules_hint(game_name)}"

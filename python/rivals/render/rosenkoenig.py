@@ -11,7 +11,13 @@ from rich.text import Text
 
 from rivals._core import CHANCE, State
 
-__all__ = ["render", "result_text", "seat_label"]
+__all__ = ["HELP", "render", "result_text", "seat_label"]
+
+HELP = """\
+NE2: play that card; the crown moves two steps north-east and your stone goes where it lands
+(on the board, on an empty point). hero NE2: the same onto a stone of the other colour, which
+turns to yours (while you have heroes). draw: take a card while your hand is not full. pass:
+only when nothing else is possible. Each colour scores the square of every connected group."""
 
 COLOURS = ("Red", "White")
 # Stones are drawn as coloured tiles rather than coloured letters so that both colours stay
@@ -91,7 +97,7 @@ def _status(snapshot: dict[str, Any], num_players: int, names: Sequence[str] | N
             return Text("chance to move", style="italic")
         who = _seat_name(num_players, int(receiving), names)
         return Text.assemble("dealing a card to ", (who, _seat_style(int(receiving))))
-    return Text("game over", style="bold")
+    return Text("final position", style="bold")
 
 
 def _seat_style(seat: int) -> str:
@@ -151,8 +157,12 @@ def _seats(snapshot: dict[str, Any], num_players: int, names: Sequence[str] | No
     return table
 
 
-def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
-    """The board with the crown in brackets, then each seat's hand, heroes and score."""
+def render(
+    state: State, names: Sequence[str] | None = None, player: int | None = None
+) -> RenderableType:
+    """The board with the crown in brackets, then each seat's hand, heroes and score. Everything
+    is public, so every seat's view is the whole table."""
+    del player
     snapshot = _snapshot(state)
     num_players = len(snapshot["hands"])
     piles = Text(

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "rivals/core/bits.h"
-#include "rivals/core/json.h"
+#include "rivals/core/data.h"
 
 namespace rivals::battlecards {
 
@@ -116,9 +116,9 @@ struct CardSet {
   }
 };
 
-// Reads, merges and checks a card set: `cards` is null (the shipped set), a path or an object,
-// `expansions` a list of paths or objects. Throws std::invalid_argument of the form
-// `bad Battlecards card set <source>: card 'C12': key 'action': must be an int 1-20, not 25`.
-CardSet load_card_set(const Json& cards, const Json& expansions);
+// Merges and checks a card set and its expansion packs (docs/formats.md). Throws
+// std::invalid_argument naming the document and the JSON path of the entry:
+// `battlecards: cards file 'x.json': conflict[4].action must be an int 1-20, got 25`.
+CardSet load_card_set(const DataDocument& cards, const std::vector<DataDocument>& expansions);
 
 }  // namespace rivals::battlecards

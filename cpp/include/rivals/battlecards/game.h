@@ -17,6 +17,8 @@
 namespace rivals::battlecards {
 
 inline constexpr int kObservationGlobals = 66;
+// Expansion packs one game may merge (each adds cards; the arsenals hold at most 128).
+inline constexpr std::size_t kMaxExpansions = 64;
 
 class Battlecards {
  public:
@@ -27,6 +29,8 @@ class Battlecards {
   explicit Battlecards(const Json& params);
 
   Json params() const { return params_; }
+  // The card set and the expansion packs in use, under their parameters' names.
+  const Json& data() const { return *data_; }
   int num_players() const { return 2; }
   int num_distinct_actions() const { return kNumActions; }
   int max_chance_outcomes() const { return State::kMaxChanceOutcomes; }
@@ -57,6 +61,7 @@ class Battlecards {
 
   std::shared_ptr<const CardSet> cards_;
   Json params_;
+  std::shared_ptr<const Json> data_;
   std::int32_t max_turns_ = 1000;
   int max_game_length_ = 0;
   int observation_size_ = 0;

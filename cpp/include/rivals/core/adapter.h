@@ -14,6 +14,7 @@
 
 #include "rivals/bots/bot_factory.h"
 #include "rivals/core/any_game.h"
+#include "rivals/core/data.h"
 #include "rivals/core/error.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/interrupt.h"
@@ -190,13 +191,34 @@ class GameAdapter final : public AnyGame {
         name_(G::kName),
         params_(rules_.params()),
         observation_shape_(rules_.observation_shape()) {
-    fix_identity();
+    // The identity is the name, the other parameters and the documents, each with sorted keys.
+    Json others = Json::object();
+    for (const auto& [key, value] : params_.as_object())
+      if (data().find(key) == nullptr) others.set(key, value);
+    identity_ = name_ + "\n" + others.dump_sorted() + "\n" + data().dump_sorted();
   }
 
   const G& rules() const { return rules_; }
 
   const std::string& name() const override { return name_; }
   const Json& params() const override { return params_; }
+  const Json& data() const override {
+    if constexpr (requires {
+                    { rules_.data() } -> std::same_as<const Json&>;
+                  }) {
+      return rules_.data();
+    } else {
+      static const Json none = Json::object();
+      return none;
+    }
+  }
+  Json portable_params() const override {
+    Json portable = params_;
+    for (const auto& [key, documents] : data().as_object())
+      portable.set(key, portable_data_value(*params_.find(key), documents));
+    return portable;
+  }
+  const std::string& identity() const override { return identity_; }
   int num_players() const override { return rules_.num_players(); }
   int num_distinct_actions() const override { return rules_.num_distinct_actions(); }
   int max_chance_outcomes() const override { return rules_.max_chance_outcomes(); }
@@ -335,7 +357,17 @@ class GameAdapter final : public AnyGame {
   std::string name_;
   Json params_;
   std::vector<int> observation_shape_;
+  std::string identity_;
 };
+
+// A game as messages name it: its name and parameters (data parameters as given), cut short when
+// an inline document makes them long.
+inline std::string described(const AnyGame& game) {
+  constexpr std::size_t kLongest = 300;
+  std::string text = game.name() + " " + game.params().dump();
+  if (text.size() > kLongest) text = text.substr(0, kLongest) + "...";
+  return text;
+}
 
 template <Game G>
 class BotAdapter final : public AnyBot {
@@ -352,9 +384,10 @@ class BotAdapter final : public AnyBot {
                             state.game().name());
     // The bot's search runs on its own game's rules: on a state of other rules (more seats, other
     // cards) it would read past what that state holds.
-    if (!state.game().same_rules(*game_))
-      throw InvalidArgument("bot '" + name_ + "' was made for " + game_->identity() +
-                            ", not for a state of " + state.game().identity());
+    if (!game_->same_rules(state.game()))
+      throw InvalidArgument("bot '" + name_ + "' was made for " + described(*game_) +
+                            ", not for a state of " + described(state.game()) +
+                            ", a game with other parameters or data");
     if (state.is_terminal() || state.is_chance_node())
       throw InvalidArgument("bot '" + name_ + "': no player is to move in this state");
     return bot_step<G>(bot_, concrete->state(), concrete->history());

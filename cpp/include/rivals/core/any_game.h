@@ -122,16 +122,22 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   virtual ~AnyGame() = default;
 
   virtual const std::string& name() const = 0;
+  // Every parameter as given, defaults filled in (a data parameter as typed: null, a shipped
+  // name, a path or a document).
   virtual const Json& params() const = 0;
-
-  // Whether `other` plays by the same rules: the same game with the same parameters. A bot, a
-  // state or an environment made for one game must not meet a state of a game with other rules
-  // (another number of seats, other cards): every place where two games meet asks this.
+  // The documents the data parameters resolved to, by parameter name (an array of documents for a
+  // list of them); an empty object for a game without data.
+  virtual const Json& data() const = 0;
+  // params() with every path replaced by the document it named: the same game, made anywhere
+  // (what replays record).
+  virtual Json portable_params() const = 0;
+  // The name, the other parameters and the data documents, as JSON with sorted keys: two games
+  // have equal identities exactly when they play by the same rules, however their data was given
+  // (a path, the document, a shipped name or null).
+  virtual const std::string& identity() const = 0;
   bool same_rules(const AnyGame& other) const {
-    return this == &other || identity_ == other.identity_;
+    return this == &other || identity() == other.identity();
   }
-  // The name and the canonical parameters, in one string: what same_rules compares.
-  const std::string& identity() const { return identity_; }
   virtual int num_players() const = 0;
   virtual int num_distinct_actions() const = 0;
   virtual int max_chance_outcomes() const = 0;
@@ -167,13 +173,6 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   virtual MatchResults play_match(const std::vector<BotSpec>& bots, std::uint64_t seed,
                                   std::int64_t first_game, int num_games, int threads,
                                   bool keep_histories) const = 0;
-
- protected:
-  // Called once by the concrete game's constructor, when name() and params() are final.
-  void fix_identity() { identity_ = name() + " " + params().dump(); }
-
- private:
-  std::string identity_;
 };
 
 }  // namespace rivals

@@ -8,6 +8,7 @@
 //     class State;                                         // a plain value, no heap
 //     State initial_state() const;
 //     ... sizes, presentation (strings, snapshot, observation) ...
+//     const Json& data() const;  // optional: {parameter: document} of its data (data.h)
 //   };
 //
 // The State is a value type that owns the hot path: legal actions into a caller's fixed buffer,

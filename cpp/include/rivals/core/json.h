@@ -65,8 +65,17 @@ class Json {
   Json& push_back(Json value);
 
   std::string dump() const;
-  // Throws std::invalid_argument with the byte offset of the first error.
-  static Json parse(std::string_view text);
+  // The same text with the keys of every object sorted: equal documents give equal text, whatever
+  // order their keys were written in.
+  std::string dump_sorted() const;
+
+  // Deepest nesting that parse() accepts unless told otherwise.
+  static constexpr int kMaxDepth = 256;
+  // Strict RFC 8259 JSON: UTF-8 strings, no repeated key in an object, at most `max_depth` nested
+  // arrays and objects. Throws std::invalid_argument naming the line and column of the first error
+  // (never quoting the text).
+  static Json parse(std::string_view text, int max_depth = kMaxDepth);
+  static bool is_utf8(std::string_view text);
 
   const char* kind_name() const;
   friend bool operator==(const Json&, const Json&) = default;

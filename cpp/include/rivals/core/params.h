@@ -4,6 +4,7 @@
 // parameter it is about.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -34,9 +35,10 @@ struct ParamSpec {
   double max = std::numeric_limits<double>::max();
   std::vector<Json> choices;  // when not empty, the only values accepted besides null
   unsigned item_kinds = 0;    // kArray: the kinds each item may have
-  std::string forms;          // kString, kArray, kObject: what they stand for, in words
-  std::string null_means;     // kNull: what null stands for
-  std::string meaning;        // what the value does, in words
+  std::size_t max_items = std::numeric_limits<std::size_t>::max();  // kArray: the longest
+  std::string forms;       // kString, kArray, kObject: what they stand for, in words
+  std::string null_means;  // kNull: what null stands for
+  std::string meaning;     // what the value does, in words
 
   // An int in [min, max].
   static ParamSpec integer(std::string name, Json default_value, std::int64_t min, std::int64_t max,
@@ -48,9 +50,10 @@ struct ParamSpec {
   static ParamSpec choice(std::string name, Json default_value, std::vector<Json> choices,
                           std::string meaning = {});
   // Anything of `kinds` (strings, lists, objects: data files and their contents), described by
-  // `forms`: "a path to a card file".
+  // `forms`: "a path to a card file". A list holds at most `max_items` items of `item_kinds`.
   static ParamSpec data(std::string name, Json default_value, unsigned kinds, std::string forms,
-                        unsigned item_kinds = 0);
+                        unsigned item_kinds = 0,
+                        std::size_t max_items = std::numeric_limits<std::size_t>::max());
   // The same, null accepted too and meaning `means`.
   ParamSpec or_null(std::string means) &&;
 

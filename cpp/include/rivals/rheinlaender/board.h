@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "rivals/core/json.h"
+#include "rivals/core/data.h"
 
 namespace rivals::rheinlaender {
 
@@ -126,8 +126,8 @@ struct Board {
   std::array<int, kChipKinds> chips{};  // chips to lay, per kind
 };
 
-// Reads and checks a `rivals-rheinlaender-map` document. Throws std::invalid_argument
-// "bad Rheinländer map <source>: <key>: <problem>", naming the offending key.
-Board parse_map(const Json& data, const std::string& source);
+// Reads and checks a `rivals-rheinlaender-map` document. Throws std::invalid_argument naming the
+// document and the JSON path of the offending entry (`spaces[4].neighbours[1]`).
+Board parse_map(const DataDocument& document);
 
 }  // namespace rivals::rheinlaender

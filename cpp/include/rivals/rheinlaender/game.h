@@ -34,7 +34,8 @@ class Rheinlaender {
   std::vector<int> observation_shape() const;
   State initial_state() const { return State(data_->setup); }
   // The map document, as read.
-  const Json& map() const { return data_->map; }
+  // The map document in use, under its parameter's name.
+  const Json& data() const { return data_->data; }
 
   std::string action_to_string(const State& state, Action action) const;
   Action string_to_action(const State& state, std::string_view text) const;
@@ -59,7 +60,7 @@ class Rheinlaender {
   // pointers to the setup stay valid as long as any copy lives.
   struct Data {
     Setup setup;
-    Json map;
+    Json data;  // {"map": the map document}
     Json map_param;
     std::vector<std::string> names;               // action id -> string
     std::unordered_map<std::string, Action> ids;  // string -> action id

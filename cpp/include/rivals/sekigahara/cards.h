@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "rivals/core/json.h"
+#include "rivals/core/data.h"
 
 namespace rivals::sekigahara {
 
@@ -46,8 +46,8 @@ struct CardNumbers {
 };
 
 // Reads and checks a `rivals-sekigahara-cards` document (docs/formats.md). Throws
-// std::invalid_argument naming the file (`source`) and the offending key.
-CardNumbers parse_cards(const Json& data, const std::string& source);
+// std::invalid_argument naming the document and the JSON path of the offending entry.
+CardNumbers parse_cards(const DataDocument& document);
 
 // A camp as the cards left to right.
 struct Camp {

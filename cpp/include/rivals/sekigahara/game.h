@@ -1,6 +1,7 @@
 // Sekigahara for 2 players. Rules: docs/rules/sekigahara.md.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,8 @@ class Sekigahara {
   explicit Sekigahara(const Json& params);
 
   Json params() const;
+  // The card document in use, under its parameter's name.
+  const Json& data() const { return *data_; }
   int num_players() const { return 2; }
   int num_distinct_actions() const { return kNumActions; }
   int max_chance_outcomes() const { return kNumCards; }
@@ -54,6 +57,7 @@ class Sekigahara {
  private:
   Setup setup_;
   Json cards_param_;
+  std::shared_ptr<const Json> data_;
 };
 
 // The string of any action id 0-117; throws std::invalid_argument outside that range.

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "rivals/core/json.h"
+#include "rivals/core/data.h"
 
 namespace rivals::verraeter {
 
@@ -50,7 +50,7 @@ struct Cards {
 };
 
 // Reads and checks a card document for a game of `players` seats (the starting hands must fit
-// in the deck). Throws std::invalid_argument "bad Verräter card file <source>: <problem>".
-Cards parse_cards(const Json& data, const std::string& source, int players);
+// in the deck). Throws std::invalid_argument naming the document and the JSON path of the entry.
+Cards parse_cards(const DataDocument& document, int players);
 
 }  // namespace rivals::verraeter

@@ -22,6 +22,8 @@ class Verraeter {
   explicit Verraeter(const Json& params);
 
   Json params() const;
+  // The card document in use, under its parameter's name.
+  const Json& data() const { return *data_; }
   int num_players() const { return setup_->players; }
   int num_distinct_actions() const { return kNumActions; }
   int max_chance_outcomes() const { return State::kMaxChanceOutcomes; }
@@ -52,6 +54,7 @@ class Verraeter {
 
   std::shared_ptr<const Setup> setup_;
   Json cards_param_;
+  std::shared_ptr<const Json> data_;
 };
 
 // The string of an action id; throws std::invalid_argument outside 0-79 and for supply value ids

@@ -151,6 +151,8 @@ class State {
   const Counts& pile() const { return pile_; }
   int pile_size() const { return pile_size_; }
   const Counts& discard_pile() const { return discard_; }
+  // The conflict total of each house (eagle, rose), kept from the reveal to phase 11.
+  int conflict_total(int house) const { return totals_[house]; }
   int queue_length() const { return queue_len_; }
   Player queue_at(int i) const { return static_cast<Player>((queue_ >> (2 * i)) & 3); }
   // Action cards are face up from the reveal to phase 11.
@@ -221,6 +223,7 @@ class State {
   Counts pile_{};
   Counts discard_{};
   std::array<std::int16_t, kMaxSeats> vp_{};
+  std::array<std::int16_t, 2> totals_{};            // this round's conflict totals, once resolved
   std::array<std::uint16_t, kMaxSeats> estates_{};  // ring positions with the seat's estate
   std::uint16_t rose_ = 0;                          // positions showing the rose
   std::uint16_t kontor_ = 0;                        // estates turned to their Kontor side

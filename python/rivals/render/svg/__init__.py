@@ -8,9 +8,9 @@ A game gets a picture of its own with a module ``rivals.render.svg.<game name>``
 ``draw(state, player, moves) -> str``; ``moves`` is the list of ``Move`` that led to ``state``, so a
 picture can highlight the last move without replaying the game. A game without a module gets the
 generic picture here: the game's own text picture (its observation string for a seat, the whole
-table or its public part for a spectator), the scores and the last move. A module may also define
-``move_text(move, player) -> str`` to say how a move reads to ``player`` in a game with hidden
-information (the viewer's move list uses it); the default hides the moves of others and of chance.
+table or its public part for a spectator), the scores and the last move. How a move reads to a
+viewer (``move_texts``) comes from ``rivals.render.move_texts``: it hides only what that viewer
+may not see.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from typing import Any, cast
 from xml.sax.saxutils import escape as _escape
 
 from rivals import _facts
+from rivals import render as _render
 from rivals._core import CHANCE, State
 from rivals.render import player_label, result_text
 
-__all__ = ["Move", "document", "draw", "escape", "generic", "move_text", "moves", "to_svg"]
+__all__ = ["Move", "document", "draw", "escape", "generic", "move_texts", "moves", "to_svg"]
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
@@ -118,14 +119,10 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     return generic(state, player, history)
 
 
-def move_text(game_name: str, move: Move, player: int | None) -> str:
-    """How ``move`` of game ``game_name`` reads to ``player`` (``None``: a spectator)."""
-    hook = _hook(game_name, "move_text")
-    if hook is not None:
-        return str(hook(move, player))
-    if _facts.perfect_information(game_name) or (player is not None and move.player == player):
-        return move.text
-    return "(hidden)"
+def move_texts(state: State, player: int | None, start: int = 0) -> list[str]:
+    """How each move of ``state``'s history from ``start`` on reads to ``player`` (``None``: a
+    spectator): what that viewer may not see is hidden, the rest is told."""
+    return _render.move_texts(state, player, start)
 
 
 def _public_lines(state: State) -> list[str]:
@@ -155,7 +152,7 @@ def generic(state: State, player: int | None, history: Sequence[Move]) -> str:
     notes = [f"scores: {', '.join(f'{score:g}' for score in state.scores())}"]
     if last is not None:
         who = player_label(state, last.player)
-        notes.append(f"last move: {who}: {move_text(name, last, player)}")
+        notes.append(f"last move: {who}: {move_texts(state, player, last.step)[0]}")
     view = "spectator" if player is None else f"view of {player_label(state, player)}"
     line_height = 17
     width = max(480, 24 + 8 * max((len(line) for line in [*lines, *notes, status]), default=0))

@@ -9,13 +9,13 @@ type, as the rules make public). A spectator sees face-up cards only.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from functools import cache
 from typing import Any, cast
 
 from rivals._core import CHANCE, State
-from rivals.reference.battlecards import CardSet, load_card_set
+from rivals.render import move_texts, result_text
+from rivals.render._data import card_index
+from rivals.render.battlecards import effect_words, values
 from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
 
 __all__ = ["draw"]
@@ -32,73 +32,51 @@ SIDE_FILL = ("#5d6b4f", "#3e5f8a")
 BACK = "#7d5a3c"
 TAKING_PART = "#d0661b"
 TARGET = "#b8323f"
-PER_ROW = 3
+HAND_PER_ROW = 4
+HAND_COLUMN = (LIST_X - MARGIN - 16) // HAND_PER_ROW
+HAND_W = HAND_COLUMN - 8
 
 
-@cache
-def _card_set(params: str) -> CardSet:
-    parsed = json.loads(params)
-    return load_card_set(parsed.get("cards"), parsed.get("expansions", []))
+def _cards(state: State) -> dict[str, dict[str, Any]]:
+    """Every card of the game (both arsenals, the conflict cards) by id."""
+    return card_index(state.game, ("conflict", "german", "british"))
 
 
-def _names(state: State) -> dict[str, str]:
-    """Card id to name, for every card of the game's merged card set."""
-    cards = _card_set(json.dumps(state.game.params, sort_keys=True))
-    names = {card.id: card.name for side in cards.arsenals for card in side}
-    names.update({card.id: card.name for card in cards.conflict})
-    return names
-
-
-def _units(state: State) -> dict[str, Any]:
-    cards = _card_set(json.dumps(state.game.params, sort_keys=True))
-    return {card.id: card for side in cards.arsenals for card in side}
-
-
-def _conflicts(state: State) -> dict[str, Any]:
-    cards = _card_set(json.dumps(state.game.params, sort_keys=True))
-    return {card.id: card for card in cards.conflict}
-
-
-def _seen_line(state: State, player: int | None) -> str:
-    """The last line of the history as ``player`` saw it. A spectator sees the line of the seat
-    that saw less: where the two seats' lines differ, one of them hides a card with ``?``."""
-    if not state.history():
+def _last_words(state: State, player: int | None) -> str:
+    """The last move as ``player`` saw it, with who made it."""
+    history = state.history()
+    if not history:
         return ""
-    lines = [state.information_state_string(seat).rsplit("\n", 1)[1] for seat in (0, 1)]
-    if player is not None:
-        return lines[player]
-    return next((line for line in lines if "?" in line), lines[0])
+    walker = state.game.state_from_history(history[:-1])
+    who = walker.current_player()
+    text = move_texts(state, player, len(history) - 1)[0]
+    return f"{'Chance' if who == CHANCE else SIDES[who]}: {text}"
 
 
 def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     """The picture of ``state``; ``history`` are the moves that led to it."""
     snapshot = cast("dict[str, Any]", state.to_dict())
-    names = _names(state)
-    last = _seen_line(state, player)
-    marked = {word for word in last.replace("(", " ").replace(")", " ").split() if word in names}
+    cards = _cards(state)
+    last = _last_words(state, player)
+    marked = {word for word in last.replace("(", " ").replace(")", " ").split() if word in cards}
     status = _status(state, snapshot)
     parts = [
         f'<text x="{MARGIN}" y="32" font-size="21" font-weight="bold" fill="{INK}">Battlecards '
         f'<tspan font-weight="normal" fill="{MUTED}">— {escape(status)}</tspan></text>',
         f'<text x="{WIDTH - MARGIN}" y="32" font-size="12" fill="{MUTED}" text-anchor="end">'
-        f"turn {snapshot['turn']} · step {len(history)}</text>",
+        f"turn {snapshot['turn']}</text>",
     ]
     if last:
-        who, _, text = last.partition(" ")
-        words = f"{who.capitalize()}: {text}"
-        named = [names[word] for word in text.split() if word in names]
-        if named:
-            words += f" ({', '.join(named)})"
         parts.append(
             f'<text x="{MARGIN}" y="56" font-size="14" fill="{HIGHLIGHT}" class="last-move-text">'
-            f"Last move: {escape(words)}</text>"
+            f"Last move: {escape(last)}</text>"
         )
     y = 78.0
     for seat in (0, 1):
-        block, y = _side(state, snapshot, seat, player, marked, y)
+        block, y = _side(cards, snapshot, seat, player, marked, y)
         parts.append(block)
         y += 14
-    right, right_bottom = _right(state, snapshot, marked)
+    right, right_bottom = _right(state, cards, snapshot, marked)
     parts.append(right)
     height = int(max(y, right_bottom) + 16)
     parts.insert(0, f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>')
@@ -107,9 +85,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
 
 def _status(state: State, snapshot: dict[str, Any]) -> str:
     if state.is_terminal():
-        winner = snapshot["winner"]
-        outcome = "a draw" if winner is None else f"{SIDES[winner]} wins"
-        return f"game over ({snapshot['end_reason']}): {outcome}"
+        return f"game over: {result_text(state)}"
     to_move = int(snapshot["current_player"])
     phase = str(snapshot["phase"]).replace("_", " ")
     if to_move == CHANCE:
@@ -117,43 +93,74 @@ def _status(state: State, snapshot: dict[str, Any]) -> str:
     return f"{SIDES[to_move]} to move ({phase})"
 
 
-def _chip(
-    x: float, y: float, text: str, detail: str, css: str, card_id: str, frame: str, width: float
+def _fitted(
+    x: float, y: float, text: str, size: int, room: float, extra: str = "", fill: str = INK
 ) -> str:
+    """A text element that never runs past ``room`` units: a long text is squeezed to fit."""
+    # DejaVu Sans averages a little under 0.6 em per character.
+    squeeze = (
+        f' textLength="{room:.0f}" lengthAdjust="spacingAndGlyphs"'
+        if len(text) * size * 0.58 > room
+        else ""
+    )
     return (
-        f'<g class="{css}" data-card="{escape(card_id)}">'
-        f'<rect x="{x}" y="{y}" width="{width}" height="{CHIP_H - 3}" rx="4" fill="#fffaf0" '
-        f'stroke="{frame}" stroke-width="{1 if frame == "#8a7a5c" else 2.4}"/>'
-        f'<text x="{x + 5}" y="{y + 14}" font-size="11" fill="{INK}">{escape(text)}</text>'
-        f'<text x="{x + width - 5}" y="{y + 14}" font-size="10" fill="{MUTED}" '
-        f'text-anchor="end">{escape(detail)}</text></g>'
+        f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}"{squeeze}{extra}>'
+        f"{escape(text)}</text>"
     )
 
 
-def _back(x: float, y: float, label: str, width: float) -> str:
+def _chip(
+    x: float, y: float, text: str, detail: str, css: str, card_id: str, frame: str, width: float
+) -> str:
+    # Drawn at the origin and moved into place: a card that moves keeps the same drawing, which
+    # the viewer stores once.
+    # The detail takes what it needs up to half the chip; the name has the rest.
+    detail_room = min(len(detail) * 10 * 0.58, width / 2 - 8)
+    room = width - 10 - detail_room - 6
     return (
-        f'<g class="back"><rect x="{x}" y="{y}" width="{width}" height="{CHIP_H - 3}" rx="4" '
-        f'fill="{BACK}" stroke="{INK}" stroke-width="0.8"/>'
-        f'<text x="{x + width / 2}" y="{y + 14}" font-size="10" fill="{PAPER}" '
+        f'<g class="{css}" data-card="{escape(card_id)}" transform="translate({x} {y})">'
+        f'<rect width="{width}" height="{CHIP_H - 3}" rx="4" fill="#fffaf0" '
+        f'stroke="{frame}" stroke-width="{1 if frame == "#8a7a5c" else 2.4}"/>'
+        + _fitted(5, 14, text, 11, room)
+        + _fitted(width - 5, 14, detail, 10, detail_room, ' text-anchor="end"', MUTED)
+        + "</g>"
+    )
+
+
+def _back(x: float, y: float, label: str, width: float, css: str = "back") -> str:
+    return (
+        f'<g class="{css}" transform="translate({x} {y})"><rect width="{width}" '
+        f'height="{CHIP_H - 3}" rx="4" fill="{BACK}" stroke="{INK}" stroke-width="0.8"/>'
+        f'<text x="{width / 2}" y="14" font-size="10" fill="{PAPER}" '
         f'text-anchor="middle">{escape(label)}</text></g>'
     )
 
 
-def _unit_detail(unit: Any) -> str:
-    attack = "/".join(str(unit.attack[kind]) for kind in TYPES)
-    return f"A {attack} D {unit.defence} P{unit.phase}"
+def _hidden_pile(x: float, y: float, count: int, what: str, css: str) -> str:
+    """Cards the viewer may not see, as one pile with their number: a reserve or kept cards."""
+    if not count:
+        return f'<text x="{x}" y="{y + 14}" font-size="11" fill="{MUTED}">none</text>'
+    layers = "".join(
+        f'<rect x="{x + 3 * k}" y="{y - 3 * k}" width="{HAND_W}" height="{CHIP_H - 3}" rx="4" '
+        f'fill="{BACK}" stroke="{INK}" stroke-width="0.8" opacity="{1 - 0.25 * k}"/>'
+        for k in reversed(range(min(count, 3)))
+    )
+    label = f"{count} {what}{'' if count == 1 else 's'}, face down"
+    return (
+        f'<g class="{css}" data-count="{count}">{layers}'
+        f'<text x="{x + HAND_W / 2}" y="{y + 14}" font-size="10" fill="{PAPER}" '
+        f'text-anchor="middle">{escape(label)}</text></g>'
+    )
 
 
 def _side(
-    state: State,
+    cards: dict[str, dict[str, Any]],
     snapshot: dict[str, Any],
     seat: int,
     player: int | None,
     marked: set[str],
     top: float,
 ) -> tuple[str, float]:
-    units = _units(state)
-    names = _names(state)
     battle = snapshot["battle"]
     taking_part = set(battle["taking_part"][seat]) if battle else set()
     withdrawn = set(battle["withdrawn"][seat]) if battle else set()
@@ -166,8 +173,9 @@ def _side(
     tallest = max(1, *(len(stacks[kind]) for kind in TYPES))
     reserve = list(snapshot["reserve"][seat])
     kept = list(snapshot["kept"][seat])
-    reserve_rows = max(1, -(-len(reserve) // PER_ROW))
-    kept_rows = max(1, -(-len(kept) // PER_ROW))
+    # The owner sees a compact row of named cards; anybody else one pile with a count.
+    reserve_rows = max(1, -(-len(reserve) // HAND_PER_ROW)) if own else 1
+    kept_rows = max(1, -(-len(kept) // HAND_PER_ROW)) if own else 1
     height = 58 + tallest * CHIP_H + 26 + reserve_rows * CHIP_H + 22 + kept_rows * CHIP_H + 10
     parts = [
         f'<g class="side" data-seat="{seat}">',
@@ -189,13 +197,13 @@ def _side(
     y = top + 46
     for column, kind in enumerate(TYPES):
         x = MARGIN + column * COLUMN
-        cards = stacks[kind]
-        down = sum(1 for card in cards if not card["face_up"])
+        stack = stacks[kind]
+        down = sum(1 for card in stack if not card["face_up"])
         parts.append(
             f'<text x="{x}" y="{y}" font-size="11" font-weight="bold" fill="{MUTED}">'
-            f"{kind.upper()} · {len(cards)} ({down} face down)</text>"
+            f"{kind.upper()} · {len(stack)} ({down} face down)</text>"
         )
-        for row, card in enumerate(cards):
+        for row, card in enumerate(stack):
             cy = y + 6 + row * CHIP_H
             card_id = str(card["id"])
             if card["face_up"] or own:
@@ -206,14 +214,14 @@ def _side(
                     frame = TARGET
                 elif card_id in taking_part or card_id == shooter:
                     frame = TAKING_PART
-                text = names[card_id] + ("" if card["face_up"] else "  ▾")
+                text = str(cards[card_id]["name"]) + ("" if card["face_up"] else "  ▾")
                 if card_id == shooter:
                     text = "▶ " + text
                 if card_id in withdrawn:
                     text += " (withdrawn)"
                 css = "unit face-up" if card["face_up"] else "unit face-down"
                 parts.append(
-                    _chip(x, cy, text, _unit_detail(units[card_id]), css, card_id, frame, CHIP_W)
+                    _chip(x, cy, text, values(cards[card_id]), css, card_id, frame, CHIP_W)
                 )
             else:
                 parts.append(_back(x, cy, f"{kind} · face down", CHIP_W))
@@ -222,47 +230,50 @@ def _side(
         f'<text x="{MARGIN}" y="{y}" font-size="11" font-weight="bold" fill="{MUTED}">'
         f'RESERVE HAND · <tspan class="reserve-count">{len(reserve)}</tspan></text>'
     )
-    for index, card_id in enumerate(reserve):
-        x = MARGIN + (index % PER_ROW) * COLUMN
-        cy = y + 6 + (index // PER_ROW) * CHIP_H
-        if own:
+    if own:
+        for index, card_id in enumerate(reserve):
+            x = MARGIN + (index % HAND_PER_ROW) * HAND_COLUMN
+            cy = y + 6 + (index // HAND_PER_ROW) * CHIP_H
             frame = HIGHLIGHT if card_id in marked else "#8a7a5c"
-            unit = units[card_id]
+            unit = cards[card_id]
             parts.append(
                 _chip(
                     x,
                     cy,
-                    f"{names[card_id]} ({unit.type})",
-                    _unit_detail(unit),
+                    f"{unit['name']} ({unit['type']})",
+                    values(unit),
                     "reserve",
                     card_id,
                     frame,
-                    CHIP_W,
+                    HAND_W,
                 )
             )
-        else:
-            parts.append(_back(x, cy, "reserve card", CHIP_W))
+    else:
+        parts.append(_hidden_pile(MARGIN, y + 6, len(reserve), "reserve card", "hidden-reserve"))
     y += 6 + reserve_rows * CHIP_H + 16
     parts.append(
         f'<text x="{MARGIN}" y="{y}" font-size="11" font-weight="bold" fill="{MUTED}">'
         f'KEPT CARDS · <tspan class="kept-count">{len(kept)}</tspan></text>'
     )
-    for index, card_id in enumerate(kept):
-        x = MARGIN + (index % PER_ROW) * COLUMN
-        cy = y + 6 + (index // PER_ROW) * CHIP_H
-        if own:
+    if own:
+        for index, card_id in enumerate(kept):
+            x = MARGIN + (index % HAND_PER_ROW) * HAND_COLUMN
+            cy = y + 6 + (index // HAND_PER_ROW) * CHIP_H
             frame = HIGHLIGHT if card_id in marked else "#8a7a5c"
-            parts.append(_chip(x, cy, names[card_id], card_id, "kept", card_id, frame, CHIP_W))
-        else:
-            parts.append(_back(x, cy, "kept card", CHIP_W))
+            card = cards[card_id]
+            parts.append(
+                _chip(x, cy, str(card["name"]), effect_words(card), "kept", card_id, frame, HAND_W)
+            )
+    else:
+        parts.append(_hidden_pile(MARGIN, y + 6, len(kept), "kept card", "hidden-kept"))
     parts.append("</g>")
     return "".join(parts), top + height
 
 
-def _right(state: State, snapshot: dict[str, Any], marked: set[str]) -> tuple[str, float]:
-    conflicts = _conflicts(state)
-    card_set = _card_set(json.dumps(state.game.params, sort_keys=True))
-    battle_ids = [card.id for card in card_set.conflict if card.kind == "battle"]
+def _right(
+    state: State, cards: dict[str, dict[str, Any]], snapshot: dict[str, Any], marked: set[str]
+) -> tuple[str, float]:
+    battle_ids = [card_id for card_id, card in cards.items() if card.get("kind") == "battle"]
     won = {card: seat for seat in (0, 1) for card in snapshot["won"][seat]}
     cancelled = set(snapshot["cancelled"])
     current = snapshot["card"]
@@ -275,7 +286,8 @@ def _right(state: State, snapshot: dict[str, Any], marked: set[str]) -> tuple[st
     ]
     y += 20
     for card_id in battle_ids:
-        card = conflicts[card_id]
+        card = cards[card_id]
+        aggressor = 0 if card["aggressor"] == "german" else 1
         if card_id in won:
             mark, colour, css = f"won by {SIDES[won[card_id]]}", SIDE_FILL[won[card_id]], "won"
         elif card_id in cancelled:
@@ -284,21 +296,20 @@ def _right(state: State, snapshot: dict[str, Any], marked: set[str]) -> tuple[st
             mark, colour, css = "open", INK, "open"
         active = card_id == current
         frame = HIGHLIGHT if active or card_id in marked else "#d8ccb2"
-        # The status takes the right end of the first line: long names are cut short.
-        name = card.name if len(card.name) <= 24 else card.name[:23] + "…"
+        # The whole name has the first line; the status goes right on the second.
         decoration = ' text-decoration="line-through"' if css == "cancelled" else ""
+        title = f"{card_id} {card['name']}"
         parts.append(
-            f'<g class="battle {css}" data-card="{card_id}"><title>{escape(card.name)}</title>'
+            f'<g class="battle {css}" data-card="{card_id}"><title>{escape(title)}</title>'
             f'<rect x="{x}" y="{y}" width="{width}" height="30" rx="4" '
             f'fill="{"#fff3c8" if active else "#fffaf0"}" stroke="{frame}" '
             f'stroke-width="{2.4 if frame == HIGHLIGHT else 1}"/>'
-            f'<rect x="{x}" y="{y}" width="5" height="30" fill="{SIDE_FILL[card.aggressor]}"/>'
-            f'<text x="{x + 10}" y="{y + 13}" font-size="11" font-weight="bold" fill="{INK}"'
-            f"{decoration}>{card_id} {escape(name)}</text>"
-            f'<text x="{x + 10}" y="{y + 26}" font-size="10" fill="{MUTED}">'
-            f"{SIDES[card.aggressor]} attacks · {'/'.join(card.types)} · {card.vp} VP"
-            f"{' · homeland' if card.homeland else ''}</text>"
-            f'<text x="{x + width - 6}" y="{y + 13}" font-size="10" font-weight="bold" '
+            f'<rect x="{x}" y="{y}" width="5" height="30" fill="{SIDE_FILL[aggressor]}"/>'
+            + _fitted(x + 10, y + 13, title, 11, width - 16, f' font-weight="bold"{decoration}')
+            + f'<text x="{x + 10}" y="{y + 26}" font-size="10" fill="{MUTED}">'
+            f"{SIDES[aggressor]} attacks · {'/'.join(card['types'])} · {card['vp']} VP"
+            f"{' · homeland' if card.get('homeland') else ''}</text>"
+            f'<text x="{x + width - 6}" y="{y + 26}" font-size="10" font-weight="bold" '
             f'fill="{colour}" text-anchor="end">{"✔ " if css == "won" else ""}{mark}</text></g>'
         )
         y += 33
@@ -312,12 +323,12 @@ def _right(state: State, snapshot: dict[str, Any], marked: set[str]) -> tuple[st
         parts.append(
             f'<text x="{x}" y="{y + 12}" font-size="12" fill="{INK}" class="current-card">'
             f'card in play: <tspan font-weight="bold">{current} '
-            f"{escape(conflicts[current].name)}</tspan></text>"
+            f"{escape(str(cards[current]['name']))}</tspan></text>"
         )
         y += 20
     battle = snapshot["battle"]
     if battle is not None:
-        names = _names(state)
+        names = {card_id: str(card["name"]) for card_id, card in cards.items()}
         lines = [f"battle: {SIDES[battle['aggressor']]} attacks"]
         if battle["round"]:
             lines.append(f"combat round {battle['round']} of 4")

@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from rivals._core import CHANCE, State
-from rivals.render import result_text
+from rivals.render import move_texts, result_text
+from rivals.render.rheinlaender import SEAT_NAMES
 from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
 
-__all__ = ["draw", "move_text"]
+__all__ = ["draw"]
 
 SEAT_COLOURS = ("#d0342c", "#f2c230", "#2e9e4f", "#8e44ad", "#1f3f8f")
-SEAT_NAMES = ("red", "yellow", "green", "purple", "navy")
 OWNERLESS = "#9a9a9a"
 COL_W = 54
 SITE_H = 30
@@ -148,14 +148,6 @@ def _move_space(move: Move, game_map: dict[str, Any]) -> str | None:
     return None
 
 
-def move_text(move: Move, player: int | None) -> str:
-    """Every decision, landmark chip and reshuffle is public; a card dealt or drawn is not (the
-    receiving seat is not part of a ``Move``, so it is hidden from every view)."""
-    if move.player != CHANCE or not move.text.startswith("card "):
-        return move.text
-    return "a card"
-
-
 def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     """The picture of ``state`` as ``player`` sees it; ``history`` are the moves that led to it."""
     snapshot = cast("dict[str, Any]", state.to_dict())
@@ -176,8 +168,8 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     if last is not None:
         parts.append(
             f'<text x="{MAP_X - 16}" y="54" font-size="14" fill="{HIGHLIGHT}" '
-            f'class="last-move-text">Last move: {escape(_seat_name(last.player, player))} '
-            f"played {escape(last.text)}</text>"
+            f'class="last-move-text">Last move: {escape(_seat_name(last.player, player))}: '
+            f"{escape(move_texts(state, player, last.step)[0])}</text>"
         )
     parts.append(
         f'<text x="{width - 16}" y="54" font-size="12" fill="{MUTED}" text-anchor="end">'

@@ -8,13 +8,12 @@ Everything in Sekigahara is public, so ``player`` only marks that seat as "you".
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from functools import cache
-from importlib import resources
 from typing import Any, cast
 
 from rivals._core import CHANCE, State
+from rivals.render import result_text
+from rivals.render._data import documents
 from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
 
 __all__ = ["draw"]
@@ -34,48 +33,11 @@ CARD_FILL = "#fffaf0"
 BLANK_FILL = "#dcd6ca"
 LOCKED = "#d9a21b"
 TOKENS = 5
-SANADA, II, KIKKAWA, UKITA = 1, 4, 6, 9
 
 
-@cache
-def _cards(path: str | None) -> dict[int, dict[str, Any]]:
-    """The card file of the game (the shipped one for ``None``), by card id."""
-    if path is None:
-        text = resources.files("rivals.data").joinpath("sekigahara.json").read_text("utf-8")
-    else:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    return {int(card["id"]): card for card in json.loads(text)["cards"]}
-
-
-def _strengths(
-    camps: list[list[dict[str, Any]]], cards: dict[int, dict[str, Any]]
-) -> list[list[int]]:
-    """Each camp card's strength as it counts now (the Scoring section of the rules)."""
-    base = [[int(cards[int(entry["id"])]["strength"]) for entry in camp] for camp in camps]
-    for seat, camp in enumerate(camps):
-        active = {int(entry["id"]) for entry in camp if not entry["blank"]}
-        enemy = base[1 - seat]
-        if SANADA in active and enemy:
-            # The leftmost of the highest base strengths; the blank mark does not protect it.
-            enemy[enemy.index(max(enemy))] = 2
-    out = []
-    for seat, camp in enumerate(camps):
-        size = len(camp)
-        finals = []
-        for index, entry in enumerate(camp):
-            value = base[seat][index]
-            card_id = int(entry["id"])
-            if not entry["blank"]:
-                if card_id == II:
-                    value += index
-                elif card_id == KIKKAWA:
-                    value = max(0, value - (size - 1 - index))
-                elif card_id == UKITA and 0 < index < size - 1:
-                    value = 4
-            finals.append(value)
-        out.append(finals)
-    return out
+def _cards(state: State) -> dict[int, dict[str, Any]]:
+    """The game's cards by id (names, printed strengths and requirements)."""
+    return {int(card["id"]): card for card in documents(state.game)["cards"]["cards"]}
 
 
 def _side(seat: int, player: int | None) -> str:
@@ -108,7 +70,7 @@ def _move_words(move: Move, cards: dict[int, dict[str, Any]]) -> str:
 def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     """The picture of ``state``; ``history`` are the moves that led to it."""
     snapshot = cast("dict[str, Any]", state.to_dict())
-    cards = _cards(cast("str | None", state.game.params.get("cards")))
+    cards = _cards(state)
     last = _last_move(history)
     marked = _move_cards(last)
     status = _status(state, snapshot)
@@ -128,7 +90,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
             f"Last move: {escape(_move_words(last, cards))}</text>"
         )
     scores = [int(score) for score in snapshot["scores"]]
-    strengths = _strengths(snapshot["camps"], cards)
+    strengths = snapshot["strengths"]
     for seat in (0, 1):
         parts.append(_camp(snapshot, cards, seat, player, marked, scores[seat], strengths[seat]))
     parts.append(_centre(snapshot, cards, marked))
@@ -137,14 +99,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
 
 def _status(state: State, snapshot: dict[str, Any]) -> str:
     if state.is_terminal():
-        scores = snapshot["scores"]
-        if snapshot["end_reason"] == "max_turns" or scores[0] == scores[1]:
-            return f"game over ({snapshot['end_reason']}): a draw, {scores[0]} to {scores[1]}"
-        winner = 0 if scores[0] > scores[1] else 1
-        return (
-            f"game over ({snapshot['end_reason']}): {SIDES[winner]} wins "
-            f"{scores[winner]} to {scores[1 - winner]}"
-        )
+        return f"game over: {result_text(state)}"
     to_move = int(snapshot["current_player"])
     if to_move == CHANCE:
         return "revealing a card"
@@ -307,6 +262,13 @@ def _centre(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]], marked: 
             parts.append(
                 f'<text x="{tx}" y="{CENTRE_Y + 124}" font-size="12" font-weight="bold" '
                 f'fill="{LOCKED}" class="locked">LOCKED</text>'
+            )
+        elif influence[0] != influence[1]:
+            ahead = 0 if influence[0] > influence[1] else 1
+            parts.append(
+                f'<text x="{tx}" y="{CENTRE_Y + 124}" font-size="12" font-weight="bold" '
+                f'fill="{TOKEN[ahead]}" class="ahead" data-seat="{ahead}">'
+                f"{SIDES[ahead].split(' ')[0]} ahead</text>"
             )
     deck = len(snapshot["deck"])
     dx = WIDTH - MARGIN - 70

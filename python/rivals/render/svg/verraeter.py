@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from rivals._core import CHANCE, State
+from rivals.render import move_texts, result_text
 from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
 
 __all__ = ["draw"]
@@ -88,14 +89,11 @@ def _tile_centre(index: int) -> tuple[float, float]:
     return RING_CX + RING_R * math.cos(angle), RING_CY + RING_R * math.sin(angle)
 
 
-def _last_words(history: Sequence[Move], player: int | None) -> str:
-    """The last decision in words; another seat's draft pick is hidden from a viewer."""
+def _last_words(state: State, history: Sequence[Move], player: int | None) -> str:
+    """The last decision as ``player`` saw it; another seat's draft pick stays hidden."""
     for move in reversed(history):
-        if move.player == CHANCE:
-            continue
-        if move.action in PICKS and move.player != player:
-            return f"seat {move.player} picked an action card"
-        return f"seat {move.player}: {move.text}"
+        if move.player != CHANCE:
+            return f"seat {move.player}: {move_texts(state, player, move.step)[0]}"
     return ""
 
 
@@ -112,7 +110,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
         f'<text x="{WIDTH - 24}" y="32" font-size="12" fill="{MUTED}" text-anchor="end">'
         f"step {len(history)}</text>",
     ]
-    last = _last_words(history, player)
+    last = _last_words(state, history, player)
     if last:
         parts.append(
             f'<text x="24" y="56" font-size="14" fill="{HIGHLIGHT}" class="last-move-text">'
@@ -125,11 +123,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
 
 def _status(state: State, snapshot: dict[str, Any]) -> str:
     if state.is_terminal():
-        vp = [int(points) for points in snapshot["vp"]]
-        leaders = [str(seat) for seat, points in enumerate(vp) if points == max(vp)]
-        if len(leaders) == 1:
-            return f"game over: seat {leaders[0]} wins with {max(vp)} VP"
-        return f"game over: seats {' and '.join(leaders)} tie with {max(vp)} VP"
+        return f"game over: {result_text(state)}"
     to_move = int(snapshot["current_player"])
     phase = snapshot["phase"]
     if to_move == CHANCE:
@@ -184,7 +178,20 @@ def _ring(snapshot: dict[str, Any]) -> str:
         'text-anchor="middle">the ring</text>'
         f'<text x="{RING_CX}" y="{RING_CY + 14}" font-size="11" fill="{MUTED}" '
         'text-anchor="middle">position 0 at the top, clockwise</text>'
+        f'<text x="{RING_CX}" y="{RING_CY + 30}" font-size="11" fill="{MUTED}" '
+        'text-anchor="middle" class="legend">G2: Gutshof of seat 2 · K2: its Kontor</text>'
     )
+    totals = snapshot.get("conflict_totals")
+    if totals is not None:
+        eagle, rose = int(totals["eagle"]), int(totals["rose"])
+        verdict = "a tie" if eagle == rose else f"the {'eagle' if eagle > rose else 'rose'} won"
+        parts.append(
+            f'<text x="{RING_CX}" y="{RING_CY + 54}" font-size="15" font-weight="bold" '
+            f'fill="{INK}" text-anchor="middle" class="conflict-totals">conflict: eagle {eagle}'
+            f" · rose {rose}</text>"
+            f'<text x="{RING_CX}" y="{RING_CY + 72}" font-size="12" fill="{MUTED}" '
+            f'text-anchor="middle">{verdict}</text>'
+        )
     return "".join(parts)
 
 

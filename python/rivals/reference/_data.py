@@ -1,0 +1,178 @@
+"""A game's data parameter (card set, map) read as ``docs/formats.md`` describes it.
+
+The value is ``None`` (the game's shipped document), the name of a shipped document
+(``"battlecards_commanders"``), any other string (a path to a file) or a dict (the document
+itself). A file is read only when it is a regular file of at most ``MAX_BYTES`` bytes, and its
+text must be strict JSON: UTF-8, no key twice in one object, no NaN or Infinity, at most
+``MAX_DEPTH`` nested arrays and objects. A file that is not a data file is never quoted.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+from importlib import resources
+from typing import Any
+
+MAX_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 32
+NOT_DATA = "is not a readable data file (a data file is one JSON object in UTF-8, at most 4 MiB)"
+TOO_LARGE = "is larger than the 4 MiB a data file may have"
+
+
+def shipped_names() -> list[str]:
+    folder = resources.files("rivals.data")
+    return sorted(p.name[: -len(".json")] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+def quoted(text: str) -> str:
+    """A path as typed, for a message: quoted, control characters escaped, long ones cut."""
+    out = []
+    for index, char in enumerate(text):
+        if index == 200:
+            out.append("...")
+            break
+        if char in "'\\":
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\x{ord(char):02x}")
+        else:
+            out.append(char)
+    return "'" + "".join(out) + "'"
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f'the key "{key[:40]}" appears twice in one object')
+        out[key] = value
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def depth(value: Any) -> int:
+    """Nesting of arrays and objects; raises ValueError for a string that is not UTF-8."""
+    if isinstance(value, str):
+        value.encode("utf-8")  # a lone surrogate from a \\ud800 escape fails here
+        return 0
+    if not isinstance(value, (dict, list)):
+        return 0
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    deepest = 0
+    for key, item in items:
+        if isinstance(key, str):
+            key.encode("utf-8")
+        deepest = max(deepest, depth(item))
+    return deepest + 1
+
+
+def parse(text: str) -> Any:
+    """Strict JSON; raises ValueError."""
+    try:
+        value = json.loads(text, object_pairs_hook=_object, parse_constant=_constant)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} arrays and objects") from None
+    try:
+        nesting = depth(value)
+    except UnicodeEncodeError:
+        raise ValueError("a string that is not UTF-8 (a lone surrogate)") from None
+    if nesting > MAX_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} arrays and objects")
+    return value
+
+
+def read_file(path: str, source: str) -> bytes:
+    """The bytes of the file at ``path`` if it may be read as a data file; else ValueError."""
+    if "\0" in path:
+        raise ValueError(f"{source}: a path must not contain a NUL character")
+    if not path:
+        raise ValueError(f"{source}: an empty path names no file")
+    flags = os.O_RDONLY
+    for name in ("O_NONBLOCK", "O_CLOEXEC", "O_NOCTTY", "O_BINARY"):
+        flags |= getattr(os, name, 0)
+    try:
+        # Without blocking: a FIFO with no writer would otherwise wait for ever.
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        raise ValueError(f"{source}: no such file") from None
+    except OSError as error:
+        if os.path.isdir(path):
+            raise ValueError(f"{source}: is a directory") from None
+        if error.errno == errno.ENXIO:
+            raise ValueError(f"{source}: is not a regular file") from None
+        raise ValueError(f"{source}: {NOT_DATA}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ValueError(f"{source}: is a directory")
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{source}: is not a regular file")
+        if info.st_size > MAX_BYTES:
+            raise ValueError(f"{source}: {TOO_LARGE}")
+        chunks = []
+        size = 0
+        while size <= MAX_BYTES:
+            try:
+                chunk = os.read(fd, MAX_BYTES + 1 - size)
+            except OSError:
+                raise ValueError(f"{source}: {NOT_DATA}") from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:
+        raise ValueError(f"{source}: {TOO_LARGE}")
+    return b"".join(chunks)
+
+
+def _shipped(prefix: str, label: str, name: str) -> tuple[Any, str]:
+    text = resources.files("rivals.data").joinpath(f"{name}.json").read_text("utf-8")
+    return parse(text), f"{prefix}shipped {label} {quoted(name)}"
+
+
+def read_data(game: str, label: str, value: Any, default: str) -> tuple[Any, str]:
+    """``(document, source)``: the document of a data parameter's value and how messages name it
+    (``"sekigahara: cards file 'x.json'"``). ``label`` names the parameter (``"expansions[2]"``).
+    """
+    prefix = f"{game}: "
+    if value is None:
+        return _shipped(prefix, label, default)
+    if isinstance(value, str):
+        if value in shipped_names():
+            return _shipped(prefix, label, value)
+        source = f"{prefix}{label} file {quoted(value)}"
+        raw = read_file(value, source)
+        if not raw.lstrip(b" \t\r\n").startswith(b"{"):
+            raise ValueError(f"{source}: {NOT_DATA}")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(
+                f"{source}: is not valid JSON (not UTF-8 at byte {error.start})"
+            ) from None
+        try:
+            return parse(text), source
+        except ValueError as error:
+            raise ValueError(f"{source}: is not valid JSON ({error})") from None
+    if isinstance(value, dict):
+        source = f"{prefix}{label} object"
+        try:
+            nesting = depth(value)
+        except UnicodeEncodeError:
+            raise ValueError(f"{source}: a string that is not UTF-8 (a lone surrogate)") from None
+        if nesting > MAX_DEPTH:
+            raise ValueError(f"{source}: is nested deeper than {MAX_DEPTH} arrays and objects")
+        return value, source
+    raise ValueError(
+        f"{prefix}parameter {label} must be null (the shipped default), a shipped name "
+        f"({', '.join(shipped_names())}), a path to a file or the document itself, "
+        f"got {type(value).__name__}"
+    )

@@ -1,0 +1,401 @@
+"""Rheinländer in the terminal: the Rhine as a compact map, sections left to right in blocks,
+each block the left bank's landmarks, the left bank, the river (islands between their numbers),
+the right bank and its landmarks; knights as their seat's number in its colour. Below: the
+domains with their owners and values, and every seat's knights, bastions, points, bishops and
+hand (only the seat's own hand is shown to it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from rivals._core import CHANCE, State
+from rivals.render import MenuGroup
+
+__all__ = [
+    "HELP",
+    "SEAT_NAMES",
+    "menu",
+    "move_texts",
+    "parse",
+    "render",
+    "result_text",
+    "seat_label",
+]
+
+HELP = """\
+Play a card and place a knight: 12L puts it on the left bank of section 12 (12R the right bank,
+12W the river once every land space of 12 is taken; 10-11 with 10 an island). reinforce 13L
+with 40 spends any card to place next to your own knights where no other knight touches. Once a
+turn, before the card, bastion 12L blocks a free land space (3 per game). Knights side by side
+form domains; the most knights (at least 2) place a duke and own it; cities, castles and
+churches beside a domain add to its value. Losing a domain banks its value; at the end each duke
+is worth 5 plus its landmarks, the archbishop (most bishops: domains with a church) 5. Holding
+the archbishop you may displace another knight from a space of the card's number."""
+
+SEAT_NAMES = ("red", "yellow", "green", "purple", "navy")
+SEAT_STYLES = (
+    "bold white on red3",
+    "bold black on gold1",
+    "bold white on green4",
+    "bold white on purple4",
+    "bold white on navy_blue",
+)
+SEAT_INK = ("bold red3", "bold gold1", "bold green4", "bold medium_purple3", "bold blue")
+CELL = 3
+ROW_TARGET = 18
+CHIP = {"city": "◼", "castle": "♜", "church": "✚"}
+
+
+def seat_label(num_players: int, seat: int) -> str:
+    del num_players
+    return SEAT_NAMES[seat % len(SEAT_NAMES)]
+
+
+def _snapshot(state: State) -> dict[str, Any]:
+    return cast("dict[str, Any]", state.to_dict())
+
+
+def result_text(state: State) -> str:
+    """``"yellow wins 44-42-36"``: the leaders by colour, then the points from the highest."""
+    snapshot = _snapshot(state)
+    scores = [int(score) for score in snapshot["scores"]]
+    # The winner's score first, as a table tells it.
+    points = "-".join(str(score) for score in sorted(scores, reverse=True))
+    if not state.is_terminal():
+        return f"points {points} (game in progress)"
+    if snapshot["end_reason"] == "max_turns":
+        return f"a draw: the turn limit was reached ({points})"
+    leaders = [seat_label(len(scores), seat) for seat, s in enumerate(scores) if s == max(scores)]
+    if len(leaders) == len(scores):
+        return f"a draw, {points}"
+    if len(leaders) == 1:
+        return f"{leaders[0]} wins {points}"
+    return f"{' and '.join(leaders)} share the win {points}"
+
+
+def _seat_text(seat: int, names: Sequence[str] | None) -> Text:
+    label = f"{SEAT_NAMES[seat % len(SEAT_NAMES)]} (seat {seat})"
+    if names is not None and seat < len(names) and names[seat]:
+        label += f" {names[seat]}"
+    return Text(label, style=SEAT_INK[seat % len(SEAT_INK)])
+
+
+class _Map:
+    """Where every space and site of the map goes in the compact picture."""
+
+    def __init__(self, game_map: dict[str, Any]) -> None:
+        self.spaces = {str(space["id"]): space for space in game_map["spaces"]}
+        self.top = max(n for space in game_map["spaces"] for n in space["numbers"])
+        self.bank = {space_id: self._bank(space) for space_id, space in self.spaces.items()}
+        self.sites = [(str(site["id"]), list(site["touches"])) for site in game_map["sites"]]
+        joined: set[int] = set()
+        for space in game_map["spaces"]:
+            if len(space["numbers"]) > 1:
+                joined.update(range(min(space["numbers"]), max(space["numbers"])))
+        for _, touches in self.sites:
+            numbers = [n for space_id in touches for n in self.spaces[space_id]["numbers"]]
+            joined.update(range(min(numbers), max(numbers)))
+        # Blocks of about equal size that never break between two numbers a site or an island
+        # joins.
+        self.blocks: list[tuple[int, int]] = []
+        first = 1
+        count = -(-self.top // ROW_TARGET)
+        while first <= self.top:
+            left = max(1, count - len(self.blocks))
+            last = min(self.top, first + -(-(self.top - first + 1) // left) - 1)
+            while last < self.top and last in joined:
+                last += 1
+            self.blocks.append((first, last))
+            first = last + 1
+
+    def _bank(self, space: dict[str, Any]) -> str:
+        if space["kind"] == "river":
+            return "W"
+        space_id = str(space["id"])
+        if len(space["numbers"]) == 1:
+            return "L" if space_id.endswith("L") else "R"
+        for other in space["neighbours"]:
+            found = self.spaces[other]
+            if found["kind"] == "land" and len(found["numbers"]) == 1:
+                return "L" if str(other).endswith("L") else "R"
+        return "L"
+
+
+def _cell(space_id: str, snapshot: dict[str, Any], wide: int = CELL) -> Text:
+    owner = snapshot["knights"].get(space_id)
+    if owner is not None:
+        return Text(f"{owner}".center(wide), style=SEAT_STYLES[int(owner) % len(SEAT_STYLES)])
+    if space_id in snapshot["bastions"]:
+        return Text("#".center(wide), style="bold grey50")
+    return Text("·".center(wide), style="grey50")
+
+
+def _chip(site_id: str, snapshot: dict[str, Any]) -> Text:
+    chip = snapshot["landmarks"].get(site_id)
+    if chip is None:
+        return Text("?", style="dim")
+    kind = str(chip["kind"])
+    text = CHIP.get(kind, kind[0])
+    if kind == "city":
+        text += str(chip["value"])
+    manned = snapshot["castle_knights"].get(site_id)
+    if manned is not None:
+        return Text(f"{text}{manned}", style=SEAT_INK[int(manned) % len(SEAT_INK)])
+    return Text(text, style="bold")
+
+
+def _block(layout: _Map, snapshot: dict[str, Any], first: int, last: int) -> list[Text]:
+    width = (last - first + 1) * CELL
+
+    def blank() -> list[Text]:
+        return [Text(" " * CELL) for _ in range(first, last + 1)]
+
+    rows: dict[str, list[Text]] = {key: blank() for key in ("sL", "L", "iL", "W", "iR", "R", "sR")}
+    islands = {"iL": False, "iR": False}
+    for space_id, space in layout.spaces.items():
+        numbers = space["numbers"]
+        if not first <= min(numbers) <= last:
+            continue
+        bank = layout.bank[space_id]
+        if len(numbers) == 1:
+            rows[bank][numbers[0] - first] = _cell(space_id, snapshot)
+        else:
+            key = f"i{bank}"
+            islands[key] = True
+            low = min(numbers) - first
+            rows[key][low] = _cell(space_id, snapshot, CELL * 2)
+            if low + 1 < len(rows[key]):
+                rows[key][low + 1] = Text("")
+    for site_id, touches in layout.sites:
+        numbers = [n for space_id in touches for n in layout.spaces[space_id]["numbers"]]
+        if not first <= min(numbers) <= last:
+            continue
+        bank = layout.bank[touches[0]]
+        chip = _chip(site_id, snapshot)
+        span = CELL * (max(numbers) - min(numbers) + 1)
+        chip.pad_left((span - chip.cell_len) // 2)
+        chip.pad_right(span - chip.cell_len)
+        row = rows[f"s{bank}"]
+        row[min(numbers) - first] = chip
+        for k in range(min(numbers) + 1, max(numbers) + 1):
+            row[k - first] = Text("")
+    header = Text("      ")
+    for n in range(first, last + 1):
+        header.append(f"{n:>{CELL}}", style="dim")
+    out = [header]
+    labels = {
+        "sL": "",
+        "L": "left",
+        "iL": "isle",
+        "W": "Rhine",
+        "iR": "isle",
+        "R": "right",
+        "sR": "",
+    }
+    for key in ("sL", "L", "iL", "W", "iR", "R", "sR"):
+        if key in islands and not islands[key]:
+            continue
+        line = Text(f"{labels[key]:>5} ", style="dim")
+        for cell in rows[key]:
+            line.append_text(cell)
+        line.truncate(6 + width)
+        out.append(line)
+    return out
+
+
+def _domains(snapshot: dict[str, Any]) -> Text:
+    owned = [domain for domain in snapshot["domains"] if domain["owner"] is not None]
+    text = Text("domains: ", style="bold")
+    if not owned:
+        text.append("none owned yet", style="dim")
+    entries = []
+    for domain in owned:
+        owner = int(domain["owner"])
+        spaces = domain["spaces"]
+        where = f"{spaces[0]}..{spaces[-1]}" if len(spaces) > 2 else " ".join(spaces)
+        church = ", bishop" if domain["bishop"] else ""
+        entries.append(
+            Text.assemble(
+                (SEAT_NAMES[owner % len(SEAT_NAMES)], SEAT_INK[owner % len(SEAT_INK)]),
+                f" {where} ({len(spaces)} knights, value {domain['value']}{church})",
+            )
+        )
+    ownerless = len(snapshot["domains"]) - len(owned)
+    if ownerless:
+        entries.append(Text(f"{ownerless} without a duke", style="dim"))
+    text.append_text(Text(" · ").join(entries))
+    return text
+
+
+def _seats(snapshot: dict[str, Any], names: Sequence[str] | None, player: int | None) -> Table:
+    table = Table.grid(padding=(0, 2))
+    headings = ("", "seat", "knights", "bastions", "points", "bishops", "hand")
+    for heading in headings[:-1]:
+        table.add_column(heading, no_wrap=True)
+    table.add_column("hand")
+    table.add_row(*(Text(heading, style="dim") for heading in headings))
+    to_move = int(snapshot["current_player"])
+    for seat, hand in enumerate(snapshot["hands"]):
+        sees = player is None or player == seat
+        marks = Text("▶" if seat == to_move else " ", style="bold yellow")
+        marks.append("A" if snapshot["archbishop"] == seat else " ", style="bold")
+        shown = " ".join(map(str, hand)) if sees else f"{len(hand)} cards"
+        table.add_row(
+            marks,
+            _seat_text(seat, names),
+            Text(str(snapshot["knights_left"][seat])),
+            Text(str(snapshot["bastions_left"][seat])),
+            Text(str(snapshot["scores"][seat]), style="bold"),
+            Text(str(snapshot["bishops"][seat])),
+            Text(shown or "-", style="bold" if sees else "dim"),
+        )
+    return table
+
+
+def _status(snapshot: dict[str, Any], names: Sequence[str] | None) -> Text:
+    phase = snapshot["phase"]
+    if phase == "terminal":
+        return Text("final position", style="bold")
+    to_move = int(snapshot["current_player"])
+    if to_move == CHANCE:
+        receiving = snapshot.get("receiving")
+        if receiving is None:
+            return Text("laying the landmarks", style="italic")
+        return Text.assemble("dealing a card to ", _seat_text(int(receiving), names))
+    doing = "play a card" + ("" if snapshot["bastion_placed"] else " (or first a bastion)")
+    return Text.assemble(_seat_text(to_move, names), f" to move: {doing}")
+
+
+def render(
+    state: State, names: Sequence[str] | None = None, player: int | None = None
+) -> RenderableType:
+    """The compact map, the domains and the seats as ``player`` sees them (``None``: every
+    hand)."""
+    snapshot = _snapshot(state)
+    layout = _Map(state.game.map)
+    parts: list[RenderableType] = [_status(snapshot, names)]
+    for first, last in layout.blocks:
+        parts.extend(_block(layout, snapshot, first, last))
+    parts.append(
+        Text(
+            "0-4 a seat's knight · # bastion · ◼4 city 4 · ♜ castle (♜1 manned by seat 1) "
+            "· ✚ church · A archbishop",
+            style="dim",
+        )
+    )
+    parts.append(_domains(snapshot))
+    parts.append(_seats(snapshot, names, player))
+    discard = " ".join(map(str, snapshot["discard"])) or "-"
+    parts.append(
+        Text(f"turn {snapshot['turn']} · deck {snapshot['deck_size']} · discard {discard}", "dim")
+    )
+    return Group(*parts)
+
+
+def move_texts(state: State, viewer: int | None, start: int) -> list[str]:
+    """Each move as ``viewer`` saw it (its information state): a card dealt or drawn to another
+    seat is hidden; every decision, landmark and reshuffle is public."""
+    history = state.history()
+    if viewer is None:
+        tokens = ["?"] * len(history)
+        views = [
+            state.information_state_string(seat).split() for seat in range(state.game.num_players)
+        ]
+        for index in range(len(history)):
+            seen = [view[index] for view in views]
+            tokens[index] = "?" if "?" in seen else seen[0]
+    else:
+        tokens = state.information_state_string(viewer).split()
+    walker = state.game.state_from_history(history[:start])
+    sites = [str(site["id"]) for site in state.game.map["sites"]]
+    out = []
+    for token, action in zip(tokens[start:], history[start:]):
+        text = walker.action_to_string(action)
+        if walker.current_player() == CHANCE:
+            snapshot = _snapshot(walker)
+            receiving = snapshot.get("receiving")
+            if text == "reshuffle":
+                text = "reshuffle: the discard pile goes back into the deck"
+            elif receiving is None:
+                laid = len(snapshot["landmarks"])
+                where = sites[laid] if laid < len(sites) else "?"
+                text = f"{text} at {where}"
+            else:
+                to = seat_label(state.game.num_players, int(receiving))
+                text = f"a card (hidden) to {to}" if token == "?" else f"{text} to {to}"
+        walker.apply_action(action)
+        out.append(text)
+    return out
+
+
+def menu(state: State) -> list[MenuGroup]:
+    snapshot = _snapshot(state)
+    player = state.current_player()
+    by_card: dict[int, list[tuple[int, str]]] = {}
+    reinforce: dict[str, list[tuple[int, str]]] = {}
+    bastions: list[tuple[int, str]] = []
+    discards: list[tuple[int, str]] = []
+    for action in state.legal_actions():
+        text = state.action_to_string(action)
+        words = text.split(" ")
+        if words[0] == "bastion":
+            bastions.append((action, text))
+        elif words[0] == "discard":
+            discards.append((action, text))
+        elif words[0] == "reinforce":
+            reinforce.setdefault(words[1], []).append((action, f"with {words[3]}"))
+        else:
+            space = words[0]
+            card = int(words[2]) if len(words) == 3 else int(space.rstrip("LRW"))
+            owner = snapshot["knights"].get(space)
+            label = space if owner is None or owner == player else f"{space} (displace)"
+            by_card.setdefault(card, []).append((action, label))
+    groups = [MenuGroup(f"card {card}", tuple(by_card[card])) for card in sorted(by_card)]
+    if reinforce:
+        spaces = sorted(reinforce, key=lambda key: (int(key.split("-")[0].rstrip("LRW")), key))
+        example = spaces[0], reinforce[spaces[0]][0][1].split(" ")[1]
+        groups.append(
+            MenuGroup(
+                "reinforce with any card",
+                tuple(entry for space in spaces for entry in reinforce[space]),
+                numbered=False,
+                note=f"{' '.join(spaces)} (type reinforce SPACE with CARD, or SPACE CARD: "
+                f"{example[0]} {example[1]})",
+            )
+        )
+    if discards:
+        groups.append(MenuGroup("discard (no card places a knight)", tuple(discards)))
+    if bastions:
+        groups.append(
+            MenuGroup(
+                "bastion",
+                tuple(bastions),
+                numbered=False,
+                note=f"type bastion SPACE for any of the {len(bastions)} free land spaces "
+                "(e.g. bastion 12L), then play your card",
+            )
+        )
+    return groups
+
+
+def parse(state: State, text: str) -> int | None:
+    """Short forms a person types: ``13R 47`` for ``reinforce 13R with 47`` (or for the card
+    played on that space by its number), ``b 12L`` for ``bastion 12L``."""
+    words = text.split(" ")
+    legal = {state.action_to_string(action).casefold(): action for action in state.legal_actions()}
+    if len(words) == 2 and words[0].casefold() in ("b", "bastion"):
+        return legal.get(f"bastion {words[1]}".casefold())
+    if len(words) == 2 and words[1].isdigit():
+        space, card = words
+        for candidate in (f"reinforce {space} with {card}", f"{space} with {card}"):
+            if candidate.casefold() in legal:
+                return legal[candidate.casefold()]
+        if space.casefold().rstrip("lrw") == card:
+            return legal.get(space.casefold())
+    return None
