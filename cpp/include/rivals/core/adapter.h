@@ -253,6 +253,9 @@ class GameAdapter final : public AnyGame {
   int state_size() const override { return static_cast<int>(sizeof(typename G::State)); }
 
   double copy_ns(int copies) const override {
+    if (copies < 1 || copies > kMaxCopies)
+      throw InvalidArgument(name_ + " copy_ns: copies must be 1.." + std::to_string(kMaxCopies) +
+                            ", got " + std::to_string(copies));
     auto state = rules_.initial_state();
     Rng rng(1);
     Action buffer[G::State::kMaxLegalActions];
@@ -265,9 +268,6 @@ class GameAdapter final : public AnyGame {
       }
     }
     // Copies go through a volatile-indexed array so the compiler cannot drop them.
-    if (copies < 1 || copies > kMaxCopies)
-      throw InvalidArgument(name_ + " copy_ns: copies must be 1.." + std::to_string(kMaxCopies) +
-                            ", got " + std::to_string(copies));
     std::vector<typename G::State> sink(2, state);
     volatile int slot = 0;
     const auto start = std::chrono::steady_clock::now();
@@ -276,7 +276,7 @@ class GameAdapter final : public AnyGame {
       sink[static_cast<std::size_t>(slot ^ (i & 1))] = sink[slot];
     }
     const auto elapsed = std::chrono::steady_clock::now() - start;
-    return std::chrono::duration<double, std::nano>(elapsed).count() / std::max(1, copies);
+    return std::chrono::duration<double, std::nano>(elapsed).count() / copies;
   }
 
   std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const override;
