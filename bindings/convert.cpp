@@ -2,13 +2,85 @@
 
 #include <nanobind/stl/string.h>
 
-#include <stdexcept>
+#include <climits>
+#include <cstring>
 #include <string>
+
+#include "rivals/core/error.h"
 
 namespace nb = nanobind;
 
 namespace rivals::bindings {
+namespace {
 
+std::string python_type_name(nb::handle value) {
+  return nb::cast<std::string>(nb::str(value.type().attr("__name__")));
+}
+
+// numpy.bool_ has __index__ in some numpy versions; a truth value is not a number here.
+bool is_boolean(nb::handle value) {
+  if (PyBool_Check(value.ptr())) return true;
+  const char* name = Py_TYPE(value.ptr())->tp_name;
+  return std::strcmp(name, "numpy.bool_") == 0 || std::strcmp(name, "numpy.bool") == 0;
+}
+
+// The Python int for `value` (operator.index), or a null object when it is not integral.
+nb::object as_index(nb::handle value) {
+  if (PyLong_CheckExact(value.ptr())) return nb::borrow(value);
+  if (is_boolean(value)) return {};
+  PyObject* index = PyNumber_Index(value.ptr());
+  if (index != nullptr) return nb::steal(index);
+  // Not integral (a float, None, a str...) is the caller's ValueError; anything else that
+  // __index__ raised is the caller's own error and goes through as it is.
+  if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw nb::python_error();
+  PyErr_Clear();
+  return {};
+}
+
+Json from_python_at(nb::handle value, const std::string& where, int depth) {
+  if (depth > kMaxNesting)
+    throw InvalidArgument(where + ": nested more than " + std::to_string(kMaxNesting) +
+                          " levels deep");
+  if (value.is_none()) return Json(nullptr);
+  if (nb::isinstance<nb::bool_>(value)) return Json(nb::cast<bool>(value));
+  if (nb::isinstance<nb::int_>(value)) {
+    int overflow = 0;
+    const long long number = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (number == -1 && PyErr_Occurred()) throw nb::python_error();
+    if (overflow != 0)
+      throw InvalidArgument(where + ": integer " + shown(value) + " is out of range (64 bits)");
+    return Json(static_cast<std::int64_t>(number));
+  }
+  if (nb::isinstance<nb::float_>(value)) return Json(nb::cast<double>(value));
+  if (nb::isinstance<nb::str>(value)) return Json(to_utf8(value, where));
+  if (nb::isinstance<nb::list>(value) || nb::isinstance<nb::tuple>(value)) {
+    // By index, not through __iter__, which a subclass may have made endless.
+    Json out = Json::array();
+    const bool is_list = PyList_Check(value.ptr());
+    const Py_ssize_t size = is_list ? PyList_GET_SIZE(value.ptr()) : PyTuple_GET_SIZE(value.ptr());
+    for (Py_ssize_t i = 0; i < size; ++i) {
+      nb::handle item =
+          is_list ? PyList_GET_ITEM(value.ptr(), i) : PyTuple_GET_ITEM(value.ptr(), i);
+      out.push_back(from_python_at(item, where + "[" + std::to_string(i) + "]", depth + 1));
+    }
+    return out;
+  }
+  if (nb::isinstance<nb::dict>(value)) {
+    Json out = Json::object();
+    const auto dict = nb::borrow<nb::dict>(value);
+    for (auto [key, item] : dict) {
+      if (!nb::isinstance<nb::str>(key)) throw InvalidArgument(where + ": keys must be strings");
+      const auto name = to_utf8(key, where);
+      out.set(name, from_python_at(item, where + "." + name, depth + 1));
+    }
+    return out;
+  }
+  throw InvalidArgument(where + ": cannot use a value of type " + python_type_name(value));
+}
+
+}  // namespace
+
+// The engine's own values are shallow, and parsed documents are bounded by the JSON parser.
 nb::object to_python(const Json& value) {
   if (value.is_null()) return nb::none();
   if (value.is_bool()) return nb::bool_(value.as_bool());
@@ -32,51 +104,78 @@ std::string to_utf8(nb::handle text, const std::string& where) {
   if (data == nullptr) {
     // A str may hold lone surrogates, which have no UTF-8 form; that is bad input, not a crash.
     PyErr_Clear();
-    throw std::invalid_argument(where + ": text is not valid Unicode (a lone surrogate)");
+    throw InvalidArgument(where + ": text is not valid Unicode (a lone surrogate)");
   }
   return std::string(data, static_cast<std::size_t>(size));
 }
 
 Json from_python(nb::handle value, const std::string& where) {
-  if (value.is_none()) return Json(nullptr);
-  if (nb::isinstance<nb::bool_>(value)) return Json(nb::cast<bool>(value));
-  if (nb::isinstance<nb::int_>(value)) {
-    try {
-      return Json(nb::cast<std::int64_t>(value));
-    } catch (const nb::cast_error&) {
-      throw std::invalid_argument(where + ": integer out of range");
-    }
-  }
-  if (nb::isinstance<nb::float_>(value)) return Json(nb::cast<double>(value));
-  if (nb::isinstance<nb::str>(value)) return Json(to_utf8(value, where));
-  if (nb::isinstance<nb::list>(value) || nb::isinstance<nb::tuple>(value)) {
-    Json out = Json::array();
-    std::size_t index = 0;
-    for (nb::handle item : value)
-      out.push_back(from_python(item, where + "[" + std::to_string(index++) + "]"));
-    return out;
-  }
-  if (nb::isinstance<nb::dict>(value)) {
-    Json out = Json::object();
-    const auto dict = nb::borrow<nb::dict>(value);
-    for (auto [key, item] : dict) {
-      if (!nb::isinstance<nb::str>(key))
-        throw std::invalid_argument(where + ": keys must be strings");
-      const auto name = to_utf8(key, where);
-      out.set(name, from_python(item, where + "." + name));
-    }
-    return out;
-  }
-  throw std::invalid_argument(where + ": cannot use a value of type " +
-                              nb::cast<std::string>(nb::str(value.type().attr("__name__"))));
+  return from_python_at(value, where, 0);
 }
 
-std::uint64_t to_seed(const nb::int_& value) {
-  std::uint64_t seed = 0;
-  if (!nb::try_cast<std::uint64_t>(value, seed))
-    throw std::invalid_argument("seed must be an int 0..2**64-1, got " +
-                                nb::cast<std::string>(nb::str(value)));
-  return seed;
+std::string shown(nb::handle value) {
+  constexpr std::size_t kLongest = 80;
+  PyObject* text = PyObject_Repr(value.ptr());
+  if (text == nullptr) {
+    PyErr_Clear();
+    return "a " + python_type_name(value);
+  }
+  std::string out = to_utf8(nb::steal(text), "repr");
+  for (char& c : out)
+    if (c == '\n') c = ' ';  // a numpy array's repr spans lines; a message stays on one
+  if (out.size() > kLongest) out = out.substr(0, kLongest) + "...";
+  return out;
+}
+
+nb::int_ to_python_int(nb::handle value, std::string_view what) {
+  const nb::object index = as_index(value);
+  if (!index.is_valid())
+    throw InvalidArgument(std::string(what) + " must be an int, got " + python_type_name(value) +
+                          " " + shown(value));
+  return nb::borrow<nb::int_>(index);
+}
+
+std::int64_t to_integer(nb::handle value, std::string_view what, std::int64_t lo, std::int64_t hi) {
+  const nb::object index = as_index(value);
+  const auto range = [&] { return std::to_string(lo) + ".." + std::to_string(hi); };
+  if (!index.is_valid())
+    throw InvalidArgument(std::string(what) + " must be an int " + range() + ", got " +
+                          python_type_name(value) + " " + shown(value));
+  int overflow = 0;
+  const long long number = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (number == -1 && PyErr_Occurred()) throw nb::python_error();
+  if (overflow != 0 || number < lo || number > hi)
+    throw InvalidArgument(std::string(what) + " must be an int " + range() + ", got " +
+                          shown(index));
+  return number;
+}
+
+int to_int(nb::handle value, std::string_view what, std::int64_t lo, std::int64_t hi) {
+  return static_cast<int>(to_integer(value, what, std::max<std::int64_t>(lo, INT_MIN),
+                                     std::min<std::int64_t>(hi, INT_MAX)));
+}
+
+std::uint64_t to_seed(nb::handle value) {
+  const nb::object index = as_index(value);
+  if (index.is_valid()) {
+    const unsigned long long seed = PyLong_AsUnsignedLongLong(index.ptr());
+    if (!(seed == static_cast<unsigned long long>(-1) && PyErr_Occurred())) return seed;
+    PyErr_Clear();
+  }
+  throw InvalidArgument("seed must be an int 0..2**64-1, got " + shown(value));
+}
+
+Action to_action(nb::handle value) {
+  const nb::object index = as_index(value);
+  if (!index.is_valid())
+    throw InvalidArgument("an action is an integer (int or numpy integer), got " +
+                          python_type_name(value) + " " + shown(value));
+  int overflow = 0;
+  const long long number = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (number == -1 && PyErr_Occurred()) throw nb::python_error();
+  if (overflow != 0 || number < INT32_MIN || number > INT32_MAX)
+    throw InvalidArgument("action " + shown(index) + " is out of range (32 bits)");
+  return static_cast<Action>(number);
 }
 
 }  // namespace rivals::bindings

@@ -7,19 +7,23 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
-#include <cstring>
+#include <climits>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "convert.h"
 #include "py_types.h"
 #include "rivals/bots/bot_names.h"
+#include "rivals/core/any_game.h"
 #include "rivals/core/data.h"
-#include "rivals/core/errors.h"
+#include "rivals/core/error.h"
+#include "rivals/core/interrupt.h"
 #include "rivals/core/registry.h"
+#include "rivals/core/threads.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -34,51 +38,73 @@ PyGame game_of(const AnyState& state) {
   return PyGame{std::const_pointer_cast<AnyGame>(state.game().shared_from_this())};
 }
 
-// Python ints of any size and non-ints reach us as objects, so a malformed action is a
-// ValueError like an illegal one, never a TypeError or an overflow.
-Action to_action(nb::handle value) {
-  if (!nb::isinstance<nb::int_>(value) || nb::isinstance<nb::bool_>(value))
-    throw std::invalid_argument("an action is an int, got " +
-                                nb::cast<std::string>(nb::str(value.type().attr("__name__"))));
-  std::int64_t wide = 0;
-  if (!nb::try_cast<std::int64_t>(value, wide) || wide < INT32_MIN || wide > INT32_MAX)
-    throw std::invalid_argument("action " + nb::cast<std::string>(nb::str(value)) +
-                                " is out of range");
-  return static_cast<Action>(wide);
+// An iterator over `values`, else ValueError saying `what` was expected (a 0-d numpy array has
+// __iter__ but refuses to iterate, so only iter() itself can tell).
+nb::iterator iterate(nb::handle values, const std::string& what) {
+  PyObject* items = nb::isinstance<nb::str>(values) ? nullptr : PyObject_GetIter(values.ptr());
+  if (items != nullptr) return nb::steal<nb::iterator>(items);
+  if (PyErr_Occurred() != nullptr && !PyErr_ExceptionMatches(PyExc_TypeError))
+    throw nb::python_error();
+  PyErr_Clear();
+  throw InvalidArgument(what + ", got " + shown(values));
 }
 
-std::vector<Action> to_actions(nb::handle values) {
+// A history longer than the longest game cannot be legal, so converting stops one action past it
+// and replaying reports that action, whatever (endless) iterable was passed.
+std::vector<Action> to_actions(const AnyGame& game, nb::handle values) {
+  const auto longest = static_cast<std::size_t>(game.max_game_length()) + 1;
   std::vector<Action> out;
-  for (nb::handle value : values) out.push_back(to_action(value));
+  nb::iterator items = iterate(values, game.name() + ": a history is a list of actions");
+  for (; items != nb::iterator::sentinel() && out.size() < longest; ++items)
+    out.push_back(to_action(*items));
   return out;
 }
 
-// Any Python int reaches the seat check, so a player past 32 bits is a ValueError naming it like
-// any other non-seat, rather than a TypeError from the argument conversion.
-Player to_player(const AnyState& state, const nb::int_& value) {
-  Player player = 0;
-  if (nb::try_cast<Player>(value, player)) return player;
+// Any integral number reaches the seat check, so a player past 32 bits is a ValueError naming it
+// like any other non-seat.
+Player to_player(const AnyState& state, nb::handle value) {
   const AnyGame& game = state.game();
-  throw std::invalid_argument(game.name() + ": player " + nb::cast<std::string>(nb::str(value)) +
-                              " is not a seat (0.." + std::to_string(game.num_players() - 1) + ")");
+  const nb::int_ player = to_python_int(value, game.name() + ": player");
+  int overflow = 0;
+  const long long seat = PyLong_AsLongLongAndOverflow(player.ptr(), &overflow);
+  if (overflow != 0 || seat < 0 || seat >= game.num_players())
+    throw InvalidArgument(game.name() + ": player " + shown(player) + " is not a seat (0.." +
+                          std::to_string(game.num_players() - 1) + ")");
+  return static_cast<Player>(seat);
 }
 
-// Engine messages quote user input (data-file keys, action text) that need not be UTF-8; they
-// reach Python with such bytes escaped instead of turning into a UnicodeDecodeError.
+// Engine messages quote user input (data-file keys, action text) that need not be UTF-8 and may
+// hold NUL bytes; they reach Python whole, bad bytes escaped, instead of cut short or turned into
+// a UnicodeDecodeError.
 void translate_exception(const std::exception_ptr& error, void*) {
-  const auto raise = [](PyObject* type, const char* what) {
+  const auto raise = [](PyObject* type, std::string_view what) {
     PyObject* text =
-        PyUnicode_DecodeUTF8(what, static_cast<Py_ssize_t>(std::strlen(what)), "backslashreplace");
+        PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "backslashreplace");
     PyErr_SetObject(type, text);
     Py_XDECREF(text);
   };
   try {
     std::rethrow_exception(error);
+  } catch (const Interrupted&) {
+    // The signal handler that asked to stop has already raised (KeyboardInterrupt for Ctrl-C).
+    if (PyErr_Occurred() == nullptr) PyErr_SetNone(PyExc_KeyboardInterrupt);
   } catch (const std::invalid_argument& e) {
-    raise(PyExc_ValueError, e.what());
+    raise(PyExc_ValueError, message_of(e));
   } catch (const std::out_of_range& e) {
-    raise(PyExc_IndexError, e.what());
+    raise(PyExc_IndexError, message_of(e));
   }
+}
+
+// The engine's interrupt check (core/interrupt.h). Python runs signal handlers on its main thread
+// only, so only there is anything to check, with the GIL held for the moment it takes.
+unsigned long main_thread_id = 0;
+
+bool python_interrupt_requested() noexcept {
+  if (PyThread_get_thread_ident() != main_thread_id) return false;
+  const PyGILState_STATE gil = PyGILState_Ensure();
+  const bool raised = PyErr_CheckSignals() != 0;  // the handler's exception stays set
+  PyGILState_Release(gil);
+  return raised;
 }
 
 template <class T>
@@ -103,26 +129,43 @@ AnyDict results_to_python(MatchResults&& results) {
   return AnyDict(out);
 }
 
-std::vector<BotSpec> to_bot_specs(nb::handle bots) {
+std::vector<BotSpec> to_bot_specs(const AnyGame& game, nb::handle bots) {
   std::vector<BotSpec> specs;
-  for (nb::handle bot : bots) {
+  nb::iterator items = iterate(bots, game.name() + ": bots are a list of one bot per seat");
+  // One more than a bot per seat is enough for the error, and stops an endless iterable.
+  for (; items != nb::iterator::sentinel() && static_cast<int>(specs.size()) <= game.num_players();
+       ++items) {
+    const nb::handle bot = *items;
     if (nb::isinstance<nb::str>(bot)) {
       specs.push_back({to_utf8(bot, "bot name"), Json::object()});
       continue;
     }
     if (!nb::isinstance<nb::tuple>(bot) || nb::len(bot) != 2 || !nb::isinstance<nb::str>(bot[0]))
-      throw std::invalid_argument("a bot is a name or (name, params), got " +
-                                  nb::cast<std::string>(nb::repr(bot)));
+      throw InvalidArgument("a bot is a name or (name, params), got " + shown(bot));
     specs.push_back({to_utf8(bot[0], "bot name"), from_python(bot[1], "bot params")});
   }
   return specs;
 }
 
+int to_threads(const AnyGame& game, nb::handle value, const char* call) {
+  return to_int(value, game.name() + " " + call + ": threads", 1, kMaxThreads);
+}
+
+int to_num_games(const AnyGame& game, nb::handle value, const char* call) {
+  return to_int(value, game.name() + " " + call + ": num_games", 0, kMaxBatchGames);
+}
+
 nb::typed<nb::tuple, nb::str, AnyDict, nb::typed<nb::list, int>> state_getstate(
     const PyState& state) {
+  const auto reading = state.reading("pickling");
   const AnyGame& game = state.impl->game();
   return nb::typed<nb::tuple, nb::str, AnyDict, nb::typed<nb::list, int>>(nb::make_tuple(
       game.name(), to_python(game.portable_params()), nb::cast(state.impl->history())));
+}
+
+PyState state_setstate_value(const std::tuple<std::string, AnyDict, nb::typed<nb::list, int>>& t) {
+  const auto game = make_game(std::get<0>(t), from_python(std::get<1>(t), "params"));
+  return PyState{game->state_from_history(to_actions(*game, std::get<2>(t)))};
 }
 
 }  // namespace
@@ -131,8 +174,12 @@ NB_MODULE(_core, m) {
   m.doc() = "The rivals engine (C++). Use the `rivals` package rather than this module directly.";
   m.attr("CHANCE") = kChancePlayer;
   m.attr("TERMINAL") = kTerminalPlayer;
+  m.attr("MAX_THREADS") = kMaxThreads;
   nb::register_exception_translator(&translate_exception);
   nb::exception<BudgetExceeded>(m, "BudgetExceeded", PyExc_RuntimeError);
+  main_thread_id = nb::cast<unsigned long>(
+      nb::module_::import_("threading").attr("main_thread")().attr("ident"));
+  set_interrupt_check(&python_interrupt_requested);
 
   m.def("game_names", &game_names, "Sorted names of every game in the engine.");
   m.def(
@@ -187,13 +234,17 @@ NB_MODULE(_core, m) {
       .def(
           "state_from_history",
           [](const PyGame& g, nb::handle actions) {
-            return PyState{g.impl->state_from_history(to_actions(actions))};
+            return PyState{g.impl->state_from_history(to_actions(*g.impl, actions))};
           },
-          "actions"_a, "Replays the actions with full checks; ValueError names the first bad one.")
+          "actions"_a.none(),
+          "Replays the actions with full checks; ValueError names the first bad one.")
       .def(
           "random_playouts",
-          [](const PyGame& g, int num_games, const nb::int_& seed_arg, int threads) {
+          [](const PyGame& g, nb::handle num_games_arg, nb::handle seed_arg,
+             nb::handle threads_arg) {
+            const int num_games = to_num_games(*g.impl, num_games_arg, "random_playouts");
             const std::uint64_t seed = to_seed(seed_arg);
+            const int threads = to_threads(*g.impl, threads_arg, "random_playouts");
             MatchResults results;
             {
               nb::gil_scoped_release release;
@@ -201,15 +252,21 @@ NB_MODULE(_core, m) {
             }
             return results_to_python(std::move(results));
           },
-          "num_games"_a, "seed"_a = 0, "threads"_a = 1,
+          "num_games"_a.none(), "seed"_a.none() = 0, "threads"_a.none() = 1,
+          nb::sig("def random_playouts(self, num_games: int, seed: int = 0, threads: int = 1) -> "
+                  "dict[str, typing.Any]"),
           "Plays uniformly random games in C++ (the GIL released). Returns numpy arrays: "
           "'returns' [games, players], 'lengths' [games], 'seating' [games, players].")
       .def(
           "play_match",
-          [](const PyGame& g, nb::handle bots, int num_games, const nb::int_& seed_arg,
-             int first_game, int threads, bool keep_histories) {
+          [](const PyGame& g, nb::handle bots, nb::handle num_games_arg, nb::handle seed_arg,
+             nb::handle first_game_arg, nb::handle threads_arg, bool keep_histories) {
+            const auto specs = to_bot_specs(*g.impl, bots);
+            const int num_games = to_num_games(*g.impl, num_games_arg, "play_match");
             const std::uint64_t seed = to_seed(seed_arg);
-            const auto specs = to_bot_specs(bots);
+            const std::int64_t first_game = to_integer(
+                first_game_arg, g.impl->name() + " play_match: first_game", 0, kMaxFirstGame);
+            const int threads = to_threads(*g.impl, threads_arg, "play_match");
             MatchResults results;
             {
               nb::gil_scoped_release release;
@@ -218,8 +275,11 @@ NB_MODULE(_core, m) {
             }
             return results_to_python(std::move(results));
           },
-          "bots"_a, "num_games"_a, "seed"_a = 0, "first_game"_a = 0, "threads"_a = 1,
-          "keep_histories"_a = false,
+          "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0,
+          "threads"_a.none() = 1, "keep_histories"_a = false,
+          nb::sig("def play_match(self, bots: object, "
+                  "num_games: int, seed: int = 0, first_game: int = 0, threads: int = 1, "
+                  "keep_histories: bool = False) -> dict[str, typing.Any]"),
           "Bots (names or (name, params) pairs, one per seat) play each other in C++. Game i seats "
           "bot (seat + i) % players in each seat; 'seating' records it.")
       .def_prop_ro(
@@ -227,19 +287,24 @@ NB_MODULE(_core, m) {
           "Bytes of the engine's concrete state (a benchmark figure).")
       .def(
           "copy_ns",
-          [](const PyGame& g, int copies) {
+          [](const PyGame& g, nb::handle copies_arg) {
+            const int copies =
+                to_int(copies_arg, g.impl->name() + " copy_ns: copies", 1, kMaxCopies);
             nb::gil_scoped_release release;
             return g.impl->copy_ns(copies);
           },
-          "copies"_a = 1000000, "Mean nanoseconds to copy a mid-game state (a benchmark figure).")
+          "copies"_a.none() = 1000000, nb::sig("def copy_ns(self, copies: int = 1000000) -> float"),
+          "Mean nanoseconds to copy a mid-game state (a benchmark figure).")
       .def(
           "make_bot",
-          [](const PyGame& g, const nb::str& name, nb::handle params, const nb::int_& seed_arg) {
+          [](const PyGame& g, const nb::str& name, nb::handle params, nb::handle seed_arg) {
             const std::uint64_t seed = to_seed(seed_arg);
             return PyBot{g.impl->make_bot(
                 {to_utf8(name, "bot name"), from_python(params, "bot params")}, seed)};
           },
-          "name"_a, "params"_a = nb::dict(), "seed"_a = 0)
+          "name"_a, "params"_a = nb::dict(), "seed"_a.none() = 0,
+          nb::sig("def make_bot(self, name: str, params: dict[str, typing.Any] = {}, seed: int = "
+                  "0) -> Bot"))
       .def("__eq__",
            [](const PyGame& a, nb::handle other) {
              PyGame* b = nullptr;
@@ -264,18 +329,37 @@ NB_MODULE(_core, m) {
         new (&g) PyGame{make_game(std::get<0>(t), from_python(std::get<1>(t), "params"))};
       });
 
+  // Every call on a State holds its guard (py_types.h): reads share it, changes need it alone, so
+  // a change while a bot in another thread reads the state raises instead of corrupting it.
   nb::class_<PyState>(m, "State", "A position of a game, with its history.")
       .def_prop_ro("game", [](const PyState& s) { return game_of(*s.impl); })
       .def(
-          "current_player", [](const PyState& s) { return s.impl->current_player(); },
+          "current_player",
+          [](const PyState& s) {
+            const auto reading = s.reading("current_player");
+            return s.impl->current_player();
+          },
           "A seat, CHANCE (-1) or TERMINAL (-4).")
-      .def("is_chance_node", [](const PyState& s) { return s.impl->is_chance_node(); })
-      .def("is_terminal", [](const PyState& s) { return s.impl->is_terminal(); })
+      .def("is_chance_node",
+           [](const PyState& s) {
+             const auto reading = s.reading("is_chance_node");
+             return s.impl->is_chance_node();
+           })
+      .def("is_terminal",
+           [](const PyState& s) {
+             const auto reading = s.reading("is_terminal");
+             return s.impl->is_terminal();
+           })
       .def(
-          "legal_actions", [](const PyState& s) { return s.impl->legal_actions(); },
+          "legal_actions",
+          [](const PyState& s) {
+            const auto reading = s.reading("legal_actions");
+            return s.impl->legal_actions();
+          },
           "Ascending legal actions of the player to move, or the chance outcomes.")
       .def("chance_outcomes",
            [](const PyState& s) {
+             const auto reading = s.reading("chance_outcomes");
              std::vector<std::pair<Action, double>> out;
              for (const auto& o : s.impl->chance_outcomes())
                out.emplace_back(o.action, o.probability);
@@ -284,85 +368,151 @@ NB_MODULE(_core, m) {
       .def(
           "is_legal",
           [](const PyState& s, nb::handle a) {
-            Action action = 0;
-            try {
-              action = to_action(a);
-            } catch (const std::invalid_argument&) {
-              return false;
-            }
+            const Action action = to_action(a);
+            const auto reading = s.reading("is_legal");
             return s.impl->is_legal(action);
           },
-          "action"_a.none(), nb::sig("def is_legal(self, action: int) -> bool"))
+          "action"_a.none(), nb::sig("def is_legal(self, action: int) -> bool"),
+          "Whether `action` is legal now; a malformed one (a float, a bool, None) is a ValueError.")
       .def(
-          "apply_action", [](PyState& s, nb::handle a) { s.impl->apply_action(to_action(a)); },
+          "apply_action",
+          [](PyState& s, nb::handle a) {
+            const Action action = to_action(a);
+            const auto writing = s.writing("apply_action");
+            s.impl->apply_action(action);
+          },
           "action"_a.none(), nb::sig("def apply_action(self, action: int) -> None"),
           "Raises ValueError for an illegal or malformed action; the state is then unchanged.")
       .def(
-          "undo", [](PyState& s) { s.impl->undo(); },
+          "undo",
+          [](PyState& s) {
+            const auto writing = s.writing("undo");
+            s.impl->undo();
+          },
           "Takes back the last action (IndexError if none).")
-      .def("returns", [](const PyState& s) { return s.impl->returns(); })
-      .def("scores", [](const PyState& s) { return s.impl->scores(); })
-      .def("history", [](const PyState& s) { return s.impl->history(); })
+      .def("returns",
+           [](const PyState& s) {
+             const auto reading = s.reading("returns");
+             return s.impl->returns();
+           })
+      .def("scores",
+           [](const PyState& s) {
+             const auto reading = s.reading("scores");
+             return s.impl->scores();
+           })
+      .def("history",
+           [](const PyState& s) {
+             const auto reading = s.reading("history");
+             return s.impl->history();
+           })
       .def(
-          "hash", [](const PyState& s) { return s.impl->hash(); },
+          "hash",
+          [](const PyState& s) {
+            const auto reading = s.reading("hash");
+            return s.impl->hash();
+          },
           "64-bit; equal states hash equal.")
       .def(
           "action_to_string",
-          [](const PyState& s, nb::handle a) { return s.impl->action_to_string(to_action(a)); },
+          [](const PyState& s, nb::handle a) {
+            const Action action = to_action(a);
+            const auto reading = s.reading("action_to_string");
+            return s.impl->action_to_string(action);
+          },
           "action"_a.none(), nb::sig("def action_to_string(self, action: int) -> str"))
+      .def("string_to_action",
+           [](const PyState& s, const nb::str& text) {
+             const std::string utf8 = to_utf8(text, s.impl->game().name() + ": action text");
+             const auto reading = s.reading("string_to_action");
+             return s.impl->string_to_action(utf8);
+           })
       .def(
-          "string_to_action",
-          [](const PyState& s, const nb::str& text) {
-            return s.impl->string_to_action(to_utf8(text, s.impl->game().name() + ": action text"));
-          })
-      .def(
-          "to_dict", [](const PyState& s) { return to_python(s.impl->to_json()); },
+          "to_dict",
+          [](const PyState& s) {
+            const auto reading = s.reading("to_dict");
+            return to_python(s.impl->to_json());
+          },
           "A JSON-serialisable snapshot of the whole state; schema in docs/rules/<game>.md.")
-      .def("to_json", [](const PyState& s) { return s.impl->to_json().dump(); })
+      .def("to_json",
+           [](const PyState& s) {
+             const auto reading = s.reading("to_json");
+             return s.impl->to_json().dump();
+           })
       .def(
           "observation_string",
-          [](const PyState& s, const nb::int_& p) {
-            return s.impl->observation_string(to_player(*s.impl, p));
+          [](const PyState& s, nb::handle p) {
+            const Player player = to_player(*s.impl, p);
+            const auto reading = s.reading("observation_string");
+            return s.impl->observation_string(player);
           },
-          "player"_a)
+          "player"_a.none(), nb::sig("def observation_string(self, player: int) -> str"))
       .def(
           "information_state_string",
-          [](const PyState& s, const nb::int_& p) {
-            return s.impl->information_state_string(to_player(*s.impl, p));
+          [](const PyState& s, nb::handle p) {
+            const Player player = to_player(*s.impl, p);
+            const auto reading = s.reading("information_state_string");
+            return s.impl->information_state_string(player);
           },
-          "player"_a)
+          "player"_a.none(), nb::sig("def information_state_string(self, player: int) -> str"))
       .def(
           "observation_tensor",
-          [](const PyState& s, const nb::int_& p) {
+          [](const PyState& s, nb::handle p) {
+            const Player player = to_player(*s.impl, p);
             const auto& shape = s.impl->game().observation_shape();
             std::vector<float> data(static_cast<std::size_t>(s.impl->game().observation_size()));
-            s.impl->observation_tensor(to_player(*s.impl, p), data.data());
+            {
+              const auto reading = s.reading("observation_tensor");
+              s.impl->observation_tensor(player, data.data());
+            }
             return to_numpy(std::move(data), std::vector<std::size_t>(shape.begin(), shape.end()));
           },
-          "player"_a, "float32 array of game.observation_shape, from the view of `player`.")
+          "player"_a.none(),
+          nb::sig("def observation_tensor(self, player: int) -> "
+                  "numpy.typing.NDArray[numpy.float32]"),
+          "float32 array of game.observation_shape, from the view of `player`.")
       .def(
           "resample_from_infostate",
-          [](const PyState& s, const nb::int_& p, const nb::int_& seed) {
-            return PyState{s.impl->resample_from_infostate(to_player(*s.impl, p), to_seed(seed))};
+          [](const PyState& s, nb::handle p, nb::handle seed_arg) {
+            const Player player = to_player(*s.impl, p);
+            const std::uint64_t seed = to_seed(seed_arg);
+            const auto reading = s.reading("resample_from_infostate");
+            return PyState{s.impl->resample_from_infostate(player, seed)};
           },
-          "player"_a, "seed"_a = 0,
+          "player"_a.none(), "seed"_a.none() = 0,
+          nb::sig("def resample_from_infostate(self, player: int, seed: int = 0) -> State"),
           "A state that `player` cannot tell apart from this one, hidden cards resampled.")
-      .def("clone", [](const PyState& s) { return PyState{s.impl->clone()}; })
-      .def("__copy__", [](const PyState& s) { return PyState{s.impl->clone()}; })
+      .def("clone",
+           [](const PyState& s) {
+             const auto reading = s.reading("clone");
+             return PyState{s.impl->clone()};
+           })
+      .def("__copy__",
+           [](const PyState& s) {
+             const auto reading = s.reading("copy");
+             return PyState{s.impl->clone()};
+           })
       .def(
-          "__deepcopy__", [](const PyState& s, nb::handle) { return PyState{s.impl->clone()}; },
+          "__deepcopy__",
+          [](const PyState& s, nb::handle) {
+            const auto reading = s.reading("deepcopy");
+            return PyState{s.impl->clone()};
+          },
           "memo"_a)
-      .def("__str__", [](const PyState& s) { return s.impl->to_string(); })
+      .def("__str__",
+           [](const PyState& s) {
+             const auto reading = s.reading("str");
+             return s.impl->to_string();
+           })
       .def("__repr__",
            [](const PyState& s) {
+             const auto reading = s.reading("repr");
              return "<rivals " + s.impl->game().name() + " state after " +
                     std::to_string(s.impl->history().size()) + " actions>";
            })
       .def("__getstate__", &state_getstate)
       .def("__setstate__",
            [](PyState& s, const std::tuple<std::string, AnyDict, nb::typed<nb::list, int>>& t) {
-             auto game = make_game(std::get<0>(t), from_python(std::get<1>(t), "params"));
-             new (&s) PyState{game->state_from_history(to_actions(std::get<2>(t)))};
+             new (&s) PyState{state_setstate_value(t)};
            });
 
   nb::class_<PyBot>(m, "Bot", "A bot built into the engine. Make one with rivals.bots.make().")
@@ -377,10 +527,14 @@ NB_MODULE(_core, m) {
       .def(
           "step",
           [](PyBot& b, const PyState& s) {
+            const auto using_bot = b.using_it("step");
+            const auto reading = s.reading("bot.step");
             nb::gil_scoped_release release;
             return b.impl->step(*s.impl);
           },
-          "state"_a, "An action legal in `state` for the player to move (the GIL is released).");
+          "state"_a,
+          "An action legal in `state` for the player to move (the GIL is released). Ctrl-C stops "
+          "the search with KeyboardInterrupt; the bot stays usable.");
 
   bind_vector_env(m);
   bind_sekigahara(m);

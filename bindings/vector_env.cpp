@@ -3,14 +3,19 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <climits>
 #include <future>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <type_traits>
 #include <vector>
 
 #include "convert.h"
 #include "py_types.h"
+#include "rivals/core/error.h"
 #include "rivals/core/registry.h"
+#include "rivals/core/threads.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -47,19 +52,28 @@ class PyVectorEnv {
 
   int num_envs() const { return env_->num_envs(); }
 
-  PyState state(int env) const {
+  // Every call but the constant ones holds the guard, so two threads stepping one environment get
+  // an InUseError rather than a mixed-up step.
+  PyState state(nb::handle env_arg) const {
+    const auto writing = using_it("state");
+    const std::int64_t env = to_integer(env_arg, where() + ".state: env", INT64_MIN, INT64_MAX);
+    if (env < 0 || env >= num_envs())
+      throw std::out_of_range(where() + ": no environment " + std::to_string(env) + " (0.." +
+                              std::to_string(num_envs() - 1) + ")");
     check_idle();
-    return PyState{game_->state_from_history(env_->history(env))};
+    return PyState{game_->state_from_history(env_->history(static_cast<int>(env)))};
   }
   const std::shared_ptr<AnyGame>& game() const { return game_; }
 
   void reset() {
+    const auto writing = using_it("reset");
     check_idle();
     nb::gil_scoped_release release;
     env_->reset(buffers());
   }
 
   void step(nb::handle actions) {
+    const auto writing = using_it("step");
     check_idle();
     load_actions(actions);
     nb::gil_scoped_release release;
@@ -67,13 +81,20 @@ class PyVectorEnv {
   }
 
   void send(nb::handle actions) {
+    const auto writing = using_it("send");
     check_idle();
     load_actions(actions);
-    pending_ = std::async(std::launch::async, [this] { env_->step(actions_.data(), buffers()); });
+    try {
+      pending_ = std::async(std::launch::async, [this] { env_->step(actions_.data(), buffers()); });
+    } catch (const std::system_error& error) {
+      throw std::runtime_error(std::string("VectorEnv.send: could not start the step (") +
+                               error.what() + "); use step()");
+    }
   }
 
   void recv() {
-    if (!pending_.valid()) throw std::invalid_argument("recv() without a send()");
+    const auto writing = using_it("recv");
+    if (!pending_.valid()) throw InvalidArgument("recv() without a send()");
     nb::gil_scoped_release release;
     auto done = std::move(pending_);
     done.get();
@@ -107,25 +128,100 @@ class PyVectorEnv {
     return {obs_.data(), mask_.data(), player_.data(), rewards_.data(), terminated_.data()};
   }
 
-  void check_idle() const {
-    if (pending_.valid())
-      throw std::invalid_argument("a step sent with send() is still running: call recv() first");
+  UseGuard::Writing using_it(const char* call) const {
+    return {guard_, "VectorEnv", call, "make one VectorEnv per thread"};
   }
 
+  void check_idle() const {
+    if (pending_.valid())
+      throw InvalidArgument("a step sent with send() is still running: call recv() first");
+  }
+
+  std::string where() const {
+    return game_->name() + " VectorEnv(" + std::to_string(num_envs()) + " environments)";
+  }
+
+  // Actions arrive as a list or tuple (each item checked as State.apply_action checks it: a bool
+  // among ints is refused, not turned into 0 or 1 as numpy would) or as anything numpy.asarray
+  // takes, where integers of any dtype are read in place and anything else (floats, bools, None,
+  // ints past 64 bits) is refused, naming the first environment whose action is not an integer.
   void load_actions(nb::handle actions) {
     const auto n = static_cast<std::size_t>(num_envs());
-    auto array = nb::cast<nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig>>(
-        nb::module_::import_("numpy").attr("ascontiguousarray")(actions, "dtype"_a = "int64"));
-    if (array.shape(0) != n)
-      throw std::invalid_argument("step needs one action per environment (" + std::to_string(n) +
-                                  "), got " + std::to_string(array.shape(0)));
-    for (std::size_t e = 0; e < n; ++e) {
-      const std::int64_t action = array.data()[e];
-      if (action < INT32_MIN || action > INT32_MAX)
-        throw std::invalid_argument("environment " + std::to_string(e) + ": action " +
-                                    std::to_string(action) + " is out of range");
-      actions_[e] = static_cast<std::int32_t>(action);
+    if (PyList_Check(actions.ptr()) || PyTuple_Check(actions.ptr())) {
+      const auto items = nb::borrow<nb::sequence>(actions);
+      if (nb::len(items) != n)
+        throw InvalidArgument(where() + ": step needs one action per environment (" +
+                              std::to_string(n) + "), got " + std::to_string(nb::len(items)));
+      for (std::size_t e = 0; e < n; ++e) load_action(e, items[e]);
+      return;
     }
+    nb::object array;
+    try {
+      array = nb::module_::import_("numpy").attr("asarray")(actions);
+    } catch (nb::python_error& error) {
+      if (!error.matches(PyExc_ValueError) && !error.matches(PyExc_TypeError)) throw;
+      throw InvalidArgument(where() + ": step needs one integer action per environment, got " +
+                            shown(actions));
+    }
+    const auto shape = nb::cast<std::vector<std::int64_t>>(array.attr("shape"));
+    if (shape.size() != 1 || static_cast<std::size_t>(shape[0]) != n)
+      throw InvalidArgument(where() + ": step needs one action per environment (" +
+                            std::to_string(n) + "), got " + shown(actions) + " of shape " +
+                            shown(array.attr("shape")));
+    nb::ndarray<nb::ro, nb::ndim<1>, nb::device::cpu> view;
+    if (nb::try_cast(array, view, false) && read_integers(view)) return;
+    for (std::size_t e = 0; e < n; ++e) {
+      nb::object item = array.attr("__getitem__")(e);
+      // A numpy scalar as the Python number it holds, so the message shows 5.9, not np.float64.
+      if (nb::hasattr(item, "item")) item = item.attr("item")();
+      load_action(e, item);
+    }
+  }
+
+  void load_action(std::size_t e, nb::handle item) {
+    try {
+      actions_[e] = to_action(item);
+    } catch (const InvalidArgument& error) {
+      throw InvalidArgument(where() + ": environment " + std::to_string(e) + ": " +
+                            std::string(error.message()));
+    }
+  }
+
+  // Copies an integer array of any width into actions_; false when the dtype is not an integer.
+  bool read_integers(const nb::ndarray<nb::ro, nb::ndim<1>, nb::device::cpu>& view) {
+    const auto dtype = view.dtype();
+    const bool is_signed = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Int);
+    const bool is_unsigned = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::UInt);
+    if ((!is_signed && !is_unsigned) || dtype.lanes != 1) return false;
+    switch (dtype.bits) {
+      case 8:
+        return is_signed ? read_as<std::int8_t>(view) : read_as<std::uint8_t>(view);
+      case 16:
+        return is_signed ? read_as<std::int16_t>(view) : read_as<std::uint16_t>(view);
+      case 32:
+        return is_signed ? read_as<std::int32_t>(view) : read_as<std::uint32_t>(view);
+      case 64:
+        return is_signed ? read_as<std::int64_t>(view) : read_as<std::uint64_t>(view);
+      default:
+        return false;
+    }
+  }
+
+  template <class T>
+  bool read_as(const nb::ndarray<nb::ro, nb::ndim<1>, nb::device::cpu>& view) {
+    const auto* data = static_cast<const T*>(view.data());
+    const std::int64_t stride = view.stride(0);
+    for (std::size_t e = 0; e < actions_.size(); ++e) {
+      const T value = data[static_cast<std::int64_t>(e) * stride];
+      const bool fits = std::is_signed_v<T> ? static_cast<std::int64_t>(value) >= INT32_MIN &&
+                                                  static_cast<std::int64_t>(value) <= INT32_MAX
+                                            : static_cast<std::uint64_t>(value) <= INT32_MAX;
+      if (!fits)
+        throw InvalidArgument(where() + ": environment " + std::to_string(e) + ": action " +
+                              std::to_string(value) + " is out of range (32 bits)");
+      actions_[e] = static_cast<std::int32_t>(value);
+    }
+    return true;
   }
 
   std::shared_ptr<AnyGame> game_;
@@ -137,6 +233,7 @@ class PyVectorEnv {
   BoolBuffer terminated_;
   std::vector<std::int32_t> actions_;
   std::future<void> pending_;
+  UseGuard guard_;
 };
 
 }  // namespace
@@ -146,28 +243,31 @@ void bind_vector_env(nb::module_& m) {
                           "Many games stepped together in C++; see rivals.VectorEnv.")
       .def(
           "__init__",
-          [](PyVectorEnv* self, nb::handle game, int num_envs, const nb::int_& seed, int threads) {
+          [](PyVectorEnv* self, nb::handle game, nb::handle num_envs_arg, nb::handle seed,
+             nb::handle threads_arg) {
             std::shared_ptr<AnyGame> resolved;
             if (nb::isinstance<nb::str>(game)) {
               resolved = make_game(to_utf8(game, "game name"));
             } else {
               PyGame* py_game = nullptr;
               if (!nb::try_cast<PyGame*>(game, py_game) || py_game == nullptr)
-                throw std::invalid_argument("game must be a rivals.Game or a game name");
+                throw InvalidArgument("game must be a rivals.Game or a game name");
               resolved = py_game->impl;
             }
-            if (threads < 1) throw std::invalid_argument("threads must be at least 1");
+            const std::string what = resolved->name() + " VectorEnv: ";
+            const int num_envs = to_int(num_envs_arg, what + "num_envs", 1, kMaxEnvs);
+            const int threads = to_int(threads_arg, what + "threads", 1, kMaxThreads);
             new (self) PyVectorEnv(std::move(resolved), num_envs, to_seed(seed), threads);
           },
-          "game"_a, "num_envs"_a, "seed"_a = 0, "threads"_a = 1,
+          "game"_a, "num_envs"_a.none(), "seed"_a.none() = 0, "threads"_a.none() = 1,
           nb::sig("def __init__(self, game: Game | str, num_envs: int, seed: int = 0, threads: int "
                   "= 1) -> None"))
       .def_prop_ro("num_envs", &PyVectorEnv::num_envs)
       .def_prop_ro("game", [](const PyVectorEnv& env) { return PyGame{env.game()}; })
-      .def("state", &PyVectorEnv::state, "env"_a)
+      .def("state", &PyVectorEnv::state, "env"_a.none())
       .def("reset", &PyVectorEnv::reset)
-      .def("step", &PyVectorEnv::step, "actions"_a)
-      .def("send", &PyVectorEnv::send, "actions"_a)
+      .def("step", &PyVectorEnv::step, "actions"_a.none())
+      .def("send", &PyVectorEnv::send, "actions"_a.none())
       .def("recv", &PyVectorEnv::recv)
       .def(
           "views", [](nb::handle self) { return nb::cast<PyVectorEnv&>(self).views(self); },

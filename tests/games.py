@@ -10,6 +10,8 @@ the repository is checked out.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 # name -> list of (params, differential games in CI, invariant games in CI)
@@ -38,12 +40,16 @@ CONFIGS: dict[str, list[tuple[dict[str, Any], int, int]]] = {
 
 
 def configs(kind: str) -> list[tuple[str, dict[str, Any], int]]:
-    """(game, params, games) for each configured game; kind is 'differential' or 'invariants'."""
+    """(game, params, games) for each configured game; kind is 'differential' or 'invariants'.
+
+    RIVALS_TEST_SCALE (default 1) scales the games, at least one per parameter set: the
+    sanitizer build (scripts/sanitize.sh), several times slower, plays fewer of each."""
     column = {"differential": 1, "invariants": 2}[kind]
+    scale = float(os.environ.get("RIVALS_TEST_SCALE", "1"))
     out = []
     for name, rows in CONFIGS.items():
         for row in rows:
-            out.append((name, row[0], int(row[column])))
+            out.append((name, row[0], max(1, round(int(row[column]) * scale))))
     return out
 
 

@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "rivals/core/error.h"
+
 namespace rivals::battlecards {
 namespace {
 
@@ -46,31 +48,25 @@ void for_each_card(u128 cards, int offset, Fn&& fn) {
 
 std::vector<ParamSpec> Battlecards::param_specs() {
   return {
-      {"cards", Json(nullptr),
-       "null (the shipped card set), a shipped name, a path to a card-set file or the card set"},
-      {"expansions", Json::array(),
-       "a list of at most " + std::to_string(kMaxExpansions) +
-           " expansion packs, each a shipped name, a path or the pack"},
-      {"max_turns", Json(1000), "an int 1-" + std::to_string(kMaxTurnsLimit)},
+      ParamSpec::data("cards", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,
+                      "a shipped name, a path to a card-set file or the card set")
+          .or_null("the shipped card set"),
+      ParamSpec::data("expansions", Json::array(), ParamSpec::kArray,
+                      "a list of at most " + std::to_string(kMaxExpansions) +
+                          " expansion packs, each a shipped name, a path or the pack",
+                      ParamSpec::kString | ParamSpec::kObject, kMaxExpansions),
+      ParamSpec::integer("max_turns", Json(1000), 1, kMaxTurnsLimit),
   };
 }
 
 Battlecards::Battlecards(const Json& params) : params_(params) {
-  const auto specs = param_specs();
-  const Json& max_turns = *params.find("max_turns");
-  if (!max_turns.is_int() || max_turns.as_int() < 1 || max_turns.as_int() > kMaxTurnsLimit)
-    bad_param(kName, specs[2], max_turns);
-  max_turns_ = static_cast<std::int32_t>(max_turns.as_int());
+  max_turns_ = static_cast<std::int32_t>(params.find("max_turns")->as_int());
   DataDocument cards = read_data(kName, "cards", *params.find("cards"), kName);
-  const Json& expansions = *params.find("expansions");
-  if (!expansions.is_array() || expansions.as_array().size() > kMaxExpansions)
-    bad_param(kName, specs[1], expansions);
+  const Json::Array& expansions = params.find("expansions")->as_array();
   std::vector<DataDocument> packs;
-  for (std::size_t i = 0; i < expansions.as_array().size(); ++i) {
-    if (expansions.as_array()[i].is_null()) bad_param(kName, specs[1], expansions);
-    packs.push_back(read_data(kName, "expansions[" + std::to_string(i) + "]",
-                              expansions.as_array()[i], "battlecards_commanders"));
-  }
+  for (std::size_t i = 0; i < expansions.size(); ++i)
+    packs.push_back(read_data(kName, "expansions[" + std::to_string(i) + "]", expansions[i],
+                              "battlecards_commanders"));
   cards_ = std::make_shared<const CardSet>(load_card_set(cards, packs));
   Json documents = Json::array();
   for (DataDocument& pack : packs) documents.push_back(std::move(pack.document));
@@ -201,9 +197,10 @@ Action Battlecards::string_to_action(const State& state, std::string_view text) 
         return (verb == "deploy" ? kDeploy : verb == "fire" ? kFire : kWithdraw) + found->second;
     }
   }
-  throw std::invalid_argument("battlecards: unknown action '" + std::string(text) +
-                              "'; accepted: 'pass', 'fight', 'decline', 'deploy G07', "
-                              "'fire B12', 'withdraw G03', 'play C21'");
+  throw InvalidArgument("battlecards: unknown action '" + std::string(text) +
+                        "'; accepted: 'pass', 'fight', 'decline', 'deploy G07', "
+                        "'fire B12', 'withdraw G03', 'play C21', or a card id such as "
+                        "'G07'");
 }
 
 void Battlecards::scores(const State& state, double* out) const {

@@ -3,6 +3,9 @@
 #include <functional>
 #include <numeric>
 #include <stdexcept>
+#include <string>
+
+#include "rivals/core/error.h"
 
 namespace rivals {
 
@@ -17,7 +20,7 @@ std::unique_ptr<AnyState> AnyGame::state_from_history(const std::vector<Action>&
     try {
       state->apply_action(actions[i]);
     } catch (const std::invalid_argument& error) {
-      throw std::invalid_argument("action #" + std::to_string(i) + ": " + error.what());
+      throw InvalidArgument("action #" + std::to_string(i) + ": " + std::string(message_of(error)));
     }
   }
   return state;

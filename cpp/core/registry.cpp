@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "rivals/core/error.h"
+
 namespace rivals {
 
 // Each game's folder defines its factory (register.cpp), so the heavy template instantiation of
@@ -41,7 +43,7 @@ std::shared_ptr<AnyGame> make_game(const std::string& name, const Json& params) 
     if (known == name) return factory(params);
   std::string list;
   for (const auto& known : game_names()) list += (list.empty() ? "" : ", ") + known;
-  throw std::invalid_argument("unknown game '" + name + "'; available: " + list);
+  throw InvalidArgument("unknown game '" + name + "'; available: " + list);
 }
 
 }  // namespace rivals

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "rivals/core/data.h"
+#include "rivals/core/error.h"
 
 namespace rivals::rheinlaender {
 namespace {
@@ -56,26 +57,20 @@ void for_each_domain(const State& state, Fn&& fn) {
 
 std::vector<ParamSpec> Rheinlaender::param_specs() {
   return {
-      {"players", Json(3), "3, 4 or 5"},
-      {"map", Json(nullptr),
-       "null (the shipped map), a shipped name, a path to a map file or the map document"},
-      {"max_turns", Json(1000), "an int 1-" + std::to_string(kMaxTurnsLimit)},
+      ParamSpec::choice("players", Json(3), {Json(3), Json(4), Json(5)}),
+      ParamSpec::data("map", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,
+                      "a shipped name, a path to a map file or the map document")
+          .or_null("the shipped map"),
+      ParamSpec::integer("max_turns", Json(1000), 1, kMaxTurnsLimit),
   };
 }
 
 Rheinlaender::Rheinlaender(const Json& params) {
-  const auto specs = param_specs();
   auto data = std::make_shared<Data>();
   Setup& g = data->setup;
-  const Json& players = *params.find("players");
-  if (!players.is_int() || players.as_int() < 3 || players.as_int() > 5)
-    bad_param(kName, specs[0], players);
-  g.players = static_cast<int>(players.as_int());
+  g.players = static_cast<int>(params.find("players")->as_int());
   g.knights = g.players == 3 ? 25 : g.players == 4 ? 20 : 17;
-  const Json& max_turns = *params.find("max_turns");
-  if (!max_turns.is_int() || max_turns.as_int() < 1 || max_turns.as_int() > kMaxTurnsLimit)
-    bad_param(kName, specs[2], max_turns);
-  g.max_turns = static_cast<int>(max_turns.as_int());
+  g.max_turns = static_cast<int>(params.find("max_turns")->as_int());
 
   data->map_param = *params.find("map");
   DataDocument map = read_data(kName, "map", data->map_param, kName);
@@ -164,7 +159,7 @@ Action Rheinlaender::string_to_action(const State& state, std::string_view text)
   }
   const auto found = data_->ids.find(std::string(text));
   if (found == data_->ids.end())
-    throw std::invalid_argument(
+    throw InvalidArgument(
         "unknown Rheinländer action '" + std::string(text) +
         "'; accepted: a space id such as '12L' or '12W' (card of that number), '10-11 with 10' "
         "(an island), 'reinforce 12L with 40', 'bastion 12L', 'discard 12'");

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "rivals/core/error.h"
+
 namespace rivals::rosenkoenig {
 namespace {
 
@@ -45,13 +47,11 @@ std::string card_name(int card) {
 }
 
 std::vector<ParamSpec> Rosenkoenig::param_specs() {
-  return {{"players", Json(2), "2 or 4 (two teams)"}};
+  return {ParamSpec::choice("players", Json(2), {Json(2), Json(4)}, "4 plays in two teams")};
 }
 
 Rosenkoenig::Rosenkoenig(const Json& params) {
-  const Json& players = *params.find("players");
-  if (players.as_int() != 2 && players.as_int() != 4) bad_param(kName, param_specs()[0], players);
-  setup_.players = static_cast<int>(players.as_int());
+  setup_.players = static_cast<int>(params.find("players")->as_int());
   setup_.hand_limit = setup_.players == 2 ? 5 : 3;
   setup_.heroes = setup_.players == 2 ? 4 : 2;
 }
@@ -102,10 +102,10 @@ Action Rosenkoenig::string_to_action(const State& state, std::string_view text) 
     action = parse_card(word);
   }
   if (action < 0)
-    throw std::invalid_argument(
-        "rosenkoenig: cannot read action '" + std::string(text) + "'; expected " +
-        (state.is_chance_node() ? std::string("a card such as NE2")
-                                : std::string("a card such as NE2, 'hero NE2', 'draw' or 'pass'")));
+    throw InvalidArgument("rosenkoenig: cannot read action '" + std::string(text) + "'; expected " +
+                          (state.is_chance_node()
+                               ? std::string("a card such as NE2")
+                               : std::string("a card such as NE2, 'hero NE2', 'draw' or 'pass'")));
   return action;
 }
 

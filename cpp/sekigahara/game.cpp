@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "rivals/core/data.h"
+#include "rivals/core/error.h"
 
 namespace rivals::sekigahara {
 namespace {
@@ -78,27 +79,20 @@ std::string action_name(Action action, bool chance) {
 
 std::vector<ParamSpec> Sekigahara::param_specs() {
   return {
-      {"repetition_rule", Json("turn_start"), "\"turn_start\", \"symmetric\" or \"off\""},
-      {"max_turns", Json(500), "an int 1-100000"},
-      {"cards", Json(nullptr),
-       "null (the shipped cards), a shipped name, a path to a card file or the card document"},
+      ParamSpec::choice("repetition_rule", Json("turn_start"),
+                        {Json(kRuleNames[0]), Json(kRuleNames[1]), Json(kRuleNames[2])}),
+      ParamSpec::integer("max_turns", Json(500), 1, kMaxTurnsLimit),
+      ParamSpec::data("cards", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,
+                      "a shipped name, a path to a card file or the card document")
+          .or_null("the shipped cards"),
   };
 }
 
 Sekigahara::Sekigahara(const Json& params) {
-  const auto specs = param_specs();
-  const Json& rule = *params.find("repetition_rule");
-  int rule_index = -1;
+  const std::string& rule = params.find("repetition_rule")->as_string();
   for (int i = 0; i < 3; ++i)
-    if (rule.is_string() && rule.as_string() == kRuleNames[i]) rule_index = i;
-  if (rule_index < 0) bad_param(kName, specs[0], rule);
-  setup_.rule = static_cast<RepetitionRule>(rule_index);
-
-  const Json& max_turns = *params.find("max_turns");
-  if (!max_turns.is_int() || max_turns.as_int() < 1 || max_turns.as_int() > kMaxTurnsLimit)
-    bad_param(kName, specs[1], max_turns);
-  setup_.max_turns = static_cast<std::int32_t>(max_turns.as_int());
-
+    if (rule == kRuleNames[i]) setup_.rule = static_cast<RepetitionRule>(i);
+  setup_.max_turns = static_cast<std::int32_t>(params.find("max_turns")->as_int());
   cards_param_ = *params.find("cards");
   DataDocument cards = read_data(kName, "cards", cards_param_, kName);
   setup_.numbers = parse_cards(cards);
@@ -127,9 +121,9 @@ Action Sekigahara::string_to_action(const State& state, std::string_view text) c
   const auto& names = decision_names();
   const auto found = std::find(names.begin(), names.end(), text);
   if (found == names.end())
-    throw std::invalid_argument("sekigahara: cannot read action '" + std::string(text) +
-                                "'; expected 'end', 'place 7', 'move 3->5', 'order 5', "
-                                "'blank 2' or 'swap 4' (cards 1-9)");
+    throw InvalidArgument("sekigahara: cannot read action '" + std::string(text) +
+                          "'; expected 'end', 'place 7', 'move 3->5', 'order 5', "
+                          "'blank 2', 'swap 4' or 'reveal 7' (cards 1-9)");
   return static_cast<Action>(found - names.begin());
 }
 

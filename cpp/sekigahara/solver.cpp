@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "rivals/core/interrupt.h"
+
 namespace rivals::sekigahara {
 namespace {
 
@@ -415,6 +417,7 @@ struct Solver::Impl {
     if (Clock::now() > deadline)
       throw SolverBudgetExceeded("sekigahara solver: out of time after " +
                                  std::to_string(stats.contexts) + " contexts");
+    interruption_point();  // a context takes well under a millisecond to solve
     std::vector<double> values(kNodes);
     solve(key, values, nullptr);
     std::vector<std::int16_t>& stored = tables[key];

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "rivals/core/data.h"
+#include "rivals/core/error.h"
 
 namespace rivals::verraeter {
 namespace {
@@ -149,28 +150,20 @@ std::string action_name(Action action, IdKind kind, const Cards& cards) {
 
 std::vector<ParamSpec> Verraeter::param_specs() {
   return {
-      {"players", Json(4), "3 or 4"},
-      {"rounds", Json(nullptr), "null (2 * players) or an int 1-50"},
-      {"cards", Json(nullptr),
-       "null (the shipped cards), a shipped name, a path to a card file or the card document"},
+      ParamSpec::choice("players", Json(4), {Json(3), Json(4)}),
+      ParamSpec::integer("rounds", Json(nullptr), 1, kMaxRounds).or_null("2 * players"),
+      ParamSpec::data("cards", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,
+                      "a shipped name, a path to a card file or the card document")
+          .or_null("the shipped cards"),
   };
 }
 
 Verraeter::Verraeter(const Json& params) {
-  const auto specs = param_specs();
   auto setup = std::make_shared<Setup>();
-  const Json& players = *params.find("players");
-  if (!players.is_int() || (players.as_int() != 3 && players.as_int() != 4))
-    bad_param(kName, specs[0], players);
-  setup->players = static_cast<int>(players.as_int());
+  setup->players = static_cast<int>(params.find("players")->as_int());
   const Json& rounds = *params.find("rounds");
-  if (rounds.is_null()) {
-    setup->rounds = 2 * setup->players;  // each player is start player twice
-  } else if (rounds.is_int() && rounds.as_int() >= 1 && rounds.as_int() <= kMaxRounds) {
-    setup->rounds = static_cast<int>(rounds.as_int());
-  } else {
-    bad_param(kName, specs[1], rounds);
-  }
+  // Each player is start player twice unless the rounds are given.
+  setup->rounds = rounds.is_null() ? 2 * setup->players : static_cast<int>(rounds.as_int());
   cards_param_ = *params.find("cards");
   DataDocument cards = read_data(kName, "cards", cards_param_, kName);
   setup->cards = parse_cards(cards, setup->players);
@@ -242,7 +235,7 @@ Action Verraeter::string_to_action(const State& state, std::string_view text) co
       : kind == IdKind::kLandscape ? "a landscape card such as 'Stadt eagle'"
       : kind == IdKind::kAside     ? "'aside Bauer'"
                                    : "'draw v'";
-  throw std::invalid_argument(
+  throw InvalidArgument(
       "verraeter: unknown " +
       std::string(kind == IdKind::kDecision ? "action '" : "chance outcome '") + std::string(text) +
       "'; accepted here: " + accepted + " (v one of [" + values + "])");

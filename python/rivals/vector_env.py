@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 
 from rivals import _core
@@ -41,7 +40,7 @@ class VectorEnv:
 
     def step(self, actions: npt.ArrayLike) -> dict[str, npt.NDArray[Any]]:
         """One action per environment; an illegal one raises ValueError and changes nothing."""
-        self._env.step(np.asarray(actions))
+        self._env.step(actions)
         return dict(self._views)
 
     def state(self, env: int) -> _core.State:
@@ -50,7 +49,7 @@ class VectorEnv:
 
     def send(self, actions: npt.ArrayLike) -> None:
         """Starts ``step(actions)`` in the background; ``recv()`` returns its results."""
-        self._env.send(np.asarray(actions))
+        self._env.send(actions)
 
     def recv(self) -> dict[str, npt.NDArray[Any]]:
         self._env.recv()

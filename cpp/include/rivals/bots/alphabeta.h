@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "rivals/core/game_concept.h"
+#include "rivals/core/interrupt.h"
 
 namespace rivals {
 
@@ -33,11 +34,14 @@ class AlphaBetaBot {
 
  public:
   static constexpr const char* kName = "alphabeta";
+  static constexpr int kMaxDepth = 64;
   static std::vector<ParamSpec> param_specs() {
     return {
-        {"depth", Json(4), "a positive integer: decision plies searched (chance not counted)"},
-        {"time_s", Json(0.0), "seconds per move; when positive, deepen until it runs out"},
-        {"table_mb", Json(64), "a positive integer: transposition table size in MiB"},
+        ParamSpec::integer("depth", Json(4), 1, kMaxDepth,
+                           "decision plies searched, chance not counted"),
+        ParamSpec::number("time_s", Json(0.0), 0, kMaxSeconds,
+                          "seconds per move; when positive, deepen until it runs out"),
+        ParamSpec::integer("table_mb", Json(64), 1, 4096, "transposition table size in MiB"),
     };
   }
 
@@ -47,14 +51,10 @@ class AlphaBetaBot {
         time_s_(params.find("time_s")->as_number()),
         rng_(seed) {
     if constexpr (!EvaluatedGame<G>) {
-      throw std::invalid_argument(std::string("alphabeta has no evaluation for ") + G::kName +
-                                  "; it plays rosenkoenig and sekigahara");
+      throw InvalidArgument(std::string("alphabeta has no evaluation for ") + G::kName +
+                            "; it plays rosenkoenig and sekigahara");
     }
-    const auto specs = param_specs();
-    if (depth_ < 1 || depth_ > 64) bad_param(kName, specs[0], *params.find("depth"));
-    if (time_s_ < 0) bad_param(kName, specs[1], *params.find("time_s"));
     const std::int64_t table_mb = params.find("table_mb")->as_int();
-    if (table_mb < 1 || table_mb > 65536) bad_param(kName, specs[2], *params.find("table_mb"));
     std::size_t entries = 1;
     while (entries * 2 * sizeof(Entry) <= static_cast<std::size_t>(table_mb) << 20) entries *= 2;
     table_.assign(entries, Entry{});
@@ -78,7 +78,7 @@ class AlphaBetaBot {
       for (int k = count - 1; k > 0; --k)
         std::swap(legal[k], legal[rng_.below(static_cast<std::uint32_t>(k + 1))]);
       Action best = legal[0];
-      const int max_depth = time_s_ > 0 ? 64 : depth_;
+      const int max_depth = time_s_ > 0 ? kMaxDepth : depth_;
       for (int depth = 1; depth <= max_depth; ++depth) {
         double alpha = -2.0;
         Action depth_best = best;
@@ -125,8 +125,10 @@ class AlphaBetaBot {
   }
 
   double search(const State& state, int depth, double alpha, double beta) {
-    if ((++nodes_ & 1023) == 0 && time_s_ > 0 && std::chrono::steady_clock::now() >= deadline_)
-      out_of_time_ = true;
+    if ((++nodes_ & 1023) == 0) {
+      interruption_point();
+      if (time_s_ > 0 && std::chrono::steady_clock::now() >= deadline_) out_of_time_ = true;
+    }
     if (out_of_time_) return 0;
     if (state.is_terminal()) {
       double returns[kMaxPlayers];

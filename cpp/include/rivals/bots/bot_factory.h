@@ -49,7 +49,7 @@ BotOf<G> make_bot_of(const G& game, const BotSpec& spec, std::uint64_t seed,
     return std::move(*bot);
   std::string names;
   for (const auto& name : bot_names()) names += (names.empty() ? "" : ", ") + name;
-  throw std::invalid_argument("unknown bot '" + spec.name + "'; available: " + names);
+  throw InvalidArgument("unknown bot '" + spec.name + "'; available: " + names);
 }
 
 // Bots that reason about hidden information also take the history, which is what they resample.

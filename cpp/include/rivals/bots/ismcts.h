@@ -29,7 +29,7 @@ class IsmctsBot {
   }
 
   IsmctsBot(const G& game, const Json& params, std::uint64_t seed)
-      : game_(&game), settings_(TreeSearchSettings::parse(kName, param_specs(), params)) {
+      : game_(&game), settings_(TreeSearchSettings::parse(params)) {
     trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
@@ -73,7 +73,7 @@ class IsmctsBot {
   void grow(Tree& tree, const State& root, const std::vector<Action>& history, Player me) const {
     tree.nodes.clear();
     tree.nodes.push_back(Node{});
-    within_budget(settings_.iterations, settings_.time_s, 16,
+    within_budget(settings_.budget_steps(), settings_.time_s, 16,
                   [&] { simulate(tree, determinise(tree.rng, root, history, me)); });
   }
 

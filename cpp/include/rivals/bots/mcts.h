@@ -28,7 +28,7 @@ class MctsBot {
   }
 
   MctsBot(const G& /*game*/, const Json& params, std::uint64_t seed)
-      : settings_(TreeSearchSettings::parse(kName, param_specs(), params)) {
+      : settings_(TreeSearchSettings::parse(params)) {
     trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
@@ -71,7 +71,7 @@ class MctsBot {
   void grow(Tree& tree, const State& root) const {
     tree.nodes.clear();
     tree.nodes.push_back(Node{});
-    within_budget(settings_.iterations, settings_.time_s, 64, [&] { simulate(tree, root); });
+    within_budget(settings_.budget_steps(), settings_.time_s, 64, [&] { simulate(tree, root); });
   }
 
   void simulate(Tree& tree, const State& root) const {

@@ -23,7 +23,7 @@ class SolverBot {
   static std::vector<ParamSpec> param_specs() { return sekigahara::solver_param_specs(); }
 
   SolverBot(const G& /*game*/, const Json& /*params*/, std::uint64_t /*seed*/) {
-    throw std::invalid_argument("solver plays only sekigahara");
+    throw InvalidArgument("solver plays only sekigahara");
   }
   void reseed(std::uint64_t /*seed*/) {}
   Action step(const typename G::State& /*state*/) {
@@ -96,12 +96,7 @@ class SolverBot<sekigahara::Sekigahara> {
 
  private:
   static sekigahara::SolverLimits limits(const Json& params) {
-    const auto specs = param_specs();
-    const Json& contexts = *params.find("max_contexts");
-    const Json& time_s = *params.find("time_s");
-    if (contexts.as_int() < 1) bad_param(kName, specs[0], contexts);
-    if (time_s.as_number() < 0) bad_param(kName, specs[1], time_s);
-    return {contexts.as_int(), time_s.as_number()};
+    return {params.find("max_contexts")->as_int(), params.find("time_s")->as_number()};
   }
 
   sekigahara::SolverLimits limits_;

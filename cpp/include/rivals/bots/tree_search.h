@@ -6,12 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "rivals/core/json.h"
 #include "rivals/core/params.h"
+#include "rivals/core/threads.h"
 #include "rivals/core/types.h"
 
 namespace rivals {
@@ -23,41 +24,47 @@ struct TreeSearchSettings {
   std::int64_t max_nodes;
   int threads;
 
+  // Node indices and visit counts are 32-bit, which bounds both the tree and the simulations.
+  static constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
+
   static std::vector<ParamSpec> specs(const std::string& iteration_word, double exploration) {
     return {
-        {"iterations", Json(1000),
-         "a positive integer: " + iteration_word + " per move and thread"},
-        {"time_s", Json(0.0), "seconds per move; when positive it replaces iterations"},
-        {"exploration", Json(exploration), "the UCB exploration constant, >= 0"},
-        {"max_nodes", Json(4000000), "a positive integer: tree size limit per move and thread"},
-        {"threads", Json(1), "a positive integer (at most 256): trees grown in parallel"},
+        ParamSpec::integer("iterations", Json(1000), 1, kMaxCount,
+                           iteration_word + " per move and thread"),
+        ParamSpec::number("time_s", Json(0.0), 0, kMaxSeconds,
+                          "seconds per move; when positive it replaces iterations"),
+        ParamSpec::number("exploration", Json(exploration), 0, 1e6, "the UCB exploration constant"),
+        ParamSpec::integer("max_nodes", Json(4000000), 1, kMaxCount,
+                           "tree size limit per move and thread"),
+        ParamSpec::integer("threads", Json(1), 1, kMaxThreads, "trees grown in parallel"),
     };
   }
 
-  // `params` are resolved against `specs`; a value out of range throws std::invalid_argument.
-  static TreeSearchSettings parse(const char* bot, const std::vector<ParamSpec>& specs,
-                                  const Json& params) {
-    const TreeSearchSettings settings{
-        params.find("iterations")->as_int(), params.find("time_s")->as_number(),
-        params.find("exploration")->as_number(), params.find("max_nodes")->as_int(),
-        static_cast<int>(params.find("threads")->as_int())};
-    if (settings.iterations < 1) bad_param(bot, specs[0], *params.find("iterations"));
-    if (settings.time_s < 0) bad_param(bot, specs[1], *params.find("time_s"));
-    if (settings.exploration < 0) bad_param(bot, specs[2], *params.find("exploration"));
-    if (settings.max_nodes < 1) bad_param(bot, specs[3], *params.find("max_nodes"));
-    if (params.find("threads")->as_int() < 1 || params.find("threads")->as_int() > 256)
-      bad_param(bot, specs[4], *params.find("threads"));
-    return settings;
+  // Simulations per move and thread: `iterations`, or with a time budget as many as the counters
+  // hold.
+  std::int64_t budget_steps() const { return time_s > 0 ? kMaxCount : iterations; }
+
+  // `params` are resolved (and so checked) against `specs`.
+  static TreeSearchSettings parse(const Json& params) {
+    return {params.find("iterations")->as_int(), params.find("time_s")->as_number(),
+            params.find("exploration")->as_number(), params.find("max_nodes")->as_int(),
+            static_cast<int>(params.find("threads")->as_int())};
   }
 };
 
-// Calls grow(tree) for every tree, the first on the calling thread.
+// Calls grow(tree) for every tree, the first on the calling thread. An error in any tree (an
+// interrupt included) stops the others and is rethrown once every helper is joined.
 template <class Tree, class Grow>
 void grow_trees(std::vector<Tree>& trees, Grow&& grow) {
-  std::vector<std::thread> helpers;
-  for (std::size_t t = 1; t < trees.size(); ++t) helpers.emplace_back([&, t] { grow(trees[t]); });
+  if (trees.size() == 1) {
+    grow(trees[0]);
+    return;
+  }
+  ThreadGroup helpers(trees.size() - 1);
+  for (std::size_t t = 1; t < trees.size(); ++t)
+    helpers.start([&grow, &trees, t] { grow(trees[t]); });
   grow(trees[0]);
-  for (auto& helper : helpers) helper.join();
+  helpers.wait();
 }
 
 // The root action with the most visits over all trees; ties go to the lower action id. Each tree

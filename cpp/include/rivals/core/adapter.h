@@ -15,9 +15,12 @@
 #include "rivals/bots/bot_factory.h"
 #include "rivals/core/any_game.h"
 #include "rivals/core/data.h"
+#include "rivals/core/error.h"
 #include "rivals/core/game_concept.h"
+#include "rivals/core/interrupt.h"
 #include "rivals/core/parallel.h"
 #include "rivals/core/playout.h"
+#include "rivals/core/threads.h"
 #include "rivals/core/vector_env.h"
 
 namespace rivals {
@@ -74,7 +77,7 @@ class StateAdapter final : public AnyState {
   }
 
   void apply_action(Action action) override {
-    if (!is_legal(action)) throw std::invalid_argument(illegal_message(action));
+    if (!is_legal(action)) throw InvalidArgument(illegal_message(action));
     history_.reserve(static_cast<std::size_t>(rules().max_game_length()));
     state_.apply(action);
     history_.push_back(action);
@@ -157,9 +160,9 @@ class StateAdapter final : public AnyState {
  private:
   void check_player(Player player) const {
     if (player < 0 || player >= rules().num_players())
-      throw std::invalid_argument(std::string(G::kName) + ": player " + std::to_string(player) +
-                                  " is not a seat (0.." +
-                                  std::to_string(rules().num_players() - 1) + ")");
+      throw InvalidArgument(std::string(G::kName) + ": player " + std::to_string(player) +
+                            " is not a seat (0.." + std::to_string(rules().num_players() - 1) +
+                            ")");
   }
 
   std::string illegal_message(Action action) const {
@@ -231,11 +234,14 @@ class GameAdapter final : public AnyGame {
   }
 
   MatchResults random_playouts(std::uint64_t seed, int num_games, int threads) const override {
+    threads = checked_threads(threads, name_ + " random_playouts");
     MatchResults results = empty_results(num_games);
     const int players = num_players();
     parallel_blocks(num_games, threads, [&](int, int begin, int end) {
       const auto initial = rules_.initial_state();
       for (int i = begin; i < end; ++i) {
+        // A random game takes microseconds: reading the clock for every one would show.
+        if ((i - begin) % 16 == 0) interruption_point();
         auto state = initial;
         Rng rng(chance_seed(seed, i));
         results.lengths[static_cast<std::size_t>(i)] = play_randomly(state, rng);
@@ -251,6 +257,9 @@ class GameAdapter final : public AnyGame {
   int state_size() const override { return static_cast<int>(sizeof(typename G::State)); }
 
   double copy_ns(int copies) const override {
+    if (copies < 1 || copies > kMaxCopies)
+      throw InvalidArgument(name_ + " copy_ns: copies must be 1.." + std::to_string(kMaxCopies) +
+                            ", got " + std::to_string(copies));
     auto state = rules_.initial_state();
     Rng rng(1);
     Action buffer[G::State::kMaxLegalActions];
@@ -266,9 +275,12 @@ class GameAdapter final : public AnyGame {
     std::vector<typename G::State> sink(2, state);
     volatile int slot = 0;
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < copies; ++i) sink[static_cast<std::size_t>(slot ^ (i & 1))] = sink[slot];
+    for (int i = 0; i < copies; ++i) {
+      if ((i & 0xffff) == 0) interruption_point();
+      sink[static_cast<std::size_t>(slot ^ (i & 1))] = sink[slot];
+    }
     const auto elapsed = std::chrono::steady_clock::now() - start;
-    return std::chrono::duration<double, std::nano>(elapsed).count() / std::max(1, copies);
+    return std::chrono::duration<double, std::nano>(elapsed).count() / copies;
   }
 
   std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const override;
@@ -278,13 +290,17 @@ class GameAdapter final : public AnyGame {
     return std::make_unique<VectorEnv<G>>(shared_from_this(), rules_, num_envs, seed, threads);
   }
 
-  MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed, int first_game,
-                          int num_games, int threads, bool keep_histories) const override {
+  MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed,
+                          std::int64_t first_game, int num_games, int threads,
+                          bool keep_histories) const override {
     const int players = num_players();
     if (static_cast<int>(specs.size()) != players)
-      throw std::invalid_argument(name_ + ": a match needs one bot per seat (" +
-                                  std::to_string(players) + "), got " +
-                                  std::to_string(specs.size()));
+      throw InvalidArgument(name_ + ": a match needs one bot per seat (" + std::to_string(players) +
+                            "), got " + std::to_string(specs.size()));
+    if (first_game < 0 || first_game > kMaxFirstGame)
+      throw InvalidArgument(name_ + " play_match: first_game must be 0.." +
+                            std::to_string(kMaxFirstGame) + ", got " + std::to_string(first_game));
+    threads = checked_threads(threads, name_ + " play_match");
     MatchResults results = empty_results(num_games);
     if (keep_histories) results.histories.resize(static_cast<std::size_t>(num_games));
     // Every thread's bots exist for the whole match, made here (so a bad spec fails before any
@@ -299,7 +315,8 @@ class GameAdapter final : public AnyGame {
       history.reserve(static_cast<std::size_t>(rules_.max_game_length()));
       const auto initial = rules_.initial_state();
       for (int i = begin; i < end; ++i) {
-        const std::int64_t game_index = static_cast<std::int64_t>(first_game) + i;
+        interruption_point();
+        const std::int64_t game_index = first_game + i;
         const auto row = static_cast<std::size_t>(i) * players;
         for (int b = 0; b < players; ++b) bot_reseed<G>(bots[b], bot_seed(seed, game_index, b));
         for (int s = 0; s < players; ++s)
@@ -331,7 +348,9 @@ class GameAdapter final : public AnyGame {
   }
 
   MatchResults empty_results(int num_games) const {
-    if (num_games < 0) throw std::invalid_argument("number of games must be >= 0");
+    if (num_games < 0 || num_games > kMaxBatchGames)
+      throw InvalidArgument(name_ + ": num_games must be 0.." + std::to_string(kMaxBatchGames) +
+                            " (play more in several calls), got " + std::to_string(num_games));
     MatchResults results;
     results.num_games = num_games;
     results.num_players = num_players();
@@ -348,6 +367,15 @@ class GameAdapter final : public AnyGame {
   std::vector<int> observation_shape_;
   std::string identity_;
 };
+
+// A game as messages name it: its name and parameters (data parameters as given), cut short when
+// an inline document makes them long.
+inline std::string described(const AnyGame& game) {
+  constexpr std::size_t kLongest = 300;
+  std::string text = game.name() + " " + game.params().dump();
+  if (text.size() > kLongest) text = text.substr(0, kLongest) + "...";
+  return text;
+}
 
 template <Game G>
 class BotAdapter final : public AnyBot {
@@ -366,13 +394,16 @@ class BotAdapter final : public AnyBot {
   Action step(const AnyState& state) override {
     const auto* concrete = dynamic_cast<const StateAdapter<G>*>(&state);
     if (concrete == nullptr)
-      throw std::invalid_argument("bot '" + name_ + "' plays " + G::kName + ", not " +
-                                  state.game().name());
+      throw InvalidArgument("bot '" + name_ + "' plays " + G::kName + ", not " +
+                            state.game().name());
+    // The bot's search runs on its own game's rules: on a state of other rules (more seats, other
+    // cards) it would read past what that state holds.
     if (!game_->same_rules(state.game()))
-      throw std::invalid_argument("bot '" + name_ + "' was made for a " + G::kName +
-                                  " game with other parameters or data than this state's");
+      throw InvalidArgument("bot '" + name_ + "' was made for " + described(*game_) +
+                            ", not for a state of " + described(state.game()) +
+                            ", a game with other parameters or data");
     if (state.is_terminal() || state.is_chance_node())
-      throw std::invalid_argument("bot '" + name_ + "': no player is to move in this state");
+      throw InvalidArgument("bot '" + name_ + "': no player is to move in this state");
     return bot_step<G>(bot_, concrete->state(), concrete->history());
   }
 

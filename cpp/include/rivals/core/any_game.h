@@ -5,11 +5,13 @@
 // game (playout.h, the bots), instantiated once per game behind `AnyGame`.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "rivals/core/error.h"
 #include "rivals/core/json.h"
 #include "rivals/core/types.h"
 
@@ -62,7 +64,8 @@ class AnyBot {
   // Every parameter, defaults filled in.
   virtual const Json& params() const = 0;
   // An action legal in `state` for the player to move. Throws std::invalid_argument when the
-  // state belongs to another game or is not a decision node.
+  // state belongs to another game (or the same game with other rules: see AnyGame::same_rules)
+  // or is not a decision node, and Interrupted (interrupt.h) when asked to stop.
   virtual Action step(const AnyState& state) = 0;
   // Progress of a bot that works for long (the solver: {"contexts": n}); may be read from
   // another thread while step() runs. An empty object for most bots.
@@ -92,6 +95,18 @@ struct VectorBuffers {
   float* rewards;        // num_envs x num_players: the returns on the step that ends a game
   bool* terminated;      // num_envs
 };
+
+// The largest batch one call plays (random_playouts, play_match): its results are held in memory
+// at once, so a bigger run goes in several calls (first_game keeps their seeds apart).
+inline constexpr int kMaxBatchGames = 10'000'000;
+// The largest first_game of play_match, so first_game + num_games stays far inside 64 bits.
+inline constexpr std::int64_t kMaxFirstGame = std::int64_t{1} << 62;
+// The most copies copy_ns makes (a few seconds).
+inline constexpr int kMaxCopies = 100'000'000;
+// The most environments of one vectorised environment, and the most memory they may hold, so a
+// mistyped count is an error rather than the machine running out of memory.
+inline constexpr int kMaxEnvs = 1 << 20;
+inline constexpr std::size_t kMaxEnvBytes = std::size_t{4} << 30;
 
 // Many games stepped together, chance resolved inside from per-environment random streams.
 class AnyVectorEnv {
@@ -140,7 +155,8 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   std::unique_ptr<AnyState> state_from_history(const std::vector<Action>& actions) const;
 
   // Uniformly random games, chance sampled; game i is seeded from (seed, i) alone, so results do
-  // not depend on `threads`.
+  // not depend on `threads`. num_games in 0..kMaxBatchGames, threads in 1..kMaxThreads, else
+  // std::invalid_argument.
   virtual MatchResults random_playouts(std::uint64_t seed, int num_games, int threads) const = 0;
 
   // For benchmarks: the size of the concrete state in bytes, and the mean cost in nanoseconds of
@@ -150,14 +166,17 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
 
   virtual std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const = 0;
 
-  // Environment e draws its chance outcomes from the stream derived from (seed, e).
+  // Environment e draws its chance outcomes from the stream derived from (seed, e). num_envs in
+  // 1..kMaxEnvs, threads in 1..kMaxThreads, else std::invalid_argument.
   virtual std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed,
                                                         int threads) const = 0;
 
   // Bots play each other entirely in C++. Game i seats bot (seat + i) mod bots.size() in each
   // seat, so every bot plays every seat equally often; bots.size() must equal num_players().
+  // The games are first_game .. first_game + num_games - 1 of the match (first_game in
+  // 0..kMaxFirstGame). Throws Interrupted (interrupt.h) when asked to stop.
   virtual MatchResults play_match(const std::vector<BotSpec>& bots, std::uint64_t seed,
-                                  int first_game, int num_games, int threads,
+                                  std::int64_t first_game, int num_games, int threads,
                                   bool keep_histories) const = 0;
 };
 

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rivals/core/error.h"
 #include "rivals/core/json.h"
 #include "rivals/core/params.h"
 #include "rivals/core/rng.h"

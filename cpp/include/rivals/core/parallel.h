@@ -3,36 +3,30 @@
 #pragma once
 
 #include <algorithm>
-#include <exception>
-#include <thread>
-#include <vector>
+
+#include "rivals/core/threads.h"
 
 namespace rivals {
 
-// Calls body(thread_index, begin, end) for disjoint ranges covering [0, count).
+// Calls body(thread_index, begin, end) for disjoint ranges covering [0, count); the calling thread
+// takes the first block. `threads` must already be checked (checked_threads). The first error of
+// any block (Interrupted included) stops the others and is rethrown once all threads are joined.
 template <class Body>
 void parallel_blocks(int count, int threads, Body&& body) {
   threads = std::max(1, std::min(threads, count));
-  if (threads == 1) {
-    body(0, 0, count);
-    return;
-  }
-  std::vector<std::thread> workers;
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t) {
+  const auto block = [&](int t) {
     const int begin = static_cast<int>(static_cast<long long>(count) * t / threads);
     const int end = static_cast<int>(static_cast<long long>(count) * (t + 1) / threads);
-    workers.emplace_back([&, t, begin, end] {
-      try {
-        body(t, begin, end);
-      } catch (...) {
-        errors[static_cast<std::size_t>(t)] = std::current_exception();
-      }
-    });
+    body(t, begin, end);
+  };
+  if (threads == 1) {
+    block(0);
+    return;
   }
-  for (auto& worker : workers) worker.join();
-  for (auto& error : errors)
-    if (error) std::rethrow_exception(error);
+  ThreadGroup helpers(static_cast<std::size_t>(threads - 1));
+  for (int t = 1; t < threads; ++t) helpers.start([&block, t] { block(t); });
+  block(0);
+  helpers.wait();
 }
 
 }  // namespace rivals

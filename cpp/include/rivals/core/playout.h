@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "rivals/core/game_concept.h"
+#include "rivals/core/interrupt.h"
 
 namespace rivals {
 
@@ -29,19 +30,22 @@ int play_randomly(S& state, Rng& rng) {
   return length;
 }
 
-// Calls step() `iterations` times, or, when time_s > 0, until time_s seconds have passed (the
-// clock is read every `check_every` steps: reading it costs about as much as a cheap step).
+// Calls step() `steps` times, or fewer when time_s > 0 and time_s seconds (at most kMaxSeconds)
+// pass first. Every `check_every` steps it reads the clock (which costs about as much as a cheap
+// step) and reaches an interruption point, so `check_every` steps should take well under
+// kInterruptPoll.
 template <class Step>
-void within_budget(std::int64_t iterations, double time_s, std::int64_t check_every, Step&& step) {
-  if (time_s <= 0) {
-    for (std::int64_t i = 0; i < iterations; ++i) step();
-    return;
-  }
+void within_budget(std::int64_t steps, double time_s, std::int64_t check_every, Step&& step) {
   using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(time_s));
-  for (std::int64_t i = 0;; ++i) {
-    if (i % check_every == 0 && Clock::now() >= deadline) return;
+  const bool timed = time_s > 0;
+  const auto deadline = timed ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                   std::chrono::duration<double>(time_s))
+                              : Clock::time_point::max();
+  for (std::int64_t i = 0; i < steps; ++i) {
+    if (i % check_every == 0) {
+      interruption_point();
+      if (timed && Clock::now() >= deadline) return;
+    }
     step();
   }
 }

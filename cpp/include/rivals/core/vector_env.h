@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "rivals/core/any_game.h"
+#include "rivals/core/error.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/rng.h"
+#include "rivals/core/threads.h"
 #include "rivals/core/worker_pool.h"
 
 namespace rivals {
@@ -27,11 +29,11 @@ class VectorEnv final : public AnyVectorEnv {
       : owner_(std::move(owner)),
         rules_(rules),
         initial_(rules.initial_state()),
-        states_(checked_count(num_envs), initial_),
+        states_(checked_count(num_envs, *owner_), initial_),
         histories_(static_cast<std::size_t>(num_envs)),
         viewers_(static_cast<std::size_t>(num_envs), 0),
         restart_(static_cast<std::size_t>(num_envs), 1),
-        pool_(std::max(1, std::min(threads, num_envs))),
+        pool_(std::min(checked_threads(threads, owner_->name() + " VectorEnv"), num_envs)),
         obs_size_(owner_->observation_size()),
         num_actions_(rules.num_distinct_actions()),
         players_(rules.num_players()) {
@@ -69,9 +71,9 @@ class VectorEnv final : public AnyVectorEnv {
     });
     if (first_bad.load() != INT_MAX) {
       const int e = first_bad.load();
-      throw std::invalid_argument("environment " + std::to_string(e) + ": action " +
-                                  std::to_string(actions[e]) + " is not legal for player " +
-                                  std::to_string(states_[e].current_player()));
+      throw InvalidArgument("environment " + std::to_string(e) + ": action " +
+                            std::to_string(actions[e]) + " is not legal for player " +
+                            std::to_string(states_[e].current_player()));
     }
     pool_.run(num_envs(), [&](int begin, int end) {
       for (int e = begin; e < end; ++e) {
@@ -92,9 +94,22 @@ class VectorEnv final : public AnyVectorEnv {
   }
 
  private:
-  static std::size_t checked_count(int num_envs) {
-    if (num_envs < 1)
-      throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(num_envs));
+  static std::size_t checked_count(int num_envs, const AnyGame& game) {
+    if (num_envs < 1 || num_envs > kMaxEnvs)
+      throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
+                            std::to_string(num_envs));
+    // What one environment holds at most: its state, its game's history, and the rows of the
+    // result arrays the caller keeps (observation, legal mask, rewards).
+    const std::size_t per_env =
+        sizeof(State) + sizeof(Rng) +
+        sizeof(Action) * static_cast<std::size_t>(game.max_game_length()) +
+        sizeof(float) * static_cast<std::size_t>(game.observation_size() + game.num_players()) +
+        static_cast<std::size_t>(game.num_distinct_actions());
+    const std::size_t bytes = per_env * static_cast<std::size_t>(num_envs);
+    if (bytes > kMaxEnvBytes)
+      throw InvalidArgument(game.name() + ": " + std::to_string(num_envs) + " environments need " +
+                            std::to_string(bytes >> 20) + " MiB, more than the " +
+                            std::to_string(kMaxEnvBytes >> 20) + " MiB one VectorEnv may hold");
     return static_cast<std::size_t>(num_envs);
   }
 

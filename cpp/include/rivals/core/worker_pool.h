@@ -8,6 +8,9 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -15,19 +18,23 @@ namespace rivals {
 
 class WorkerPool {
  public:
-  // `threads` counts the calling thread, which takes the first block itself.
+  // `threads` counts the calling thread, which takes the first block itself. Throws
+  // std::runtime_error, with every worker already started stopped and joined, when the system
+  // refuses a thread.
   explicit WorkerPool(int threads) {
-    for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
+    workers_.reserve(static_cast<std::size_t>(threads > 1 ? threads - 1 : 0));
+    for (int t = 1; t < threads; ++t) {
+      try {
+        workers_.emplace_back([this, t] { work(t); });
+      } catch (const std::system_error& error) {
+        shut_down();
+        throw std::runtime_error("could not start worker thread " + std::to_string(t) + " (" +
+                                 error.what() + "); ask for fewer threads");
+      }
+    }
   }
 
-  ~WorkerPool() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    for (auto& worker : workers_) worker.join();
-  }
+  ~WorkerPool() { shut_down(); }
 
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
@@ -65,6 +72,16 @@ class WorkerPool {
   }
 
  private:
+  void shut_down() noexcept {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& worker : workers_)
+      if (worker.joinable()) worker.join();
+  }
+
   int block_end(int t, int count) const {
     return static_cast<int>(static_cast<long long>(count) * (t + 1) / threads());
   }

@@ -26,7 +26,7 @@
 #include <memory>
 #include <vector>
 
-#include "rivals/core/errors.h"
+#include "rivals/core/error.h"
 #include "rivals/core/params.h"
 #include "rivals/sekigahara/state.h"
 
@@ -76,8 +76,10 @@ class Solver {
 // The `solver` bot's parameters (also used to reject its use in other games).
 inline std::vector<ParamSpec> solver_param_specs() {
   return {
-      {"max_contexts", Json(2000000), "a positive integer: contexts the solver may store"},
-      {"time_s", Json(0.0), "seconds the solver may spend per move; 0 means no limit"},
+      ParamSpec::integer("max_contexts", Json(2000000), 1, std::int64_t{1} << 40,
+                         "contexts the solver may store"),
+      ParamSpec::number("time_s", Json(0.0), 0, kMaxSeconds,
+                        "seconds the solver may spend per move; 0 means no limit"),
   };
 }
 

@@ -1,0 +1,42 @@
+"""Running code in a fresh interpreter, so that a crash (a segfault, an abort, a hang) fails the
+test that provoked it instead of killing the test runner."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_isolated(code: str, timeout: float = 120, **options: Any) -> str:
+    """Runs ``code`` with this interpreter (the repository root on the path) and returns its
+    stdout; fails with its stderr when it exits non-zero or takes longer than ``timeout``."""
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(code)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            **options,
+        )
+    except subprocess.TimeoutExpired as expired:
+        raise AssertionError(f"hung for {timeout} s; output so far: {expired.stdout!r}") from None
+    assert done.returncode == 0, (
+        f"exit status {done.returncode}\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
+    )
+    return done.stdout
+
+
+def under_sanitizer() -> bool:
+    """Whether the engine runs under AddressSanitizer (scripts/sanitize.sh preloads it), which
+    reserves terabytes of address space and so cannot run under an address-space limit."""
+    return "libasan" in os.environ.get("LD_PRELOAD", "")

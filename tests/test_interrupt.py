@@ -1,0 +1,123 @@
+"""Ctrl-C stops the engine's long calls within a fraction of a second: the C++ loops reach an
+interruption point at least every 100 ms, Python sees KeyboardInterrupt, and the objects stay
+usable (a bot is interrupted twice in a row). Each case runs in a child interpreter that the test
+sends SIGINT to, where a crash fails the test instead of killing the runner."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from tests.isolated import ROOT
+
+# From SIGINT to KeyboardInterrupt: the engine polls every 50 ms; the rest is a busy machine's
+# scheduling, with room to spare.
+PROMPT_S = 2.0
+
+PRELUDE = """
+import sys, time
+import rivals
+
+def decision_state(game):
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+def interrupted(call, rounds=1):
+    for _ in range(rounds):
+        print("ready", flush=True)
+        try:
+            call()
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+        else:
+            print("finished", flush=True)
+"""
+
+CASES = {
+    "mcts": """
+        game = rivals.make("rosenkoenig")
+        bot = rivals.bots.make("mcts", game, time_s=30)
+        state = decision_state(game)
+        interrupted(lambda: bot.step(state), rounds=2)
+        assert state.is_legal(rivals.bots.make("mcts", game, iterations=10).step(state))
+    """,
+    "mcts-threads": """
+        game = rivals.make("battlecards")
+        bot = rivals.bots.make("mcts", game, time_s=30, threads=3)
+        interrupted(lambda: bot.step(decision_state(game)), rounds=2)
+    """,
+    "ismcts": """
+        game = rivals.make("verraeter")
+        bot = rivals.bots.make("ismcts", game, time_s=30, threads=2)
+        interrupted(lambda: bot.step(decision_state(game)), rounds=2)
+    """,
+    "alphabeta": """
+        game = rivals.make("sekigahara")
+        bot = rivals.bots.make("alphabeta", game, time_s=30)
+        interrupted(lambda: bot.step(decision_state(game)), rounds=2)
+    """,
+    "solver": """
+        game = rivals.make("sekigahara")
+        bot = rivals.bots.make("solver", game)
+        interrupted(lambda: bot.step(decision_state(game)), rounds=2)
+    """,
+    "sekigahara_solve": """
+        state = rivals.make("sekigahara").new_initial_state()
+        interrupted(lambda: rivals._core.sekigahara_solve(state))
+    """,
+    "play_match": """
+        game = rivals.make("rheinlaender")
+        bots = [("mcts", {"iterations": 500})] * game.num_players
+        interrupted(lambda: game.play_match(bots, 100_000, threads=2))
+        assert game.play_match(["random"] * game.num_players, 3, threads=2)["lengths"].all()
+    """,
+    "random_playouts": """
+        game = rivals.make("battlecards")
+        interrupted(lambda: game.random_playouts(10_000_000, threads=2))
+        assert game.random_playouts(3, threads=2)["lengths"].all()
+    """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_ctrl_c_stops_a_long_call_promptly(case: str) -> None:
+    code = PRELUDE + textwrap.dedent(CASES[case]) + "\nprint('done', flush=True)\n"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert child.stdout is not None
+    delays = []
+    try:
+        for line in child.stdout:
+            word = line.strip()
+            if word == "ready":
+                time.sleep(0.5)  # well inside the call
+                sent = time.monotonic()
+                child.send_signal(signal.SIGINT)
+            elif word == "interrupted":
+                delays.append(time.monotonic() - sent)
+            elif word == "finished":
+                pytest.fail("the call ended before the interrupt")
+            elif word == "done":
+                break
+        status = child.wait(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    stderr = child.stderr.read() if child.stderr else ""
+    assert status == 0, stderr
+    assert delays, stderr
+    assert max(delays) < PROMPT_S, delays
