@@ -383,22 +383,27 @@ class Lineup:
         game: Game,
         bots: Sequence[str | BotSpec],
         overrides: Mapping[str, Mapping[str, Any]] | None = None,
+        labels: Sequence[str] | None = None,
     ) -> Lineup:
         """The lineup of ``bots`` (names or ``(name, params)``), filled over the seats as
         ``seat_plan`` says; ``overrides`` adds parameters for one label (``{"mcts#2": {...}}``).
+        ``labels`` names the listed bots (default: their names, copies numbered); entries that
+        repeat a listed bot over more seats get its label numbered.
 
         Raises ``ValueError`` for an unknown bot or parameter, or a count that fits no seating.
         """
         listed = [(bot, {}) if isinstance(bot, str) else (bot[0], dict(bot[1])) for bot in bots]
         entry_listed, seat_entry = seat_plan(game, len(listed))
-        names = [listed[k][0] for k in entry_listed]
-        labels = label_copies(names)
+        if labels is not None and len(labels) != len(listed):
+            raise ValueError(f"{len(labels)} labels for {len(listed)} bots")
+        names = [(labels or [name for name, _ in listed])[k] for k in entry_listed]
+        entry_labels = label_copies(names)
         extra = dict(overrides or {})
-        unknown = [label for label in extra if label not in labels]
+        unknown = [label for label in extra if label not in entry_labels]
         if unknown:
-            raise ValueError(f"no bot {unknown[0]!r} in this arena (have: {', '.join(labels)})")
+            raise ValueError(f"no bot {unknown[0]!r} in this arena (have: {', '.join(entry_labels)})")
         entries = []
-        for label, k in zip(labels, entry_listed):
+        for label, k in zip(entry_labels, entry_listed):
             name, params = listed[k]
             entries.append(_entry(game, label, name, {**params, **extra.get(label, {})}))
         return cls(game, tuple(entries), tuple(seat_entry))
