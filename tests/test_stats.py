@@ -188,8 +188,14 @@ def test_two_bot_ratings_are_the_trinomial_or_pentanomial_estimate(
     )
 
 
-def test_a_sweep_is_clamped_and_disconnected_bots_are_refused() -> None:
+def test_sweeps_get_finite_ratings_and_disconnected_bots_are_refused() -> None:
     ratings = stats.fit_ratings(["A", "B"], {(0, 1): {(1.0, 1): 10}})
-    assert ratings.elo[1] == pytest.approx(-stats.ELO_LIMIT)
+    assert ratings.elo[1] == pytest.approx(-400 * math.log10(10 / 0.001), abs=0.01)
+    # A beats everyone; B and C, both swept by A, keep their difference from each other.
+    ratings = stats.fit_ratings(
+        ["A", "B", "C"],
+        {(0, 1): {(1.0, 1): 8}, (0, 2): {(1.0, 1): 8}, (1, 2): {(1.0, 1): 6, (0.0, 1): 2}},
+    )
+    assert ratings.elo[2] - ratings.elo[1] == pytest.approx(-400 * math.log10(3), abs=30)
     with pytest.raises(ValueError, match="connect"):
         stats.fit_ratings(["A", "B", "C"], {(0, 1): {(1.0, 1): 3, (0.0, 1): 3}})

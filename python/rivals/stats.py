@@ -284,15 +284,26 @@ def fit_ratings(
     total score, games)``: a unit is a game when the games are unpaired (``(1.0, 1)`` a win) and
     a pair when they are duplicate (``(1.5, 2)`` a win and a draw). The standard errors come from
     the sandwich estimator with the units as clusters, so they carry the pentanomial variance for
-    pairs; for two bots they are exactly the delta-method form of ``elo_estimate``'s error.
-    Ratings whose games are all won or all lost are clamped to ``+-ELO_LIMIT``.
+    pairs; for two bots they are the delta-method form of ``elo_estimate``'s error. A pairing
+    one side swept (all its points to one bot), whose likelihood has no maximum, gets
+    ``REGULARIZE`` of a unit won by the other, as ``elo_estimate`` regularises a zero count: a
+    10-0 sweep is ``400 log10(10 / 0.001)`` = 1600 Elo and the fit always converges.
     """
     count = len(names)
     if count < 2:
         raise ValueError("ratings need at least two bots")
     c = math.log(10.0) / 400.0
     rating = np.zeros(count)
-    tables = {pair: dict(table) for pair, table in units.items()}
+    tables = {}
+    for pair, table in units.items():
+        regular = dict(table)
+        points = sum(t * n for (t, _), n in table.items())
+        games = sum(g * n for (_, g), n in table.items())
+        if games and points in (0, games):
+            size = max(g for _, g in table)
+            missing = (float(size), size) if points == 0 else (0.0, size)
+            regular[missing] = REGULARIZE
+        tables[pair] = regular
 
     def totals(pair: tuple[int, int]) -> tuple[float, float]:
         table = tables[pair]
@@ -319,8 +330,8 @@ def fit_ratings(
             hessian[b, a] += h
         return gradient, hessian
 
-    # Newton steps on the free ratings (the first is held at 0), damped so that a sweep, whose
-    # likelihood has no maximum, walks out to the clamp instead of jumping.
+    # Newton steps on the free ratings (the first is held at 0), each at most 400 Elo, so that
+    # a sweep's far-off maximum is walked to rather than overshot.
     for _ in range(iterations):
         gradient, hessian = gradient_hessian(rating)
         free_h = hessian[1:, 1:] - 1e-9 * np.eye(count - 1)
