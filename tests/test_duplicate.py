@@ -108,9 +108,7 @@ def test_pairs_are_counted_as_pentanomial_and_games_as_trinomial() -> None:
 def sprt_arena(path: Path, games: int, resume: bool = False) -> arena.Arena:
     game = rivals.make("rosenkoenig")
     lineup = arena.Lineup.of(game, ["random", ("mcts", {"iterations": 20})])
-    return arena.Arena(
-        lineup, games, seed=2, out=path, resume=resume, sprt=stats.Sprt(0, 150)
-    )
+    return arena.Arena(lineup, games, seed=2, out=path, resume=resume, sprt=stats.Sprt(0, 150))
 
 
 def test_the_sprt_stops_at_its_decision_whatever_the_chunks(

@@ -68,9 +68,7 @@ def test_ratings_come_from_the_pairs_of_every_pairing() -> None:
         difference = ratings.elo[pairing.first] - ratings.elo[pairing.second]
         assert wins != losses and (difference > 0) == (wins > losses)
     units = {
-        (p.first, p.second): {
-            (k / 2, 2): n for k, n in enumerate(p.standings.pentanomial) if n
-        }
+        (p.first, p.second): {(k / 2, 2): n for k, n in enumerate(p.standings.pentanomial) if n}
         for p in event.pairings
     }
     assert ratings == stats.fit_ratings(["mcts", "mcts#2", "random"], units)

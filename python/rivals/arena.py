@@ -173,7 +173,12 @@ class LocalBackend:
         while done < num_games:
             began = time.perf_counter()
             result = game.play_match(
-                list(bots), size, seed, first_game + done, self.workers, keep_histories,
+                list(bots),
+                size,
+                seed,
+                first_game + done,
+                self.workers,
+                keep_histories,
                 chance_group,
             )
             yield _chunk(first_game + done, result)
@@ -401,7 +406,9 @@ class Lineup:
         extra = dict(overrides or {})
         unknown = [label for label in extra if label not in entry_labels]
         if unknown:
-            raise ValueError(f"no bot {unknown[0]!r} in this arena (have: {', '.join(entry_labels)})")
+            raise ValueError(
+                f"no bot {unknown[0]!r} in this arena (have: {', '.join(entry_labels)})"
+            )
         entries = []
         for label, k in zip(entry_labels, entry_listed):
             name, params = listed[k]
@@ -592,7 +599,7 @@ class Standings:
             / np.maximum((entry_at == index).sum(axis=1), 1)
             for index in (0, 1)
         ]
-        return (own[0] > own[1]) + 0.5 * (own[0] == own[1])
+        return np.asarray((own[0] > own[1]) + 0.5 * (own[0] == own[1]), dtype=np.float64)
 
     def counts(self) -> list[int]:
         """The counts the statistics use: pairs when paired, else games."""
@@ -747,9 +754,7 @@ def _check_line(
     recorded_group = info.get("duplicate", 1)
     if recorded_group != group:
         shown = _pairing_text(recorded_group) if isinstance(recorded_group, int) else "?"
-        raise OtherArena(
-            f"{where}: written as {shown}, this arena plays {_pairing_text(group)}"
-        )
+        raise OtherArena(f"{where}: written as {shown}, this arena plays {_pairing_text(group)}")
     if info.get("index") != index:
         raise CorruptLog(f"{where}: corrupt: game {info.get('index')!r} where game {index} was due")
     bots = record.get("bots")

@@ -36,8 +36,8 @@ from rich.text import Text
 
 import rivals
 from rivals import _facts, arena, rulebook, stats, viewer
-from rivals import tournament as tournaments
 from rivals import replay as replays
+from rivals import tournament as tournaments
 from rivals._core import Bot, Game
 from rivals.arena import BotSpec
 from rivals.play import PLAY_HELP, PlaySession
@@ -384,9 +384,10 @@ def _print_arena(
             f"{elapsed:.2f} s on {workers}{'s' if backend.workers != 1 else ''}"
         )
     )
-    for label, stats in match.bot_stats().items():
-        if "contexts" in stats:
-            console.print(Text(f"{label}: {stats['contexts']:,} contexts solved", style="dim"))
+    for label, progress_stats in match.bot_stats().items():
+        if "contexts" in progress_stats:
+            solved = f"{label}: {progress_stats['contexts']:,} contexts solved"
+            console.print(Text(solved, style="dim"))
     if lineup.teams:
         seats = len(lineup.seat_entry) // len(lineup.entries)
         console.print(Text(f"each bot plays a team of {seats} seats", style="dim"))
@@ -602,7 +603,7 @@ def _print_tournament(console: Console, event: tournaments.Tournament, elapsed: 
         pairs.add_column("pairs LL..WW", justify="right")
     for row in rows:
         estimate = row["elo"]
-        cells = [
+        cells: list[str | Text] = [
             Text(f"{row['first']} vs {row['second']}"),
             str(row["games"]),
             f"{row['wins']}-{row['draws']}-{row['losses']}",
@@ -969,9 +970,7 @@ def build_parser() -> ArgumentParser:
     tour.add_argument("--threads", type=integer(1), default=None, help="default: all cores")
     tour.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
     tour.add_argument("--resume", action="store_true", help="continue the tournament in --out")
-    tour.add_argument(
-        "--force", action="store_true", help="replace a non-empty --out (and --html)"
-    )
+    tour.add_argument("--force", action="store_true", help="replace a non-empty --out (and --html)")
     tour.add_argument("--html", default=None, metavar="OUT.html", help="write a report page")
     tour.add_argument(
         "--unpaired",

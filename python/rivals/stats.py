@@ -57,7 +57,7 @@ _ELO_SCALE = 400.0 / math.log(10.0)  # Elo per natural-log unit of the odds
 
 def score(elo_difference: float) -> float:
     """The expected score of a side ``elo_difference`` Elo stronger (the logistic model)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo_difference / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo_difference / 400.0))
 
 
 def elo(mean_score: float) -> float:
@@ -90,8 +90,10 @@ def normal_quantile(p: float) -> float:
     elif p <= 1 - low:
         q = p - 0.5
         r = q * q
-        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / (
-            ((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1
+        x = (
+            (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5])
+            * q
+            / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
         )
     else:
         q = math.sqrt(-2 * math.log(1 - p))
@@ -106,6 +108,7 @@ def normal_quantile(p: float) -> float:
 def _distribution(counts: Sequence[float]) -> tuple[float, list[tuple[float, float]]]:
     """Counts over ``TRINOMIAL_VALUES`` (3) or ``PENTANOMIAL_VALUES`` (5) -> (units, the
     empirical distribution as (score, probability) pairs), zero counts regularised."""
+    values: tuple[float, ...]
     if len(counts) == 3:
         values = TRINOMIAL_VALUES
     elif len(counts) == 5:
@@ -294,9 +297,9 @@ def fit_ratings(
         raise ValueError("ratings need at least two bots")
     c = math.log(10.0) / 400.0
     rating = np.zeros(count)
-    tables = {}
+    tables: dict[tuple[int, int], dict[tuple[float, int], float]] = {}
     for pair, table in units.items():
-        regular = dict(table)
+        regular: dict[tuple[float, int], float] = dict(table)
         points = sum(t * n for (t, _), n in table.items())
         games = sum(g * n for (_, g), n in table.items())
         if games and points in (0, games):
@@ -346,9 +349,9 @@ def fit_ratings(
     gradient, hessian = gradient_hessian(rating)
     information = -hessian[1:, 1:]
     meat = np.zeros((count, count))
-    for (a, b), table in tables.items():
+    for (a, b), regular_table in tables.items():
         expected = 1.0 / (1.0 + math.exp(-c * (rating[a] - rating[b])))
-        spread = sum(n * (c * (t - g * expected)) ** 2 for (t, g), n in table.items())
+        spread = sum(n * (c * (t - g * expected)) ** 2 for (t, g), n in regular_table.items())
         meat[a, a] += spread
         meat[b, b] += spread
         meat[a, b] -= spread
@@ -360,4 +363,3 @@ def fit_ratings(
     covariance = bread @ meat[1:, 1:] @ bread
     errors = [0.0, *np.sqrt(np.maximum(np.diag(covariance), 0.0)).tolist()]
     return Ratings(tuple(names), tuple(rating.tolist()), tuple(errors), confidence)
-

@@ -89,8 +89,8 @@ class Tournament:
         listed = [(bot, {}) if isinstance(bot, str) else (bot[0], dict(bot[1])) for bot in bots]
         if len(listed) < 2:
             raise ValueError(f"a tournament needs at least two bots, got {len(listed)}")
-        self.labels = list(labels) if labels is not None else arena.label_copies(
-            [name for name, _ in listed]
+        self.labels = (
+            list(labels) if labels is not None else arena.label_copies([name for name, _ in listed])
         )
         if len(self.labels) != len(listed) or len(set(self.labels)) != len(self.labels):
             raise ValueError(f"one distinct label per bot is needed, got {self.labels!r}")
@@ -243,9 +243,7 @@ def rating_svg(ratings: stats.Ratings) -> str:
     """A horizontal plot: each bot's rating as a dot with its interval as a bar, best on top."""
     order = sorted(range(len(ratings.names)), key=lambda i: -ratings.elo[i])
     intervals = [ratings.interval(i) for i in range(len(ratings.names))]
-    low, high, step = _scale(
-        min(lo for lo, _ in intervals), max(hi for _, hi in intervals)
-    )
+    low, high, step = _scale(min(lo for lo, _ in intervals), max(hi for _, hi in intervals))
     label_width = 12 + 8 * max(len(name) for name in ratings.names)
     width, row, top, right = 720, 34, 30, 70
     plot = width - label_width - right
@@ -360,7 +358,10 @@ def report_html(event: Tournament, title: str | None = None) -> str:
     rows = pairing_rows(event)
     score_of: dict[tuple[str, str], tuple[float, int]] = {}
     for row in rows:
-        for me, other, flip in ((row["first"], row["second"], False), (row["second"], row["first"], True)):
+        for me, other, flip in (
+            (row["first"], row["second"], False),
+            (row["second"], row["first"], True),
+        ):
             mine = row["losses"] + row["draws"] / 2 if flip else row["wins"] + row["draws"] / 2
             played[me] += row["games"]
             points[me] += mine
