@@ -1,7 +1,7 @@
 """How much duplicate games narrow the Elo interval against unpaired games of the same count.
 
     nice python bench/duplicate_interval.py                       # the figures in docs/bots.md
-    nice python bench/duplicate_interval.py --games 100 --seeds 3 --game sekigahara
+    nice python bench/duplicate_interval.py --games 100 --seeds 3 --pairing sekigahara/mcts
 
 For each game, two bots play ``--games`` games per seed, once as duplicate pairs (the same deals,
 seats swapped) and once unpaired, with the same bot settings. Per mode it prints the mean 95%
@@ -21,16 +21,29 @@ import rivals
 from rivals import arena
 from rivals import stats as rstats
 
+# Two matchups per game: searches with random playouts (mcts: much of a game's outcome is the
+# bots' own randomness, which pairing cannot cancel) and deterministic searches (alphabeta at two
+# depths: a game's outcome is a function of its deal and seats alone).
+MCTS = [("mcts", {"iterations": 200}), ("mcts", {"iterations": 50})]
 PAIRINGS = {
-    "sekigahara": [("mcts", {"iterations": 200}), ("mcts", {"iterations": 50})],
-    "rosenkoenig": [("mcts", {"iterations": 200}), ("mcts", {"iterations": 50})],
-    "battlecards": [("mcts", {"iterations": 200}), ("mcts", {"iterations": 50})],
+    "sekigahara/mcts": ("sekigahara", MCTS),
+    "sekigahara/alphabeta": (
+        "sekigahara",
+        [("alphabeta", {"depth": 3}), ("alphabeta", {"depth": 1})],
+    ),
+    "rosenkoenig/mcts": ("rosenkoenig", MCTS),
+    "rosenkoenig/alphabeta": (
+        "rosenkoenig",
+        [("alphabeta", {"depth": 2}), ("alphabeta", {"depth": 1})],
+    ),
+    "battlecards/mcts": ("battlecards", MCTS),
 }
 
 
-def one(name: str, games: int, seed: int, duplicate: bool, threads: int) -> rstats.Estimate:
+def one(key: str, games: int, seed: int, duplicate: bool, threads: int) -> rstats.Estimate:
+    name, bots = PAIRINGS[key]
     game = rivals.make(name)
-    lineup = arena.Lineup.of(game, PAIRINGS[name])
+    lineup = arena.Lineup.of(game, bots)
     with arena.Arena(
         lineup, games, seed=seed, backend=arena.LocalBackend(threads), duplicate=duplicate
     ) as match:
@@ -40,14 +53,14 @@ def one(name: str, games: int, seed: int, duplicate: bool, threads: int) -> rsta
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--game", action="append", choices=sorted(PAIRINGS), default=None)
+    parser.add_argument("--pairing", action="append", choices=sorted(PAIRINGS), default=None)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     print(f"{args.games} games per run, {args.seeds} seeds, bots: first vs second listed")
-    print(f"{'game':12} {'mode':10} {'Elo':>7} {'CI width':>9} {'sd over seeds':>14} {'s':>6}")
-    for name in args.game or list(PAIRINGS):
+    print(f"{'pairing':22} {'mode':10} {'Elo':>7} {'CI width':>9} {'sd over seeds':>14} {'s':>6}")
+    for name in args.pairing or list(PAIRINGS):
         rows = {}
         for duplicate in (True, False):
             began = time.perf_counter()
@@ -60,10 +73,10 @@ def main() -> None:
             rows[duplicate] = (width, spread)
             mode = "duplicate" if duplicate else "unpaired"
             seconds = time.perf_counter() - began
-            print(f"{name:12} {mode:10} {mean:+7.0f} {width:9.0f} {spread:14.0f} {seconds:6.0f}")
+            print(f"{name:22} {mode:10} {mean:+7.0f} {width:9.0f} {spread:14.0f} {seconds:6.0f}")
         (w1, s1), (w0, s0) = rows[True], rows[False]
         spread_ratio = f"{s1 / s0:.2f}" if s0 > 0 else "-"
-        print(f"{name:12} {'ratio':10} {'':7} {w1 / w0:9.2f} {spread_ratio:>14}")
+        print(f"{name:22} {'ratio':10} {'':7} {w1 / w0:9.2f} {spread_ratio:>14}")
 
 
 if __name__ == "__main__":
