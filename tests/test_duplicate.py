@@ -26,6 +26,13 @@ def chance_and_decisions(record: dict[str, Any]) -> tuple[list[int], int]:
     return outcomes, first_decision
 
 
+def same_draws(a: list[int], b: list[int]) -> bool:
+    """Whether two chance sequences agree as far as both go (a game that ends sooner reveals
+    fewer cards), and share the opening deal at least."""
+    common = min(len(a), len(b))
+    return common > 0 and a[:common] == b[:common]
+
+
 def play(
     path: Path, name: str, bots: list[Any], games: int, duplicate: bool, **params: Any
 ) -> list[dict[str, Any]]:
@@ -52,7 +59,7 @@ def test_sekigahara_pairs_share_every_chance_outcome_with_the_seats_swapped(
         assert first["arena"]["labels"] == second["arena"]["labels"][::-1]
         assert first["bots"] == second["bots"][::-1]
         # Sekigahara's chance is the order the deck is revealed in: the same in both games.
-        assert chance_and_decisions(first)[0] == chance_and_decisions(second)[0]
+        assert same_draws(chance_and_decisions(first)[0], chance_and_decisions(second)[0])
         assert first["actions"] != second["actions"]
     # Pairs differ from each other, and unpaired games differ from their neighbours.
     deals = [chance_and_decisions(r)[0] for r in records[::2]]
@@ -60,7 +67,7 @@ def test_sekigahara_pairs_share_every_chance_outcome_with_the_seats_swapped(
     single = play(tmp_path / "single.jsonl", "sekigahara", bots, 8, duplicate=False)
     assert "duplicate" not in single[0]["arena"]
     pairs_alike = sum(
-        chance_and_decisions(a)[0] == chance_and_decisions(b)[0]
+        same_draws(chance_and_decisions(a)[0], chance_and_decisions(b)[0])
         for a, b in zip(single[::2], single[1::2])
     )
     assert pairs_alike == 0
@@ -156,3 +163,28 @@ def test_an_sprt_needs_two_bots() -> None:
     lineup = arena.Lineup.of(rivals.make("verraeter"), ["mcts", "random"])
     with pytest.raises(ValueError, match="an SPRT compares two bots; this arena has 4"):
         arena.Arena(lineup, 10, sprt=stats.Sprt(0, 10))
+
+
+def test_play_match_chance_group_shares_the_stream_of_the_group_number() -> None:
+    game = rivals.make("sekigahara")
+    bots = ["random", "random"]
+    paired = game.play_match(bots, 4, 9, 0, 1, True, 2)
+    single = game.play_match(bots, 4, 9, 0, 1, True, 1)
+
+    def chance(history: list[int]) -> list[int]:
+        state, outcomes = game.new_initial_state(), []
+        for action in history:
+            if state.is_chance_node():
+                outcomes.append(action)
+            state.apply_action(action)
+        return outcomes
+
+    # Group k draws from the chance stream of unpaired game k; bots stay seeded per game.
+    assert same_draws(chance(paired["histories"][0]), chance(paired["histories"][1]))
+    assert same_draws(chance(paired["histories"][2]), chance(single["histories"][1]))
+    assert not same_draws(chance(paired["histories"][1]), chance(single["histories"][1]))
+    assert paired["histories"][0] == single["histories"][0]  # game 0 is the same game
+    assert paired["seating"].tolist() == single["seating"].tolist()
+    for bad in (0, 65, "2"):
+        with pytest.raises(ValueError, match="chance_group must be an int 1..64"):
+            game.play_match(bots, 1, 0, 0, 1, False, bad)
