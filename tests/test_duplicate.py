@@ -186,5 +186,5 @@ def test_play_match_chance_group_shares_the_stream_of_the_group_number() -> None
     assert paired["histories"][0] == single["histories"][0]  # game 0 is the same game
     assert paired["seating"].tolist() == single["seating"].tolist()
     for bad in (0, 65, "2"):
-        with pytest.raises(ValueError, match="chance_group must be an int 1..64"):
+        with pytest.raises(ValueError, match=r"chance_group must be an int 1\.\.64"):
             game.play_match(bots, 1, 0, 0, 1, False, bad)
