@@ -245,13 +245,13 @@ class _BotProgress(ProgressColumn):
         return Text(", ".join(parts), style="cyan")
 
 
-def _warn_clock(lineup: arena.Lineup) -> None:
-    limited = lineup.clock_limited()
+def _warn_clock(entries: Sequence[arena.Entry], command: str = "arena") -> None:
+    limited = [e for e in entries if rivals.bots.clock_dependent(e.name, e.params)]
     if limited:
         settings = ", ".join(f"{e.label}.time_s={e.params['time_s']}" for e in limited)
         print(
-            f"rivals arena: warning: {settings} thinks by the clock, so the games depend on the "
-            "machine's speed and load: the same --seed can give other games, and --resume does "
+            f"rivals {command}: warning: {settings} thinks by the clock, so the games depend on "
+            "the machine's speed and load: the same --seed can give other games, and --resume does "
             "not repeat an uninterrupted run; budgets by iterations (or depth) are exact",
             file=sys.stderr,
         )
@@ -260,7 +260,7 @@ def _warn_clock(lineup: arena.Lineup) -> None:
 def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
     lineup = _lineup(args, game)
-    _warn_clock(lineup)
+    _warn_clock(lineup.entries)
     with _open_arena(args, lineup) as match:
         started = time.perf_counter()
         status, failure = _play(match, args)
@@ -487,10 +487,7 @@ def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tourna
 def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
     game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
     with _open_tournament(args, game) as event:
-        for entry in event.entries:
-            if clock_dependent_entry(entry):
-                _warn_clock(event.pairings[0].lineup)
-                break
+        _warn_clock(event.entries, "tournament")
         started = time.perf_counter()
         status, failure = _play_tournament(event, args)
         elapsed = time.perf_counter() - started
@@ -510,10 +507,6 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
     if failure is not None:
         raise CliError(failure)
     return status
-
-
-def clock_dependent_entry(entry: arena.Entry) -> bool:
-    return rivals.bots.clock_dependent(entry.name, entry.params)
 
 
 def _play_tournament(
