@@ -225,3 +225,20 @@ def test_sprt_mistakes_are_one_line(extra: list[str], parts: list[str]) -> None:
         one_line_error(result, "arena", *parts)
     else:  # two teams are two sides: accepted
         assert result.returncode == 0, result.stderr
+
+
+def test_a_tournament_stopped_early_rates_only_the_bots_that_played(tmp_path: Path) -> None:
+    game = rivals.make("sekigahara")
+    out = tmp_path / "t.jsonl"
+    with tournament.Tournament(game, BOTS, 4, seed=2, out=out) as event:
+        event.run()
+    lines = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(b"".join(lines[:2]))  # one pair of the first pairing
+    with tournament.Tournament(game, BOTS, 4, seed=2, out=out, resume=True) as event:
+        assert event.resumed == 2 and event.played == 2
+        ratings = event.ratings()
+        page = tournament.report_html(event)
+    assert ratings.rated(0) and ratings.rated(1) and not ratings.rated(2)
+    assert ratings.order()[-1] == 2
+    assert tournament.rating_interval_text(ratings, 2) == "no games yet"
+    assert "no games yet" in page and ">random</text>" not in page  # not in the plot

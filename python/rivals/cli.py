@@ -574,16 +574,14 @@ def _print_tournament(console: Console, event: tournaments.Tournament, elapsed: 
         played[row["second"]] += row["games"]
         points[row["first"]] += row["wins"] + row["draws"] / 2
         points[row["second"]] += row["losses"] + row["draws"] / 2
-    order = sorted(range(len(event.labels)), key=lambda i: -ratings.elo[i])
-    for rank, index in enumerate(order, 1):
+    for rank, index in enumerate(ratings.order(), 1):
         label = event.labels[index]
-        low, high = ratings.interval(index)
-        interval = f"{low:+.0f} to {high:+.0f}" if ratings.error[index] > 0 else "anchor"
+        interval = tournaments.rating_interval_text(ratings, index)
         share = points[label] / played[label] if played[label] else 0.0
         table.add_row(
             str(rank),
             Text(label, style="bold"),
-            f"{ratings.elo[index]:+.0f}",
+            tournaments.rating_text(ratings, index),
             interval,
             str(played[label]),
             f"{100 * share:.1f}%",

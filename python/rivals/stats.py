@@ -269,6 +269,17 @@ class Ratings:
     error: tuple[float, ...]
     confidence: float
 
+    def rated(self, index: int) -> bool:
+        """Whether bot ``index`` has a rating (a tournament's bots without games have none)."""
+        return not math.isnan(self.elo[index])
+
+    def order(self) -> list[int]:
+        """The bots from the highest rating down, those without one last."""
+        return sorted(
+            range(len(self.names)),
+            key=lambda i: -self.elo[i] if self.rated(i) else math.inf,
+        )
+
     def interval(self, index: int) -> tuple[float, float]:
         z = normal_quantile(0.5 + self.confidence / 2)
         return self.elo[index] - z * self.error[index], self.elo[index] + z * self.error[index]

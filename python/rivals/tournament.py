@@ -216,13 +216,37 @@ class Tournament:
 
     def ratings(self, confidence: float = 0.95) -> stats.Ratings:
         """Maximum-likelihood Elo ratings relative to the first bot, from the complete units
-        (pairs, or games when unpaired) played so far."""
+        (pairs, or games when unpaired) played so far. Bots not yet connected to the first by
+        games (a tournament stopped early) get NaN."""
         units: dict[tuple[int, int], dict[tuple[float, int], int]] = {}
         for pairing in self.pairings:
             table = pairing.units()
             if table:
                 units[(pairing.first, pairing.second)] = table
-        return stats.fit_ratings(self.labels, units, confidence)
+        connected = [0]
+        for index in connected:
+            for a, b in units:
+                for other in (b,) if a == index else (a,) if b == index else ():
+                    if other not in connected:
+                        connected.append(other)
+        count = len(self.labels)
+        elo, error = [math.nan] * count, [math.nan] * count
+        elo[0] = error[0] = 0.0
+        if len(connected) > 1:
+            connected.sort()
+            position = {bot: k for k, bot in enumerate(connected)}
+            fitted = stats.fit_ratings(
+                [self.labels[bot] for bot in connected],
+                {
+                    (position[a], position[b]): table
+                    for (a, b), table in units.items()
+                    if a in position and b in position
+                },
+                confidence,
+            )
+            for bot, k in position.items():
+                elo[bot], error[bot] = fitted.elo[k], fitted.error[k]
+        return stats.Ratings(tuple(self.labels), tuple(elo), tuple(error), confidence)
 
 
 # --------------------------------------------------------------------------------------------
@@ -241,10 +265,10 @@ def _scale(low: float, high: float) -> tuple[float, float, float]:
 
 def rating_svg(ratings: stats.Ratings) -> str:
     """A horizontal plot: each bot's rating as a dot with its interval as a bar, best on top."""
-    order = sorted(range(len(ratings.names)), key=lambda i: -ratings.elo[i])
-    intervals = [ratings.interval(i) for i in range(len(ratings.names))]
+    order = [i for i in ratings.order() if ratings.rated(i)]
+    intervals = [ratings.interval(i) for i in order]
     low, high, step = _scale(min(lo for lo, _ in intervals), max(hi for _, hi in intervals))
-    label_width = 12 + 8 * max(len(name) for name in ratings.names)
+    label_width = 12 + 8 * max(len(ratings.names[i]) for i in order)
     width, row, top, right = 720, 34, 30, 70
     plot = width - label_width - right
     height = top + row * len(order) + 40
@@ -274,7 +298,7 @@ def rating_svg(ratings: stats.Ratings) -> str:
     )
     for position, index in enumerate(order):
         y = top + row * position + row / 2
-        lo, hi = intervals[index]
+        lo, hi = intervals[position]
         name = html.escape(ratings.names[index])
         parts.append(
             f'<text x="{label_width - 10}" y="{y + 4:.1f}" text-anchor="end" '
@@ -352,7 +376,6 @@ def report_html(event: Tournament, title: str | None = None) -> str:
     """A standalone page: the rating plot, the ratings table, the cross table of scores and the
     per-pairing results."""
     ratings = event.ratings()
-    count = len(event.labels)
     played = {label: 0 for label in event.labels}
     points = {label: 0.0 for label in event.labels}
     rows = pairing_rows(event)
@@ -382,17 +405,16 @@ def report_html(event: Tournament, title: str | None = None) -> str:
         "<table><tr><th>rank</th><th class='name'>bot</th><th>Elo</th><th>95% interval</th>"
         "<th>games</th><th>score</th><th class='name'>settings</th></tr>",
     ]
-    order = sorted(range(count), key=lambda i: -ratings.elo[i])
+    order = ratings.order()
     for rank, index in enumerate(order, 1):
         label = event.labels[index]
-        lo, hi = ratings.interval(index)
-        interval = f"{lo:+.0f} to {hi:+.0f}" if ratings.error[index] > 0 else "anchor"
+        interval = rating_interval_text(ratings, index)
         share = points[label] / played[label] if played[label] else 0.0
         entry = event.entries[index]
         settings = ", ".join(f"{k}={v}" for k, v in _changed(event.game, entry).items())
         out.append(
             f"<tr><td>{rank}</td><td class='name'>{html.escape(label)}</td>"
-            f"<td>{ratings.elo[index]:+.0f}</td><td>{interval}</td><td>{played[label]}</td>"
+            f"<td>{rating_text(ratings, index)}</td><td>{interval}</td><td>{played[label]}</td>"
             f"<td>{100 * share:.1f}%</td><td class='name'>{html.escape(entry.name)} "
             f"{html.escape(settings)}</td></tr>"
         )
@@ -438,6 +460,20 @@ def report_html(event: Tournament, title: str | None = None) -> str:
         )
     out.append("</table></body></html>\n")
     return "\n".join(out)
+
+
+def rating_text(ratings: stats.Ratings, index: int) -> str:
+    return f"{ratings.elo[index]:+.0f}" if ratings.rated(index) else "-"
+
+
+def rating_interval_text(ratings: stats.Ratings, index: int) -> str:
+    """``-293 to -86``; ``anchor`` for the first bot, ``no games yet`` for a bot without."""
+    if not ratings.rated(index):
+        return "no games yet"
+    if index == 0:
+        return "anchor"
+    low, high = ratings.interval(index)
+    return f"{low:+.0f} to {high:+.0f}"
 
 
 def elo_text(estimate: stats.Estimate) -> str:
