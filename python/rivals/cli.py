@@ -598,7 +598,7 @@ def _print_tournament(console: Console, event: tournaments.Tournament, elapsed: 
             Text(f"{row['first']} vs {row['second']}"),
             str(row["games"]),
             f"{row['wins']}-{row['draws']}-{row['losses']}",
-            f"{100 * row['score']:.1f}%",
+            tournaments.score_text(row),
             tournaments.elo_text(estimate),
         ]
         if event.group == 2:

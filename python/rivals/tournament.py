@@ -454,12 +454,15 @@ def report_html(event: Tournament, title: str | None = None) -> str:
             f"<tr><td class='name'>{html.escape(row['first'])}</td>"
             f"<td class='name'>{html.escape(row['second'])}</td><td>{row['games']}</td>"
             f"<td>{row['wins']}-{row['draws']}-{row['losses']}</td>"
-            f"<td>{100 * row['score']:.1f}%</td>"
-            f"<td>{elo_text(estimate)}</td>"
+            f"<td>{score_text(row)}</td><td>{elo_text(estimate)}</td>"
             f"{penta}</tr>"
         )
     out.append("</table></body></html>\n")
     return "\n".join(out)
+
+
+def score_text(row: dict[str, Any]) -> str:
+    return f"{100 * row['score']:.1f}%" if row["games"] else "-"
 
 
 def rating_text(ratings: stats.Ratings, index: int) -> str:
@@ -477,7 +480,10 @@ def rating_interval_text(ratings: stats.Ratings, index: int) -> str:
 
 
 def elo_text(estimate: stats.Estimate) -> str:
-    """``+191 (+79 to +361)``; a clean sweep, whose Elo is unbounded, as ``sweep (>= +822)``."""
+    """``+191 (+79 to +361)``; a clean sweep, whose Elo is unbounded, as ``sweep (>= +822)``;
+    ``-`` before any game."""
+    if estimate.units == 0:
+        return "-"
     if estimate.elo >= stats.ELO_LIMIT:
         return f"sweep (>= {estimate.low:+.0f})"
     if estimate.elo <= -stats.ELO_LIMIT:
