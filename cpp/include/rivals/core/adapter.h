@@ -291,8 +291,8 @@ class GameAdapter final : public AnyGame {
   }
 
   MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed,
-                          std::int64_t first_game, int num_games, int threads,
-                          bool keep_histories, int chance_group) const override {
+                          std::int64_t first_game, int num_games, int threads, bool keep_histories,
+                          int chance_group) const override {
     const int players = num_players();
     if (chance_group < 1 || chance_group > kMaxChanceGroup)
       throw InvalidArgument(name_ + " play_match: chance_group must be 1.." +
