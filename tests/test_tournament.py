@@ -242,3 +242,16 @@ def test_a_tournament_stopped_early_rates_only_the_bots_that_played(tmp_path: Pa
     assert ratings.order()[-1] == 2
     assert tournament.rating_interval_text(ratings, 2) == "no games yet"
     assert "no games yet" in page and ">random</text>" not in page  # not in the plot
+
+
+def test_elo_text_names_unbounded_ends_in_words() -> None:
+    def text(losses: int, draws: int, wins: int) -> str:
+        return tournament.elo_text(stats.elo_estimate([losses, draws, wins]))
+
+    assert text(0, 0, 4).startswith("sweep (>= +")
+    assert text(4, 0, 0).startswith("swept (<= -")
+    # 3 wins in 4: the interval's upper end reaches a sweep, so only its lower end is a number.
+    assert text(1, 0, 3) == "+191 (above -126)"
+    assert text(3, 0, 1) == "-191 (below +126)"
+    assert text(2, 1, 2) == "+0 (-367 to +367)"
+    assert text(0, 0, 0) == "-"

@@ -416,7 +416,7 @@ def _print_arena(
 
 
 def _versus_line(standings: arena.Standings) -> str:
-    """``random vs mcts: -412 Elo (95% CI -520 to -340), 50 duplicate pairs 40-6-3-1-0``."""
+    """``random vs mcts: Elo -412 (-520 to -340, 95%), 50 duplicate pairs 40-6-3-1-0``."""
     first, second = (entry.label for entry in standings.lineup.entries)
     estimate = stats.elo_estimate(standings.counts())
     if standings.paired:
@@ -426,10 +426,7 @@ def _versus_line(standings: arena.Standings) -> str:
             units += ", the last pair unfinished"
     else:
         units = f"{estimate.units} games {'-'.join(map(str, standings.trinomial))} (L-D-W)"
-    return (
-        f"{first} vs {second}: {estimate.elo:+.0f} Elo (95% CI {estimate.low:+.0f} to "
-        f"{estimate.high:+.0f}), {units}"
-    )
+    return f"{first} vs {second}: Elo {tournaments.elo_text(estimate)} at 95%, {units}"
 
 
 def _sprt_line(match: arena.Arena) -> str:

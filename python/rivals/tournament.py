@@ -481,14 +481,23 @@ def rating_interval_text(ratings: stats.Ratings, index: int) -> str:
 
 def elo_text(estimate: stats.Estimate) -> str:
     """``+191 (+79 to +361)``; a clean sweep, whose Elo is unbounded, as ``sweep (>= +822)``;
-    ``-`` before any game."""
+    an interval that reaches a sweep as ``-191 (below +69)``; ``-`` before any game."""
     if estimate.units == 0:
         return "-"
     if estimate.elo >= stats.ELO_LIMIT:
-        return f"sweep (>= {estimate.low:+.0f})"
+        return f"sweep (>= {_elo(estimate.low)})"
     if estimate.elo <= -stats.ELO_LIMIT:
-        return f"swept (<= {estimate.high:+.0f})"
-    return f"{estimate.elo:+.0f} ({estimate.low:+.0f} to {estimate.high:+.0f})"
+        return f"swept (<= {_elo(estimate.high)})"
+    if estimate.low <= -stats.ELO_LIMIT:
+        return f"{_elo(estimate.elo)} (below {_elo(estimate.high)})"
+    if estimate.high >= stats.ELO_LIMIT:
+        return f"{_elo(estimate.elo)} (above {_elo(estimate.low)})"
+    return f"{_elo(estimate.elo)} ({_elo(estimate.low)} to {_elo(estimate.high)})"
+
+
+def _elo(value: float) -> str:
+    """``+191``, ``-69``; ``+0`` for an even score rather than ``-0``."""
+    return f"{round(value):+d}"
 
 
 def _changed(game: Game, entry: arena.Entry) -> dict[str, Any]:
