@@ -1,5 +1,5 @@
 #include "rivals/battlecards/game.h"
-#include "rivals/core/adapter.h"
+#include "rivals/adapter/game_adapter.h"
 
 namespace rivals {
 

@@ -38,6 +38,17 @@ std::vector<std::string> game_names() {
   return names;
 }
 
+std::vector<std::string> bot_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, factory] : factories()) {
+    const std::shared_ptr<AnyGame> game = factory(Json::object());
+    for (const auto& bot : game->info().bots)
+      if (std::find(names.begin(), names.end(), bot) == names.end()) names.push_back(bot);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 std::shared_ptr<AnyGame> make_game(const std::string& name, const Json& params) {
   for (const auto& [known, factory] : factories())
     if (known == name) return factory(params);

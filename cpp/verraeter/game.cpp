@@ -148,6 +148,18 @@ std::string action_name(Action action, IdKind kind, const Cards& cards) {
   return "pass";
 }
 
+GameInfo Verraeter::info() {
+  // Hands and drafted cards are hidden; k tied leaders get 1/k each and the others -1/(n - k)
+  // (docs/rules/verraeter.md, "Returns").
+  return {
+      .long_name = "Verräter (Traitor)",
+      .description =
+          "the houses of the eagle and the rose fight over twelve landscapes; switch sides",
+      .information = Information::kImperfect,
+      .utility = Utility::kZeroSum,
+  };
+}
+
 std::vector<ParamSpec> Verraeter::param_specs() {
   return {
       ParamSpec::choice("players", Json(4), {Json(3), Json(4)}),
@@ -235,10 +247,10 @@ Action Verraeter::string_to_action(const State& state, std::string_view text) co
       : kind == IdKind::kLandscape ? "a landscape card such as 'Stadt eagle'"
       : kind == IdKind::kAside     ? "'aside Bauer'"
                                    : "'draw v'";
-  throw InvalidArgument(
-      "verraeter: unknown " +
-      std::string(kind == IdKind::kDecision ? "action '" : "chance outcome '") + std::string(text) +
-      "'; accepted here: " + accepted + " (v one of [" + values + "])");
+  throw InvalidArgument("verraeter: unknown " +
+                        std::string(kind == IdKind::kDecision ? "action '" : "chance outcome '") +
+                        std::string(text) + "'; accepted here: " + accepted + " (v one of [" +
+                        values + "])");
 }
 
 void Verraeter::scores(const State& state, double* out) const {
