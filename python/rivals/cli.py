@@ -571,12 +571,13 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
     table = Table(box=box.SIMPLE_HEAD)
     table.add_column("game", style="bold")
     table.add_column("players", justify="right")
-    table.add_column("title")
     table.add_column("description")
     for name in rivals.games():
         info = rivals.make(name).info
         counts = ", ".join(str(count) for count in info.player_counts)
-        table.add_row(name, counts, info.long_name, info.description)
+        table.add_row(
+            name, counts, Text.assemble((info.long_name, "italic"), ": ", info.description)
+        )
     console.print(table)
     return 0
 
