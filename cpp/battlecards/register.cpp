@@ -1,5 +1,5 @@
-#include "rivals/battlecards/game.h"
 #include "rivals/adapter/game_adapter.h"
+#include "rivals/battlecards/game.h"
 
 namespace rivals {
 
