@@ -3,16 +3,9 @@ reference states (replayed into the engine)."""
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import rivals
-
-
-@cache
-def _solver(game: rivals.Game, max_contexts: int, time_s: float) -> rivals.bots.Bot:
-    # One bot per rules and budget keeps its table of solved contexts alive between calls.
-    return rivals.bots.make("solver", game, max_contexts=max_contexts, time_s=time_s)
 
 
 def analyse(state: Any, max_contexts: int = 2_000_000, time_s: float = 0.0) -> dict[str, Any]:
@@ -21,7 +14,10 @@ def analyse(state: Any, max_contexts: int = 2_000_000, time_s: float = 0.0) -> d
     if not isinstance(state, rivals.State):
         game = rivals.make(state.game.name, **state.game.params)
         state = game.state_from_history(state.history())
-    return _solver(state.game, max_contexts, time_s).analyse(state)
+    # A bot of its own each time: its table of solved contexts goes with it, so no test sees
+    # another's (the solver bots alive at once share one table).
+    solver = rivals.bots.make("solver", state.game, max_contexts=max_contexts, time_s=time_s)
+    return solver.analyse(state)
 
 
 def value(state: Any) -> float:
