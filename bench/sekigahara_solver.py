@@ -6,13 +6,13 @@ expected value its moves lose, by the number of cards left.
 
 Positions are the distinct decision states of self-play games between two ``mcts`` bots (200
 iterations; seeds from the game number) once the deck is down to ``--deck`` cards (``deck + 3``
-cards left to win, counting the three in the centre). At each position the solver
-(``sekigahara_solve``) values every legal move; a position counts when its moves do not all have
-the same value. Per bot and deck size the table shows the share of those positions where the bot's
+cards left to win, counting the three in the centre). At each position the ``solver`` bot's
+``analyse`` values every legal move; a position counts when its moves do not all have the same
+value. Per bot and deck size the table shows the share of those positions where the bot's
 move has the best value and the mean loss (best value minus the value of the bot's move, in
-expected return: a win is +1, a loss -1). Each solve starts from an empty table, which is what
-limits this to small decks: from four cards in the deck one solve takes seconds, from five about
-twenty.
+expected return: a win is +1, a loss -1). One solver serves the whole run, so its table of
+solved contexts grows from position to position (and memory with it); the cost of solving from
+five cards in the deck and more is what limits this to small decks.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from collections import defaultdict
 from typing import Any
 
 import rivals
-from rivals._core import sekigahara_solve
 
 BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "random": ("random", {}),
@@ -66,14 +65,14 @@ def positions(games: int, decks: set[int]) -> list[rivals.State]:
     return found
 
 
-def values(state: rivals.State) -> dict[int, float]:
+def values(solver: rivals.Bot, state: rivals.State) -> dict[int, float]:
     """The exact value of each legal move for the player to move."""
     sign = 1.0 if state.current_player() == 0 else -1.0
     out = {}
     for action in state.legal_actions():
         child = state.clone()
         child.apply_action(action)
-        out[action] = sign * sekigahara_solve(child)[0]
+        out[action] = sign * float(solver.analyse(child)["returns"][0])
     return out
 
 
@@ -85,11 +84,12 @@ def main() -> None:
     decks = set(args.deck or [1, 2, 3])
     began = time.perf_counter()
     states = positions(args.games, decks)
+    solver = rivals.bots.make("solver", rivals.make("sekigahara"))
     optimal: dict[tuple[str, int], int] = defaultdict(int)
     loss: dict[tuple[str, int], float] = defaultdict(float)
     counted: dict[int, int] = defaultdict(int)
     for index, state in enumerate(states):
-        exact = values(state)
+        exact = values(solver, state)
         best = max(exact.values())
         if min(exact.values()) > best - 1e-9:
             continue  # every move is as good: nothing to tell the bots apart by

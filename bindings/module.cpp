@@ -17,7 +17,6 @@
 
 #include "convert.h"
 #include "py_types.h"
-#include "rivals/bots/bot_names.h"
 #include "rivals/core/any_game.h"
 #include "rivals/core/data.h"
 #include "rivals/core/error.h"
@@ -189,7 +188,8 @@ NB_MODULE(_core, m) {
       },
       "name"_a, "params"_a = nb::dict(),
       "A game by name; unknown names and parameters raise ValueError listing what is accepted.");
-  m.def("bot_names", &bot_names, "Names of the bots built into the engine.");
+  m.def("bot_names", &bot_names,
+        "Sorted names of the bots that play at least one game (each game's: game.info.bots).");
   m.def("shipped_data_names", &shipped_data_names,
         "Names of the data documents compiled into the engine (python/rivals/data).");
   m.def(
@@ -205,15 +205,22 @@ NB_MODULE(_core, m) {
       .def_prop_ro(
           "data", [](const PyGame& g) { return nb::cast<AnyDict>(to_python(g.impl->data())); },
           "The documents of the data parameters (card sets, maps), by parameter name.")
-      .def_prop_ro(
-          "map",
-          [](const PyGame& g) {
-            const Json* map = g.impl->data().find("map");
-            if (map == nullptr)
-              throw nb::attribute_error(("a " + g.impl->name() + " game has no map").c_str());
-            return nb::cast<AnyDict>(to_python(*map));
+      .def(
+          "__getattr__",
+          [](const PyGame& g, const nb::str& attribute) {
+            const std::string name = to_utf8(attribute, "attribute name");
+            const Json* document = g.impl->data().find(name);
+            if (document == nullptr)
+              throw nb::attribute_error(("a " + g.impl->name() + " game has no attribute '" + name +
+                                         "' (nor a data parameter of that name)")
+                                            .c_str());
+            return to_python(*document);
           },
-          "The map document (data['map']) of a game with a map parameter.")
+          "name"_a, nb::sig("def __getattr__(self, name: str) -> typing.Any"),
+          "A data parameter's document by the parameter's name (game.map is game.data['map']).")
+      .def_prop_ro(
+          "info", [](const PyGame& g) { return g.impl->info(); },
+          "What the game is: names, players, information, utility, what the engine offers.")
       .def_prop_ro("num_players", [](const PyGame& g) { return g.impl->num_players(); })
       .def_prop_ro("num_distinct_actions",
                    [](const PyGame& g) { return g.impl->num_distinct_actions(); })
@@ -530,6 +537,23 @@ NB_MODULE(_core, m) {
           "Progress of a bot that works for long (the solver: {'contexts': n}, its shared table "
           "of solved contexts); empty for the others. Safe to call while another thread steps.")
       .def(
+          "analyse",
+          [](PyBot& b, const PyState& s) {
+            const auto using_bot = b.using_it("analyse");
+            const auto reading = s.reading("bot.analyse");
+            Json analysis;
+            {
+              nb::gil_scoped_release release;
+              analysis = b.impl->analyse(*s.impl);
+            }
+            return nb::cast<AnyDict>(to_python(analysis));
+          },
+          "state"_a,
+          "An exact solver's value of any state of its game (the solver: 'returns' under optimal "
+          "play, an optimal 'action' or -1, 'contexts' and 'nodes' of its table, 'seconds'). "
+          "ValueError for a bot that is not a solver (game.info.solvers); RuntimeError "
+          "(BudgetExceeded) when its budget runs out.")
+      .def(
           "step",
           [](PyBot& b, const PyState& s) {
             const auto using_bot = b.using_it("step");
@@ -541,8 +565,8 @@ NB_MODULE(_core, m) {
           "An action legal in `state` for the player to move (the GIL is released). Ctrl-C stops "
           "the search with KeyboardInterrupt; the bot stays usable.");
 
+  bind_game_info(m);
   bind_vector_env(m);
-  bind_sekigahara(m);
 }
 
 }  // namespace rivals::bindings

@@ -110,6 +110,6 @@ struct PyBot {
 };
 
 void bind_vector_env(nanobind::module_& m);
-void bind_sekigahara(nanobind::module_& m);
+void bind_game_info(nanobind::module_& m);
 
 }  // namespace rivals::bindings

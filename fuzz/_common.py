@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 import rivals
-from rivals import _facts
 
 T = TypeVar("T")
 
@@ -181,8 +180,9 @@ def configs() -> tuple[tuple[str, str], ...]:
         pass
     for name in rivals.games():
         candidates: list[dict[str, Any]] = [{}]
-        if "players" in rivals.make(name).params:
-            candidates += [{"players": n} for n in _facts.player_counts(name)]
+        default = rivals.make(name)
+        if "players" in default.params:
+            candidates += [{"players": n} for n in default.info.player_counts]
         candidates += [dict(row[0]) for row in suites.get(name, [])]
         for params in candidates:
             key = (name, json.dumps(params, sort_keys=True))

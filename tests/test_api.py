@@ -98,5 +98,6 @@ def test_alphabeta_beats_random(name: str) -> None:
 
 
 def test_alphabeta_needs_an_evaluation() -> None:
-    with pytest.raises(ValueError, match="alphabeta has no evaluation for verraeter"):
+    assert not rivals.make("verraeter").info.evaluation
+    with pytest.raises(ValueError, match="alphabeta needs an evaluation, which verraeter does not"):
         rivals.bots.make("alphabeta", rivals.make("verraeter"))

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import rivals
-from rivals._core import sekigahara_solve
+from tests.sekigahara.helpers import value as solved_value
 
 TREE_BOTS = ["mcts", "ismcts"]
 
@@ -178,7 +178,7 @@ def value_after(state: rivals.State, action: int) -> float:
     sign = 1.0 if state.current_player() == 0 else -1.0
     child = state.clone()
     child.apply_action(action)
-    return round(sign * sekigahara_solve(child)[0], 9)
+    return round(sign * solved_value(child), 9)
 
 
 # (seed, cards in the deck) of end-games from random games, three per repetition rule, chosen
@@ -208,7 +208,7 @@ def test_deep_alphabeta_plays_the_solvers_moves_in_end_games(rule: str) -> None:
                 state.apply_action(rng.choice(state.legal_actions()))
                 continue
             sign = 1.0 if state.current_player() == 0 else -1.0
-            value = round(sign * sekigahara_solve(state)[0], 9)
+            value = round(sign * solved_value(state), 9)
             action = deep.step(state)
             assert value_after(state, action) == value, (state.history(), action, value)
             shallow_misses += value_after(state, shallow.step(state)) != value

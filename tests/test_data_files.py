@@ -107,7 +107,7 @@ def test_game_data_for_every_game() -> None:
         assert getattr(oracle, "data", {}) == game.data, name
     assert rivals.make("rheinlaender").map == rivals.make("rheinlaender").data["map"]
     for name in ("battlecards", "rosenkoenig", "sekigahara", "verraeter"):
-        with pytest.raises(AttributeError, match=f"a {name} game has no map"):
+        with pytest.raises(AttributeError, match=f"a {name} game has no attribute 'map'"):
             _ = rivals.make(name).map
 
 

@@ -1,11 +1,12 @@
-"""The facts OpenSpiel and PettingZoo are told about each game (perfect information, zero-sum,
-player counts, observation bounds), checked against how the game behaves, in random games of every
-game with every player count it accepts and every parameter set of tests/games.py.
+"""The facts each game declares about itself (``game.info``: player counts, information,
+utility, observation bounds, teams, bots) and what OpenSpiel and PettingZoo are told from them,
+checked against how the game behaves, in random games of every game with every player count it
+accepts and every parameter set of tests/games.py.
 
 Algorithms trust these facts without checking: a game declared perfect-information is searched
 as if nothing were hidden, a zero-sum one is solved with one value per state, an observation
-space bounds the inputs of a network. The facts are read where users get them (the OpenSpiel game
-type, the PettingZoo observation space), so these tests hold wherever the facts come to live.
+space bounds the inputs of a network. The facts are read where users get them (``game.info``,
+the OpenSpiel game type, the PettingZoo observation space).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ GAME_TYPE = {name: pyspiel.load_game(f"rivals_{name}").get_type() for name in ri
 
 
 def accepted_player_counts(name: str) -> list[int]:
+    """The player counts the engine accepts, found by trying (the check of what is declared)."""
     if "players" not in rivals.make(name).params:
         return [rivals.make(name).num_players]
     accepted = []
@@ -75,11 +77,102 @@ def random_positions(game: rivals.Game, seed: str, games: int, every: int) -> li
     return out
 
 
+def info_fields(info: rivals.GameInfo) -> dict[str, Any]:
+    return {name: getattr(info, name) for name in dir(info) if not name.startswith("_")}
+
+
 @pytest.mark.parametrize("name", rivals.games())
-def test_the_declared_player_counts_span_the_accepted_ones(name: str) -> None:
+def test_the_declared_player_counts_are_the_accepted_ones(name: str) -> None:
     accepted = accepted_player_counts(name)
+    info = rivals.make(name).info
+    assert list(info.player_counts) == accepted
+    assert (info.min_players, info.max_players) == (min(accepted), max(accepted))
+    assert info.default_players == rivals.make(name).num_players
     game_type = GAME_TYPE[name]
     assert (game_type.min_num_players, game_type.max_num_players) == (min(accepted), max(accepted))
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+def test_the_info_is_the_same_under_every_parameter_set(name: str, params: dict[str, Any]) -> None:
+    info = rivals.make(name, **params).info
+    assert info_fields(info) == info_fields(rivals.make(name).info)
+    assert info.name == name and info.long_name and info.description
+    assert "\n" not in info.description
+    assert game_players(name, params) in info.player_counts
+
+
+def game_players(name: str, params: dict[str, Any]) -> int:
+    return rivals.make(name, **params).num_players
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_the_info_lists_exactly_the_bots_that_play(name: str) -> None:
+    game = rivals.make(name)
+    info = game.info
+    assert list(info.bots) == sorted(info.bots) and {"random", "mcts"} <= set(info.bots)
+    for bot in rivals.bots.names():
+        if bot in info.bots:
+            assert rivals.bots.make(bot, game).name == bot
+        else:
+            with pytest.raises(ValueError, match=f"unknown bot '{bot}' for {name}"):
+                rivals.bots.make(bot, game)
+    assert ("alphabeta" in info.bots) == info.evaluation
+    assert set(info.solvers) <= set(info.bots)
+
+
+def test_the_bot_names_are_the_union_of_every_games_bots() -> None:
+    every = {bot for name in rivals.games() for bot in rivals.make(name).info.bots}
+    assert rivals.bots.names() == sorted(every)
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_the_ecosystems_are_told_the_info(name: str) -> None:
+    info = rivals.make(name).info
+    game_type = GAME_TYPE[name]
+    assert game_type.long_name == f"rivals {info.long_name}"
+    perfect = game_type.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert perfect == (info.information == "perfect")
+    zero_sum = game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert zero_sum == (info.utility == "zero_sum")
+    assert game_type.provides_observation_tensor == ("observation_tensor" in info.observations)
+    space = raw_env(rivals.make(name)).observation_space("player_0")["observation"]
+    low, high = info.observation_bounds
+    assert (space.low == low).all() and (space.high == high).all()
+    # Only a game that hides something draws resamples.
+    assert info.resampling == (info.information == "imperfect")
+
+
+def test_the_info_is_read_only() -> None:
+    info = rivals.make("rosenkoenig").info
+    with pytest.raises(AttributeError):
+        info.long_name = "something else"  # type: ignore[misc]
+    info.teams[4] = ((0, 1, 2, 3),)
+    assert rivals.make("rosenkoenig").info.teams == {4: ((0, 2), (1, 3))}
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+def test_teams_share_their_results(name: str, params: dict[str, Any]) -> None:
+    """Seats of one team always get one result, and the teams do not (a win is somebody's)."""
+    game = rivals.make(name, **params)
+    teams = game.info.teams.get(game.num_players)
+    if teams is None:
+        assert game.num_players not in game.info.teams
+        return
+    assert sorted(seat for team in teams for seat in team) == list(range(game.num_players))
+    returns = game.random_playouts(300, seed=3)["returns"]
+    for team in teams:
+        assert (returns[:, list(team)] == returns[:, [team[0]]]).all()
+    assert (returns[:, teams[0][0]] != returns[:, teams[1][0]]).any()
+
+
+def test_a_data_parameter_is_an_attribute_of_its_name() -> None:
+    rheinlaender = rivals.make("rheinlaender")
+    assert rheinlaender.map == rheinlaender.data["map"]
+    assert rheinlaender.map["format"] == "rivals-rheinlaender-map"
+    assert rivals.make("sekigahara").cards == rivals.make("sekigahara").data["cards"]
+    with pytest.raises(AttributeError, match="rosenkoenig game has no attribute 'map'"):
+        rivals.make("rosenkoenig").map  # noqa: B018
+    assert not hasattr(rivals.make("verraeter"), "map")
 
 
 @pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)

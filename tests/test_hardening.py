@@ -359,15 +359,14 @@ def test_every_game_parameter_error_names_its_parameter() -> None:
                     rivals.make(name, **{param: value})
 
 
-def test_time_budgets_are_finite_for_the_solver_entry_point() -> None:
-    state = rivals.make("sekigahara").new_initial_state()
-    solve = rivals._core.sekigahara_solve
+def test_time_budgets_are_finite_for_the_solver() -> None:
+    game = rivals.make("sekigahara")
     for value in (math.nan, math.inf, -1.0, 1e10):
         with pytest.raises(ValueError, match="parameter time_s must be a number 0-86400"):
-            solve(state, time_s=value)
+            rivals.bots.make("solver", game, time_s=value)
     for contexts in (0, 2**70, 2.5):
         with pytest.raises(ValueError, match="max_contexts"):
-            solve(state, max_contexts=contexts)
+            rivals.bots.make("solver", game, max_contexts=contexts)
 
 
 def test_messages_keep_nul_bytes() -> None:

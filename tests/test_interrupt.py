@@ -69,9 +69,10 @@ CASES = {
         bot = rivals.bots.make("solver", game)
         interrupted(lambda: bot.step(decision_state(game)), rounds=2)
     """,
-    "sekigahara_solve": """
-        state = rivals.make("sekigahara").new_initial_state()
-        interrupted(lambda: rivals._core.sekigahara_solve(state))
+    "solver_analyse": """
+        game = rivals.make("sekigahara")
+        bot = rivals.bots.make("solver", game)
+        interrupted(lambda: bot.analyse(game.new_initial_state()), rounds=2)
     """,
     "play_match": """
         game = rivals.make("rheinlaender")

@@ -157,25 +157,32 @@ def test_rosenkoenig_highlights_the_last_play_and_playable_cards() -> None:
     assert plays >= 10
 
 
-class HiddenView:
-    """A Rosenkönig state whose seats each see one secret line of their own (what a game with
-    hidden hands shows), to check what the generic picture reveals to whom."""
+class Delegate:
+    """Whatever it does not set itself, read from ``inner``."""
 
-    def __init__(self, state: rivals.State) -> None:
-        self._state = state
-        self.game = state.game
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._state, name)
+        return getattr(self._inner, name)
+
+
+class HiddenView(Delegate):
+    """A Rosenkönig state whose seats each see one secret line of their own and whose game
+    declares imperfect information (what a game with hidden hands shows), to check what the
+    generic picture reveals to whom."""
+
+    def __init__(self, state: rivals.State) -> None:
+        super().__init__(state)
+        self.game = Delegate(state.game)
+        self.game.info = Delegate(state.game.info)
+        self.game.info.information = "imperfect"
 
     def observation_string(self, player: int) -> str:
         return f"public line\nsecret of seat {player}: S{player}\n"
 
 
-def test_generic_picture_shows_a_seat_only_its_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rivals import _facts
-
-    monkeypatch.setattr(_facts, "perfect_information", lambda name: False)
+def test_generic_picture_shows_a_seat_only_its_view() -> None:
     state = random_game("rosenkoenig", {}, seed=1, limit=30)
     hidden: Any = HiddenView(state)
     history = svg.moves(state)
@@ -188,8 +195,10 @@ def test_generic_picture_shows_a_seat_only_its_view(monkeypatch: pytest.MonkeyPa
     # moves do not.
     own = next(move for move in history if move.player == 1)
     other = next(move for move in history if move.player == 0)
-    seen_by_1 = svg.move_texts(state, 1)
+    seen_by_1 = svg.move_texts(hidden, 1)
     assert seen_by_1[own.step] == own.text
     assert seen_by_1[other.step] == "(hidden)"
-    assert svg.move_texts(state, None)[history[0].step] == "(hidden)"
-    assert svg.move_texts(state, 1, own.step) == seen_by_1[own.step :]
+    assert svg.move_texts(hidden, None)[history[0].step] == "(hidden)"
+    assert svg.move_texts(hidden, 1, own.step) == seen_by_1[own.step :]
+    # The real game declares perfect information: there every move reads as it is.
+    assert svg.move_texts(state, 1)[other.step] == other.text

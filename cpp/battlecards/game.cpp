@@ -46,6 +46,17 @@ void for_each_card(u128 cards, int offset, Fn&& fn) {
 
 }  // namespace
 
+GameInfo Battlecards::info() {
+  // Hands and the arsenals' order are hidden; the two sides' returns are +1 and -1, or 0 each in a
+  // draw (docs/rules/battlecards.md).
+  return {
+      .long_name = "Battlecards: Western European Theater",
+      .description = "World War II card battles on the Western European front",
+      .information = Information::kImperfect,
+      .utility = Utility::kZeroSum,
+  };
+}
+
 std::vector<ParamSpec> Battlecards::param_specs() {
   return {
       ParamSpec::data("cards", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,

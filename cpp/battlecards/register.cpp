@@ -1,5 +1,5 @@
+#include "rivals/adapter/game_adapter.h"
 #include "rivals/battlecards/game.h"
-#include "rivals/core/adapter.h"
 
 namespace rivals {
 

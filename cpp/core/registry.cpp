@@ -8,24 +8,29 @@
 
 namespace rivals {
 
-// Each game's folder defines its factory (register.cpp), so the heavy template instantiation of
-// one game compiles in a translation unit of its own.
-std::shared_ptr<AnyGame> make_battlecards(const Json& params);
-std::shared_ptr<AnyGame> make_rheinlaender(const Json& params);
-std::shared_ptr<AnyGame> make_rosenkoenig(const Json& params);
-std::shared_ptr<AnyGame> make_sekigahara(const Json& params);
-std::shared_ptr<AnyGame> make_verraeter(const Json& params);
+// Every game, one line each. The folder cpp/<name>/ defines make_<name> (its register.cpp), so the
+// heavy template instantiation of one game compiles in a translation unit of its own; the name and
+// the factory come from one word, so they cannot disagree.
+#define RIVALS_FOR_EACH_GAME(GAME) \
+  GAME(battlecards)                \
+  GAME(rheinlaender)               \
+  GAME(rosenkoenig)                \
+  GAME(sekigahara)                 \
+  GAME(verraeter)
+
+#define RIVALS_DECLARE_FACTORY(name) std::shared_ptr<AnyGame> make_##name(const Json& params);
+RIVALS_FOR_EACH_GAME(RIVALS_DECLARE_FACTORY)
+#undef RIVALS_DECLARE_FACTORY
 
 namespace {
 
 using Factory = std::shared_ptr<AnyGame> (*)(const Json&);
 
 const std::vector<std::pair<std::string, Factory>>& factories() {
+#define RIVALS_FACTORY_ROW(name) {#name, &make_##name},
   static const std::vector<std::pair<std::string, Factory>> table = {
-      {"battlecards", &make_battlecards}, {"rheinlaender", &make_rheinlaender},
-      {"rosenkoenig", &make_rosenkoenig}, {"sekigahara", &make_sekigahara},
-      {"verraeter", &make_verraeter},
-  };
+      RIVALS_FOR_EACH_GAME(RIVALS_FACTORY_ROW)};
+#undef RIVALS_FACTORY_ROW
   return table;
 }
 
@@ -34,6 +39,17 @@ const std::vector<std::pair<std::string, Factory>>& factories() {
 std::vector<std::string> game_names() {
   std::vector<std::string> names;
   for (const auto& [name, factory] : factories()) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> bot_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, factory] : factories()) {
+    const std::shared_ptr<AnyGame> game = factory(Json::object());
+    for (const auto& bot : game->info().bots)
+      if (std::find(names.begin(), names.end(), bot) == names.end()) names.push_back(bot);
+  }
   std::sort(names.begin(), names.end());
   return names;
 }

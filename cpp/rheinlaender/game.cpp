@@ -55,6 +55,17 @@ void for_each_domain(const State& state, Fn&& fn) {
 
 }  // namespace
 
+GameInfo Rheinlaender::info() {
+  // Hands are hidden; k tied leaders get 1/k each and the others -1/(n - k), so the returns sum
+  // to zero with any number of seats (docs/rules/rheinlaender.md, "Returns").
+  return {
+      .long_name = "Rheinländer",
+      .description = "knights, bastions and bishops carve domains out of the Rhine valley",
+      .information = Information::kImperfect,
+      .utility = Utility::kZeroSum,
+  };
+}
+
 std::vector<ParamSpec> Rheinlaender::param_specs() {
   return {
       ParamSpec::choice("players", Json(3), {Json(3), Json(4), Json(5)}),

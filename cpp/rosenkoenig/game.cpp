@@ -46,6 +46,20 @@ std::string card_name(int card) {
   return std::string(kDirectionNames[card_direction(card)]) + std::to_string(card_distance(card));
 }
 
+GameInfo Rosenkoenig::info() {
+  // Hands are public; the colours get +1 and -1 (0 each in a draw); the tensor is scaled into
+  // [0, 1]; with four players seats 0 and 2 are Red, 1 and 3 White (docs/rules/rosenkoenig.md).
+  return {
+      .long_name = "Rosenkönig (The Rose King)",
+      .description = "the Wars of the Roses: lay rose stones with the crown; big armies score",
+      .information = Information::kPerfect,
+      .utility = Utility::kZeroSum,
+      .observation_low = 0,
+      .observation_high = 1,
+      .teams = {{4, {{0, 2}, {1, 3}}}},
+  };
+}
+
 std::vector<ParamSpec> Rosenkoenig::param_specs() {
   return {ParamSpec::choice("players", Json(2), {Json(2), Json(4)}, "4 plays in two teams")};
 }

@@ -1,4 +1,4 @@
-#include "rivals/core/adapter.h"
+#include "rivals/adapter/game_adapter.h"
 #include "rivals/rosenkoenig/game.h"
 
 namespace rivals {

@@ -76,6 +76,19 @@ std::string action_name(Action action, bool chance) {
   return decision_names()[action];
 }
 
+GameInfo Sekigahara::info() {
+  // Everything is public and the deck's order is not part of the state; +1/-1/0; the tensor is
+  // scaled into [0, 1] (docs/rules/sekigahara.md, "Observation tensor").
+  return {
+      .long_name = "Sekigahara",
+      .description = "1600: win the daimyō over with influence before the battle begins",
+      .information = Information::kPerfect,
+      .utility = Utility::kZeroSum,
+      .observation_low = 0,
+      .observation_high = 1,
+  };
+}
+
 std::vector<ParamSpec> Sekigahara::param_specs() {
   return {
       ParamSpec::choice("repetition_rule", Json("turn_start"),

@@ -148,6 +148,18 @@ std::string action_name(Action action, IdKind kind, const Cards& cards) {
   return "pass";
 }
 
+GameInfo Verraeter::info() {
+  // Hands and drafted cards are hidden; k tied leaders get 1/k each and the others -1/(n - k)
+  // (docs/rules/verraeter.md, "Returns").
+  return {
+      .long_name = "Verräter (Traitor)",
+      .description =
+          "the houses of the eagle and the rose fight over twelve landscapes; switch sides",
+      .information = Information::kImperfect,
+      .utility = Utility::kZeroSum,
+  };
+}
+
 std::vector<ParamSpec> Verraeter::param_specs() {
   return {
       ParamSpec::choice("players", Json(4), {Json(3), Json(4)}),

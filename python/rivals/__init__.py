@@ -14,7 +14,16 @@ from __future__ import annotations
 from typing import Any
 
 from rivals import bots, replay
-from rivals._core import CHANCE, TERMINAL, BudgetExceeded, Game, State, game_names, make_game
+from rivals._core import (
+    CHANCE,
+    TERMINAL,
+    BudgetExceeded,
+    Game,
+    GameInfo,
+    State,
+    game_names,
+    make_game,
+)
 from rivals.vector_env import VectorEnv
 
 __all__ = [
@@ -22,6 +31,7 @@ __all__ = [
     "TERMINAL",
     "BudgetExceeded",
     "Game",
+    "GameInfo",
     "State",
     "VectorEnv",
     "bots",

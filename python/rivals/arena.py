@@ -49,7 +49,7 @@ from typing import IO, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from rivals import _facts, stats
+from rivals import stats
 from rivals import replay as replays
 from rivals._core import Bot, Game, State, make_game
 from rivals.bots import clock_dependent
@@ -350,7 +350,7 @@ def seat_plan(game: Game, listed: int) -> tuple[list[int], list[int]]:
     seats, so no bot ever plays against itself as one entry.
     """
     players = game.num_players
-    teams = _facts.teams(game.name, players)
+    teams = game.info.teams.get(players)
     if listed < 1:
         raise ValueError("an arena needs at least one bot")
     if teams is not None and listed < players:
@@ -454,7 +454,7 @@ class Lineup:
     def clock_limited(self) -> list[Entry]:
         """Entries that think by the clock (``time_s`` > 0): their games depend on the machine's
         speed, so the same seed can give other games."""
-        return [e for e in self.entries if clock_dependent(e.name, e.params)]
+        return [e for e in self.entries if clock_dependent(self.game, e.name, e.params)]
 
     @classmethod
     def from_record(cls, record: Any) -> Lineup:

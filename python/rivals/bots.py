@@ -9,13 +9,9 @@ from rivals._core import Bot, Game, bot_names
 
 __all__ = ["Bot", "clock_dependent", "make", "names"]
 
-# Bots whose moves never depend on time_s: the solver either finds the exact answer within its
-# time or raises BudgetExceeded.
-_EXACT = frozenset({"solver"})
-
 
 def names() -> list[str]:
-    """Names of the available bots."""
+    """Names of the bots that play at least one game; a game's own are ``game.info.bots``."""
     return list(bot_names())
 
 
@@ -27,9 +23,11 @@ def make(name: str, game: Game, seed: int = 0, **params: Any) -> Bot:
     return game.make_bot(name, params, seed)
 
 
-def clock_dependent(name: str, params: dict[str, Any]) -> bool:
-    """Whether bot ``name`` with ``params`` thinks by the clock (``time_s`` > 0), so that its
-    moves depend on the machine's speed and load and the same seed can give other games."""
+def clock_dependent(game: Game, name: str, params: dict[str, Any]) -> bool:
+    """Whether bot ``name`` of ``game`` with ``params`` thinks by the clock (``time_s`` > 0), so
+    that its moves depend on the machine's speed and load and the same seed can give other games.
+    An exact solver (``game.info.solvers``) never does: it finds the answer within its time or
+    raises ``BudgetExceeded``."""
     time_s = params.get("time_s")
     timed = isinstance(time_s, (int, float)) and not isinstance(time_s, bool) and time_s > 0
-    return timed and name not in _EXACT
+    return timed and name not in game.info.solvers

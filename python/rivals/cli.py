@@ -35,7 +35,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 import rivals
-from rivals import _facts, arena, rulebook, stats, viewer
+from rivals import arena, rulebook, stats, viewer
 from rivals import replay as replays
 from rivals import tournament as tournaments
 from rivals._core import Bot, Game
@@ -53,14 +53,6 @@ from rivals.render import (
 )
 
 __all__ = ["CliError", "main"]
-
-DESCRIPTIONS = {
-    "battlecards": "World War II card battles on the Western European front",
-    "rheinlaender": "knights, bastions and bishops carve domains out of the Rhine valley",
-    "rosenkoenig": "the Wars of the Roses: lay rose stones with the crown; big armies score",
-    "sekigahara": "1600: win the daimyō over with influence before the battle begins",
-    "verraeter": "the houses of the eagle and the rose fight over twelve landscapes; switch sides",
-}
 
 
 class CliError(Exception):
@@ -662,7 +654,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     players = game.num_players
     if not 0 <= args.seat < players:
         raise CliError(f"--seat {args.seat}: {game.name} has seats 0 to {players - 1}")
-    hidden = not _facts.perfect_information(game.name)
+    hidden = game.info.information == "imperfect"
     # With hidden information the default opponent and the hints search the information set,
     # so neither sees a card the person's seat may not.
     bot_name = args.bot or ("ismcts" if hidden else "mcts")
@@ -848,19 +840,6 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     return status if isinstance(status, int) else 0
 
 
-def _seat_counts(name: str) -> str:
-    """The player counts a game accepts, found by asking the engine (e.g. ``"2, 4"``)."""
-    default = rivals.make(name).num_players
-    counts = []
-    for players in range(1, 9):
-        try:
-            rivals.make(name, players=players)
-        except ValueError:
-            continue
-        counts.append(players)
-    return ", ".join(str(n) for n in counts) if counts else str(default)
-
-
 def cmd_games(args: argparse.Namespace, console: Console) -> int:
     del args
     table = Table(box=box.SIMPLE_HEAD)
@@ -868,7 +847,11 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
     table.add_column("players", justify="right")
     table.add_column("description")
     for name in rivals.games():
-        table.add_row(name, _seat_counts(name), DESCRIPTIONS.get(name, ""))
+        info = rivals.make(name).info
+        counts = ", ".join(str(count) for count in info.player_counts)
+        table.add_row(
+            name, counts, Text.assemble((info.long_name, "italic"), ": ", info.description)
+        )
     console.print(table)
     return 0
 

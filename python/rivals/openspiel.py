@@ -31,7 +31,6 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
         "rivals.openspiel needs OpenSpiel: pip install 'rivals[openspiel]'", name=error.name
     ) from error
 
-from rivals import _facts
 from rivals._core import Game, State, game_names, make_game
 
 __all__ = ["PREFIX", "RivalsGame", "RivalsObserver", "RivalsState", "pyspiel_name", "register"]
@@ -88,7 +87,7 @@ def _specification(name: str) -> tuple[dict[str, Scalar], dict[str, Scalar]]:
     if "players" in default.params:
         others = [
             make_game(name, {"players": count}).params
-            for count in _facts.player_counts(name)
+            for count in default.info.player_counts
             if count != default.num_players
         ]
     spec: dict[str, Scalar] = {}
@@ -130,28 +129,31 @@ def _rivals_params(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _game_type(name: str) -> Any:
-    counts = _facts.player_counts(name)
+    info = make_game(name, {}).info
     game_type = pyspiel.GameType
+    utilities = {
+        "zero_sum": game_type.Utility.ZERO_SUM,
+        "constant_sum": game_type.Utility.CONSTANT_SUM,
+        "general_sum": game_type.Utility.GENERAL_SUM,
+    }
     return game_type(
         short_name=pyspiel_name(name),
-        long_name=f"rivals {name}",
+        long_name=f"rivals {info.long_name}",
         dynamics=game_type.Dynamics.SEQUENTIAL,
         chance_mode=game_type.ChanceMode.EXPLICIT_STOCHASTIC,
         information=(
             game_type.Information.PERFECT_INFORMATION
-            if _facts.perfect_information(name)
+            if info.information == "perfect"
             else game_type.Information.IMPERFECT_INFORMATION
         ),
-        utility=game_type.Utility.ZERO_SUM
-        if _facts.zero_sum(name)
-        else game_type.Utility.GENERAL_SUM,
+        utility=utilities[info.utility],
         reward_model=game_type.RewardModel.TERMINAL,
-        max_num_players=max(counts),
-        min_num_players=min(counts),
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string="information_state_string" in info.observations,
+        provides_information_state_tensor="information_state_tensor" in info.observations,
+        provides_observation_string="observation_string" in info.observations,
+        provides_observation_tensor="observation_tensor" in info.observations,
         parameter_specification=_specification(name)[0],
     )
 
@@ -169,7 +171,7 @@ class RivalsGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
             num_players=game.num_players,
             min_utility=MIN_UTILITY,
             max_utility=MAX_UTILITY,
-            utility_sum=0.0 if _facts.zero_sum(name) else None,
+            utility_sum=game.info.utility_sum,
             max_game_length=game.max_game_length,
         )
         super().__init__(_game_type(name), info, dict(params or {}))
@@ -238,7 +240,7 @@ class RivalsObserver:
         if params:
             raise ValueError(f"rivals observers take no parameters; got {dict(params)}")
         name = game.rivals_game.name
-        self._perfect_information = _facts.perfect_information(name)
+        self._perfect_information = game.rivals_game.info.information == "perfect"
         if (
             iig_obs_type is not None
             and not self._perfect_information

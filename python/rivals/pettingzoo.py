@@ -38,7 +38,6 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
         "rivals.pettingzoo needs PettingZoo: pip install 'rivals[pettingzoo]'", name=error.name
     ) from error
 
-from rivals import _facts
 from rivals._core import Game, State, make_game
 
 __all__ = ["RENDER_MODES", "RivalsAECEnv", "env", "raw_env"]
@@ -81,7 +80,7 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         }
         self.possible_agents = [f"player_{seat}" for seat in range(game.num_players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        low, high = _facts.observation_bounds(game.name)
+        low, high = game.info.observation_bounds
         # One space object per agent, as PettingZoo requires (seeding a space must stick).
         self.observation_spaces = {
             agent: spaces.Dict(

@@ -386,7 +386,8 @@ def _v1_chance_offset(state: State) -> int:
     Sekigahara's reveal of card c was 108 + c; Rheinländer's card c was N*S + S + N + c and chip
     kind k N*S + S + 2N + 1 + k (N*S + S + N is today's decision count, N + 1 the card count);
     Verräter's landscapes, set-aside cards and draws started at 56, 68 and 74; Battlecards'
-    arsenal card of global index a was 899 + a and conflict card k 1155 + k.
+    arsenal card of global index a was 899 + a and conflict card k 1155 + k. Version 1 knew these
+    five games only, so the list is closed: a game added since has no version-1 replays.
     """
     game = state.game
     if game.name == "sekigahara":

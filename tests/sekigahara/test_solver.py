@@ -1,4 +1,4 @@
-"""The exact Sekigahara solver (``rivals._core.sekigahara_solve`` and the ``solver`` bot).
+"""The exact Sekigahara solver (the ``solver`` bot: its moves and ``analyse``).
 
 Small end-games are solved independently by brute force through the pure-Python reference: every
 reachable state (decisions inside a turn, acquisitions and reveals included) becomes a node of an
@@ -23,7 +23,7 @@ import pytest
 
 import rivals
 from rivals import reference
-from rivals._core import sekigahara_solve
+from tests.sekigahara.helpers import analyse, value
 
 RULES = ["turn_start", "symmetric", "off"]
 DATA_FILE = Path(__file__).resolve().parents[2] / "python" / "rivals" / "data" / "sekigahara.json"
@@ -152,7 +152,7 @@ def check_states(states: list[Any], values: list[float], count: int) -> set[str]
     phases = set()
     for i in chosen:
         phases.add(states[i].to_dict()["phase"])
-        solved = sekigahara_solve(states[i])[0]
+        solved = value(states[i])
         assert solved == pytest.approx(values[i], abs=1e-9), states[i].history()
     return phases
 
@@ -186,10 +186,10 @@ def test_scripts_reach_the_intended_positions(rule: str, one_free: str, two_free
 def test_an_end_game_matches_brute_force(rule: str, one_free: str) -> None:
     engine, oracle = scripted(rule, one_free, ONE_FREE_SCRIPT)
     states, values = brute_force(oracle)
-    value, best, nodes, seconds = sekigahara_solve(engine)
-    assert value == pytest.approx(values[0], abs=1e-9)
-    assert best in engine.legal_actions()
-    assert nodes > 0 and seconds >= 0
+    analysis = analyse(engine)
+    assert analysis["returns"] == pytest.approx([values[0], -values[0]], abs=1e-9)
+    assert analysis["action"] in engine.legal_actions()
+    assert analysis["nodes"] > 0 and analysis["contexts"] > 0 and analysis["seconds"] >= 0
     phases = check_states(states, values, 400)
     assert {"action", "blank", "swap", "reveal", "terminal"} <= phases
 
@@ -218,7 +218,7 @@ def test_two_free_tokens_and_two_cards_left_match_brute_force(rule: str, two_fre
     rules together, so they run with the rest rather than never."""
     engine, oracle = scripted(rule, two_free, TWO_FREE_SCRIPT)
     states, values = brute_force(oracle)
-    assert sekigahara_solve(engine)[0] == pytest.approx(values[0], abs=1e-9)
+    assert value(engine) == pytest.approx(values[0], abs=1e-9)
     check_states(states, values, 60)
 
 
@@ -246,20 +246,20 @@ def test_values_obey_the_rules_one_step_ahead(rule: str) -> None:
         for _ in range(8):
             if state.is_terminal():
                 break
-            value = sekigahara_solve(state)[0]
-            assert -1.0 <= value <= 1.0
+            solved = value(state)
+            assert -1.0 <= solved <= 1.0
             children = []
             for action in state.legal_actions():
                 child = state.clone()
                 child.apply_action(action)
-                children.append(sekigahara_solve(child)[0])
+                children.append(value(child))
             if state.is_chance_node():
                 expected = sum(p * v for (_, p), v in zip(state.chance_outcomes(), children))
             elif state.current_player() == 0:
                 expected = max(children)
             else:
                 expected = min(children)
-            assert value == pytest.approx(expected, abs=1e-9)
+            assert solved == pytest.approx(expected, abs=1e-9)
             checked += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked >= 30
@@ -274,8 +274,8 @@ def test_value_is_exact_in_units_of_the_deck_orders() -> None:
         if state.is_terminal():
             continue
         deck = len(state.to_dict()["deck"])
-        value = sekigahara_solve(state)[0] * factorial[deck]
-        assert value == pytest.approx(round(value), abs=1e-6)
+        scaled = value(state) * factorial[deck]
+        assert scaled == pytest.approx(round(scaled), abs=1e-6)
         checked += deck > 1
     assert checked >= 4, "too few positions where the deck order matters"
 
@@ -283,9 +283,9 @@ def test_value_is_exact_in_units_of_the_deck_orders() -> None:
 def test_terminal_and_chance_states() -> None:
     state = random_position("turn_start", 0, 0)
     assert state.is_terminal()
-    value, best, _, _ = sekigahara_solve(state)
-    assert value == state.returns()[0]
-    assert best == -1
+    analysis = analyse(state)
+    assert analysis["returns"] == state.returns()
+    assert analysis["action"] == -1
 
 
 # --------------------------------------------------------------------------------------------
@@ -302,8 +302,7 @@ def winning_positions(count: int) -> Iterator[tuple[Any, int]]:
         if state.is_terminal() or state.is_chance_node():
             continue
         seat = state.current_player()
-        value = sekigahara_solve(state)[0]
-        if value == (1.0 if seat == 0 else -1.0):
+        if value(state) == (1.0 if seat == 0 else -1.0):
             yield state, seat
             found += 1
             if found == count:
@@ -343,9 +342,13 @@ def test_solver_bot_plays_legal_moves_against_itself() -> None:
 
 
 def test_solver_bot_is_only_for_sekigahara() -> None:
-    with pytest.raises(ValueError, match="solver plays only sekigahara"):
+    with pytest.raises(ValueError, match="unknown bot 'solver' for rosenkoenig; available: "):
         rivals.bots.make("solver", rivals.make("rosenkoenig"))
     assert "solver" in rivals.bots.names()
+    assert rivals.make("sekigahara").info.solvers == ("solver",)
+    assert all(
+        not rivals.make(name).info.solvers for name in rivals.games() if name != "sekigahara"
+    )
 
 
 def test_solver_bot_rejects_bad_params() -> None:
@@ -361,14 +364,18 @@ def test_solver_bot_rejects_bad_params() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def test_solve_rejects_other_games() -> None:
-    with pytest.raises(ValueError, match="rosenkoenig"):
-        sekigahara_solve(rivals.make("rosenkoenig").new_initial_state())
+def test_analyse_rejects_other_games_and_bots_that_are_not_solvers() -> None:
+    solver = rivals.bots.make("solver", rivals.make("sekigahara"))
+    with pytest.raises(ValueError, match="plays sekigahara, not rosenkoenig"):
+        solver.analyse(rivals.make("rosenkoenig").new_initial_state())
+    state = random_position("turn_start", 3, 4)
+    with pytest.raises(ValueError, match=r"'mcts' is not an exact solver.*solvers: solver"):
+        rivals.bots.make("mcts", state.game).analyse(state)
 
 
 def test_budget_runs_out_with_runtime_error() -> None:
     state = random_position("turn_start", 3, 4)
-    with pytest.raises(RuntimeError, match="contexts"):
-        sekigahara_solve(state, max_contexts=1)
+    with pytest.raises(rivals.BudgetExceeded, match="contexts"):
+        analyse(state, max_contexts=1)
     with pytest.raises(ValueError, match="max_contexts"):
-        sekigahara_solve(state, max_contexts=0)
+        analyse(state, max_contexts=0)

@@ -6,6 +6,8 @@ rounds, and reported as medians and a ratio. bench/README.md explains each row.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
@@ -13,20 +15,17 @@ from rich.console import Console
 
 from rivals._core import game_names
 
-from . import battlecards, rheinlaender, rosenkoenig, scale, sekigahara, verraeter
 from ._common import Row, Sizes, choose_sizes, machine_line, render
 
 __all__ = ["games", "main"]
 
-# Game name -> module with ``TITLE`` and ``run(sizes, log) -> (rows, notes)``.
+# Game name -> module with ``TITLE`` and ``run(sizes, log) -> (rows, notes)``: every public module
+# of this package, found by name, so a game's benchmarks need only their module. ``scale`` is not
+# a game: VectorEnv and search figures over every game (rivals bench scale).
 _GAMES: dict[str, ModuleType] = {
-    "battlecards": battlecards,
-    "rheinlaender": rheinlaender,
-    "rosenkoenig": rosenkoenig,
-    # Not a game: VectorEnv and search figures over every game (rivals bench scale).
-    "scale": scale,
-    "sekigahara": sekigahara,
-    "verraeter": verraeter,
+    info.name: importlib.import_module(f"{__name__}.{info.name}")
+    for info in pkgutil.iter_modules(__path__)
+    if not info.name.startswith("_")
 }
 
 

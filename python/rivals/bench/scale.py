@@ -98,7 +98,7 @@ def _search_rate(game: Game, iterations: int) -> float:
         state.apply_action(rng.choice(state.legal_actions()))
     while state.is_chance_node() or len(state.legal_actions()) < 2:
         state.apply_action(rng.choice(state.legal_actions()))
-    name = "mcts" if game.name in ("rosenkoenig", "sekigahara") else "ismcts"
+    name = "mcts" if game.info.information == "perfect" else "ismcts"
     bot = rivals.bots.make(name, game, seed=1, iterations=iterations)
     return iterations / positive(timed(lambda: bot.step(state)).cpu_s)
 

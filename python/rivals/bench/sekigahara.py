@@ -41,15 +41,17 @@ Log = Callable[[str], None]
 _SOLVE_SCRIPT = """
 import json, resource, sys, time
 import rivals
-from rivals._core import sekigahara_solve
 args = json.loads(sys.argv[1])
-state = rivals.make("sekigahara", repetition_rule=args["rule"]).state_from_history(args["history"])
+game = rivals.make("sekigahara", repetition_rule=args["rule"])
+state = game.state_from_history(args["history"])
+solver = rivals.bots.make("solver", game)
 unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
 cpu = time.process_time()
-value, action, nodes, seconds = sekigahara_solve(state)
+analysis = solver.analyse(state)
 cpu = time.process_time() - cpu
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
+value, nodes = analysis["returns"][0], analysis["nodes"]
 print(json.dumps({"value": value, "nodes": nodes, "cpu_s": cpu, "before": before, "after": after}))
 """
 
@@ -229,7 +231,7 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
         "engine.",
         "rivals and baseline: medians over the rounds; ratio: median of the per-round ratios, "
         "above 1 favours rivals (row 3: play_match over random_playouts).",
-        "Row 4: rivals._core.sekigahara_solve from a turn start of a seeded random game, in a "
+        "Row 4: the solver bot's analyse() from a turn start of a seeded random game, in a "
         "fresh interpreter; memory is the growth of its peak resident set during the solve. "
         "RIVALS_BENCH_SOLVE_OPENING=1 adds the whole game (minutes, about 2 GB).",
         *solver_notes,

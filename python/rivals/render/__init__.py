@@ -24,7 +24,6 @@ from typing import Any, cast
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from rivals import _facts
 from rivals._core import CHANCE, State
 
 __all__ = [
@@ -171,7 +170,7 @@ def move_texts(state: State, viewer: int | None, start: int = 0) -> list[str]:
     if hook is not None:
         return [str(text) for text in hook(state, viewer, start)]
     walker = state.game.state_from_history(history[:start])
-    perfect = _facts.perfect_information(state.game.name)
+    perfect = state.game.info.information == "perfect"
     out = []
     for action in history[start:]:
         player = walker.current_player()

@@ -10,6 +10,7 @@
 
 #include "rivals/battlecards/cards.h"
 #include "rivals/battlecards/state.h"
+#include "rivals/core/game_info.h"
 #include "rivals/core/json.h"
 #include "rivals/core/params.h"
 #include "rivals/core/rng.h"
@@ -26,6 +27,7 @@ class Battlecards {
   using State = battlecards::State;
 
   static std::vector<ParamSpec> param_specs();
+  static GameInfo info();
   explicit Battlecards(const Json& params);
 
   Json params() const { return params_; }

@@ -28,12 +28,15 @@ concept EvaluatedGame = Game<G> && requires(const G& g, const typename G::State&
   { g.same_side(p, p) } -> std::same_as<bool>;
 };
 
-template <Game G>
+inline constexpr const char* kAlphaBetaName = "alphabeta";
+
+// Only a game with an evaluation has this bot (bots/bot_factory.h).
+template <EvaluatedGame G>
 class AlphaBetaBot {
   using State = typename G::State;
 
  public:
-  static constexpr const char* kName = "alphabeta";
+  static constexpr const char* kName = kAlphaBetaName;
   static constexpr int kMaxDepth = 64;
   static std::vector<ParamSpec> param_specs() {
     return {
@@ -50,10 +53,6 @@ class AlphaBetaBot {
         depth_(static_cast<int>(params.find("depth")->as_int())),
         time_s_(params.find("time_s")->as_number()),
         rng_(seed) {
-    if constexpr (!EvaluatedGame<G>) {
-      throw InvalidArgument(std::string("alphabeta has no evaluation for ") + G::kName +
-                            "; it plays rosenkoenig and sekigahara");
-    }
     const std::int64_t table_mb = params.find("table_mb")->as_int();
     std::size_t entries = 1;
     while (entries * 2 * sizeof(Entry) <= static_cast<std::size_t>(table_mb) << 20) entries *= 2;
@@ -63,43 +62,39 @@ class AlphaBetaBot {
   void reseed(std::uint64_t seed) { rng_ = Rng(seed); }
 
   Action step(const State& root) {
-    if constexpr (EvaluatedGame<G>) {
-      Action legal[State::kMaxLegalActions];
-      const int count = root.legal_actions(legal);
-      if (count == 1) return legal[0];
-      me_ = root.current_player();
-      deadline_ = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                      std::chrono::duration<double>(time_s_));
-      out_of_time_ = false;
-      nodes_ = 0;
-      // Shuffled once per move, so equal values are broken at random (seeded) and the order
-      // carries over from one depth to the next through the table's best move.
-      for (int k = count - 1; k > 0; --k)
-        std::swap(legal[k], legal[rng_.below(static_cast<std::uint32_t>(k + 1))]);
-      Action best = legal[0];
-      const int max_depth = time_s_ > 0 ? kMaxDepth : depth_;
-      for (int depth = 1; depth <= max_depth; ++depth) {
-        double alpha = -2.0;
-        Action depth_best = best;
-        order_first(legal, count, best);
-        for (int k = 0; k < count; ++k) {
-          State child = root;
-          child.apply(legal[k]);
-          const double value = search(child, depth - 1, alpha, 2.0);
-          if (out_of_time_) break;
-          if (value > alpha) {
-            alpha = value;
-            depth_best = legal[k];
-          }
-        }
+    Action legal[State::kMaxLegalActions];
+    const int count = root.legal_actions(legal);
+    if (count == 1) return legal[0];
+    me_ = root.current_player();
+    deadline_ = std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(time_s_));
+    out_of_time_ = false;
+    nodes_ = 0;
+    // Shuffled once per move, so equal values are broken at random (seeded) and the order
+    // carries over from one depth to the next through the table's best move.
+    for (int k = count - 1; k > 0; --k)
+      std::swap(legal[k], legal[rng_.below(static_cast<std::uint32_t>(k + 1))]);
+    Action best = legal[0];
+    const int max_depth = time_s_ > 0 ? kMaxDepth : depth_;
+    for (int depth = 1; depth <= max_depth; ++depth) {
+      double alpha = -2.0;
+      Action depth_best = best;
+      order_first(legal, count, best);
+      for (int k = 0; k < count; ++k) {
+        State child = root;
+        child.apply(legal[k]);
+        const double value = search(child, depth - 1, alpha, 2.0);
         if (out_of_time_) break;
-        best = depth_best;
+        if (value > alpha) {
+          alpha = value;
+          depth_best = legal[k];
+        }
       }
-      return best;
-    } else {
-      throw std::logic_error("alphabeta cannot be constructed for this game");
+      if (out_of_time_) break;
+      best = depth_best;
     }
+    return best;
   }
 
   std::int64_t nodes() const { return nodes_; }

@@ -1,55 +1,112 @@
-// The bots available for a game type, built by name. A bot is a std::variant rather than a
-// virtual class, so a match between C++ bots dispatches with a jump table, not a virtual call,
-// on every move.
+// The bots available for a game type, built by name: the engine's bots that every game has
+// (random, mcts, ismcts), alphabeta for a game with an evaluation, and the game's own extra bots
+// (G::ExtraBots, game_concept.h). A bot is a std::variant rather than a virtual class, so a match
+// between C++ bots dispatches with a jump table, not a virtual call, on every move.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 #include "rivals/bots/alphabeta.h"
-#include "rivals/bots/bot_names.h"
 #include "rivals/bots/ismcts.h"
 #include "rivals/bots/mcts.h"
 #include "rivals/bots/random_bot.h"
-#include "rivals/bots/solver_bot.h"
 #include "rivals/core/any_game.h"
 #include "rivals/core/game_concept.h"
 
 namespace rivals {
 
+namespace detail {
+
 template <Game G>
-using BotOf = std::variant<RandomBot<G>, MctsBot<G>, IsmctsBot<G>, AlphaBetaBot<G>, SolverBot<G>>;
+struct EngineBots {
+  using type = std::variant<RandomBot<G>, MctsBot<G>, IsmctsBot<G>>;
+};
+template <EvaluatedGame G>
+struct EngineBots<G> {
+  using type = std::variant<RandomBot<G>, MctsBot<G>, IsmctsBot<G>, AlphaBetaBot<G>>;
+};
+
+template <Game G>
+struct ExtraBotsOf {
+  using type = BotList<>;
+};
+template <Game G>
+  requires requires { typename G::ExtraBots; }
+struct ExtraBotsOf<G> {
+  using type = typename G::ExtraBots;
+};
+
+template <class Variant, class Extra>
+struct WithExtra;
+template <class... Bots, class... Extra>
+struct WithExtra<std::variant<Bots...>, BotList<Extra...>> {
+  using type = std::variant<Bots..., Extra...>;
+};
+
+}  // namespace detail
+
+template <Game G>
+using BotOf = typename detail::WithExtra<typename detail::EngineBots<G>::type,
+                                         typename detail::ExtraBotsOf<G>::type>::type;
 
 namespace detail {
-template <Game G, class Bot>
-bool try_make(const G& game, const BotSpec& spec, std::uint64_t seed, std::optional<BotOf<G>>& out,
-              Json* resolved) {
-  if (spec.name != Bot::kName) return false;
-  Json params = resolve_params(Bot::kName, Bot::param_specs(), spec.params);
-  out.emplace(std::in_place_type<Bot>, game, params, seed);
-  if (resolved != nullptr) *resolved = std::move(params);
-  return true;
+
+// Calls f(std::type_identity<Bot>{}) for each bot of G, in the variant's order.
+template <Game G, class F>
+void for_each_bot(F&& f) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (f(std::type_identity<std::variant_alternative_t<I, BotOf<G>>>{}), ...);
+  }(std::make_index_sequence<std::variant_size_v<BotOf<G>>>{});
 }
+
+template <class Bot>
+constexpr bool is_solver() {
+  if constexpr (requires { Bot::kSolver; })
+    return Bot::kSolver;
+  else
+    return false;
+}
+
 }  // namespace detail
+
+// The names of the bots that play G, sorted; with `solvers_only`, the exact solvers among them.
+template <Game G>
+std::vector<std::string> bot_names_of(bool solvers_only = false) {
+  std::vector<std::string> names;
+  detail::for_each_bot<G>([&]<class Bot>(std::type_identity<Bot>) {
+    if (!solvers_only || detail::is_solver<Bot>()) names.emplace_back(Bot::kName);
+  });
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 // `resolved`, when given, receives every parameter of the bot with the defaults filled in.
 template <Game G>
 BotOf<G> make_bot_of(const G& game, const BotSpec& spec, std::uint64_t seed,
                      Json* resolved = nullptr) {
   std::optional<BotOf<G>> bot;
-  if (detail::try_make<G, RandomBot<G>>(game, spec, seed, bot, resolved) ||
-      detail::try_make<G, MctsBot<G>>(game, spec, seed, bot, resolved) ||
-      detail::try_make<G, IsmctsBot<G>>(game, spec, seed, bot, resolved) ||
-      detail::try_make<G, AlphaBetaBot<G>>(game, spec, seed, bot, resolved) ||
-      detail::try_make<G, SolverBot<G>>(game, spec, seed, bot, resolved))
-    return std::move(*bot);
+  detail::for_each_bot<G>([&]<class Bot>(std::type_identity<Bot>) {
+    if (bot || spec.name != Bot::kName) return;
+    Json params = resolve_params(Bot::kName, Bot::param_specs(), spec.params);
+    bot.emplace(std::in_place_type<Bot>, game, params, seed);
+    if (resolved != nullptr) *resolved = std::move(params);
+  });
+  if (bot) return std::move(*bot);
   std::string names;
-  for (const auto& name : bot_names()) names += (names.empty() ? "" : ", ") + name;
-  throw InvalidArgument("unknown bot '" + spec.name + "'; available: " + names);
+  for (const auto& name : bot_names_of<G>()) names += (names.empty() ? "" : ", ") + name;
+  std::string why;
+  if (!EvaluatedGame<G> && spec.name == kAlphaBetaName)
+    why = std::string(" (") + kAlphaBetaName + " needs an evaluation, which " +
+          std::string(G::kName) + " does not provide)";
+  throw InvalidArgument("unknown bot '" + spec.name + "' for " + G::kName + why +
+                        "; available: " + names);
 }
 
 // Bots that reason about hidden information also take the history, which is what they resample.
@@ -80,6 +137,19 @@ Json bot_stats(const BotOf<G>& bot) {
           return b.stats();
         else
           return Json::object();
+      },
+      bot);
+}
+
+// An exact solver's value of `state` (game_concept.h, BotList); nothing for the other bots.
+template <Game G>
+std::optional<Json> bot_analyse(BotOf<G>& bot, const typename G::State& state) {
+  return std::visit(
+      [&](auto& b) -> std::optional<Json> {
+        if constexpr (requires { b.analyse(state); })
+          return b.analyse(state);
+        else
+          return std::nullopt;
       },
       bot);
 }

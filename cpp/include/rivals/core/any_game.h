@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rivals/core/error.h"
+#include "rivals/core/game_info.h"
 #include "rivals/core/json.h"
 #include "rivals/core/types.h"
 
@@ -70,6 +71,10 @@ class AnyBot {
   // Progress of a bot that works for long (the solver: {"contexts": n}); may be read from
   // another thread while step() runs. An empty object for most bots.
   virtual Json stats() const = 0;
+  // An exact solver's value of any state of its game (chance and the end included), as the bot
+  // documents it; std::invalid_argument for a bot that is not a solver (GameInfo::solvers) and
+  // for a state of another game.
+  virtual Json analyse(const AnyState& state) = 0;
 };
 
 struct BotSpec {
@@ -146,6 +151,8 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   bool same_rules(const AnyGame& other) const {
     return this == &other || identity() == other.identity();
   }
+  // What the game is (game_info.h): the same for every game of one name.
+  virtual const GameInfo& info() const = 0;
   virtual int num_players() const = 0;
   virtual int num_distinct_actions() const = 0;
   virtual int max_chance_outcomes() const = 0;

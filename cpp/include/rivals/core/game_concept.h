@@ -4,11 +4,13 @@
 //   struct MyGame {
 //     static constexpr const char* kName = "mygame";
 //     static std::vector<ParamSpec> param_specs();
+//     static GameInfo info();                              // names, information, utility...
 //     explicit MyGame(const Json& resolved_params);       // throws std::invalid_argument
 //     class State;                                         // a plain value, no heap
 //     State initial_state() const;
 //     ... sizes, presentation (strings, snapshot, observation) ...
 //     const Json& data() const;  // optional: {parameter: document} of its data (data.h)
+//     using ExtraBots = BotList<MySolver>;  // optional: bots of this game alone (see below)
 //   };
 //
 // The State is a value type that owns the hot path: legal actions into a caller's fixed buffer,
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "rivals/core/error.h"
+#include "rivals/core/game_info.h"
 #include "rivals/core/json.h"
 #include "rivals/core/params.h"
 #include "rivals/core/rng.h"
@@ -53,6 +56,7 @@ concept Game = GameState<typename G::State> &&
                         std::string_view text, float* tensor, double* out) {
                  { G::kName } -> std::convertible_to<const char*>;
                  { G::param_specs() } -> std::same_as<std::vector<ParamSpec>>;
+                 { G::info() } -> std::same_as<GameInfo>;
                  { g.params() } -> std::convertible_to<Json>;
                  { g.num_players() } -> std::same_as<int>;
                  { g.num_distinct_actions() } -> std::same_as<int>;
@@ -81,5 +85,13 @@ concept HiddenInformationGame =
       { g.resample_history(history, p, rng) } -> std::same_as<std::vector<Action>>;
       { g.information_state_string(s, history, p) } -> std::same_as<std::string>;
     };
+
+// The bots a game brings of its own (an exact solver), beside the engine's bots for every game:
+// `using ExtraBots = BotList<Bot...>;` in the game. Each Bot has the shape of the engine's bots
+// (bots/random_bot.h): kName, param_specs(), a constructor (const G&, const Json& params, seed),
+// reseed(seed) and step(state); optionally stats(), and, for an exact solver, kSolver = true and
+// analyse(state) -> Json (the value of any state of the game).
+template <class... Bots>
+struct BotList {};
 
 }  // namespace rivals

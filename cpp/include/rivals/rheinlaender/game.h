@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rivals/core/game_info.h"
 #include "rivals/core/json.h"
 #include "rivals/core/params.h"
 #include "rivals/core/rng.h"
@@ -21,6 +22,7 @@ class Rheinlaender {
   using State = rheinlaender::State;
 
   static std::vector<ParamSpec> param_specs();
+  static GameInfo info();
   explicit Rheinlaender(const Json& params);
 
   Json params() const;

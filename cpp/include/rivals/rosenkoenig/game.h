@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rivals/core/game_info.h"
 #include "rivals/core/json.h"
 #include "rivals/core/params.h"
 #include "rivals/rosenkoenig/state.h"
@@ -17,6 +18,7 @@ class Rosenkoenig {
   using State = rosenkoenig::State;
 
   static std::vector<ParamSpec> param_specs();
+  static GameInfo info();
   explicit Rosenkoenig(const Json& params);
 
   Json params() const;

@@ -6,9 +6,12 @@
 #include <string_view>
 #include <vector>
 
+#include "rivals/core/game_concept.h"
+#include "rivals/core/game_info.h"
 #include "rivals/core/json.h"
 #include "rivals/core/params.h"
 #include "rivals/core/rng.h"
+#include "rivals/sekigahara/solver_bot.h"
 #include "rivals/sekigahara/state.h"
 
 namespace rivals::sekigahara {
@@ -19,8 +22,11 @@ class Sekigahara {
  public:
   static constexpr const char* kName = "sekigahara";
   using State = sekigahara::State;
+  // The exact solver plays as a bot of this game alone.
+  using ExtraBots = BotList<SolverBot>;
 
   static std::vector<ParamSpec> param_specs();
+  static GameInfo info();
   explicit Sekigahara(const Json& params);
 
   Json params() const;

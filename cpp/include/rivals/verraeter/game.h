@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rivals/core/game_info.h"
 #include "rivals/core/json.h"
 #include "rivals/core/params.h"
 #include "rivals/core/rng.h"
@@ -19,6 +20,7 @@ class Verraeter {
   using State = verraeter::State;
 
   static std::vector<ParamSpec> param_specs();
+  static GameInfo info();
   explicit Verraeter(const Json& params);
 
   Json params() const;

@@ -22,7 +22,6 @@ from types import ModuleType
 from typing import Any, cast
 from xml.sax.saxutils import escape as _escape
 
-from rivals import _facts
 from rivals import render as _render
 from rivals._core import CHANCE, State
 from rivals.render import player_label, result_text
@@ -137,7 +136,7 @@ def generic(state: State, player: int | None, history: Sequence[Move]) -> str:
     name = state.game.name
     if player is not None:
         lines = state.observation_string(player).splitlines()
-    elif _facts.perfect_information(name):
+    elif state.game.info.information == "perfect":
         lines = str(state).splitlines()
     else:
         lines = _public_lines(state)

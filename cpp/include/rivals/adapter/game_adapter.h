@@ -1,12 +1,16 @@
-// Turns a concrete game (see game_concept.h) into the type-erased AnyGame/AnyState that Python
-// and name-based C++ users see. The checked, history-keeping API lives here once for all games;
-// the batch loops (playouts, matches) are instantiated here per game, so they run on the concrete
-// State with no virtual call per move.
+// Turns a concrete game (see core/game_concept.h) into the type-erased AnyGame/AnyState that
+// Python and name-based C++ users see. The checked, history-keeping API lives here once for all
+// games; the batch loops (playouts, matches) are instantiated here per game, so they run on the
+// concrete State with no virtual call per move.
+//
+// This layer sits above both the core and the bots (it builds a game's bots by name), so neither
+// of them depends on it; each game's register.cpp instantiates it once.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -17,6 +21,7 @@
 #include "rivals/core/data.h"
 #include "rivals/core/error.h"
 #include "rivals/core/game_concept.h"
+#include "rivals/core/game_info.h"
 #include "rivals/core/interrupt.h"
 #include "rivals/core/parallel.h"
 #include "rivals/core/playout.h"
@@ -194,7 +199,8 @@ class GameAdapter final : public AnyGame {
       : rules_(resolve_params(G::kName, G::param_specs(), given)),
         name_(G::kName),
         params_(rules_.params()),
-        observation_shape_(rules_.observation_shape()) {
+        observation_shape_(rules_.observation_shape()),
+        info_(complete_info(rules_)) {
     // The identity is the name, the other parameters and the documents, each with sorted keys.
     Json others = Json::object();
     for (const auto& [key, value] : params_.as_object())
@@ -223,6 +229,7 @@ class GameAdapter final : public AnyGame {
     return portable;
   }
   const std::string& identity() const override { return identity_; }
+  const GameInfo& info() const override { return info_; }
   int num_players() const override { return rules_.num_players(); }
   int num_distinct_actions() const override { return rules_.num_distinct_actions(); }
   int max_chance_outcomes() const override { return rules_.max_chance_outcomes(); }
@@ -351,6 +358,34 @@ class GameAdapter final : public AnyGame {
     return std::static_pointer_cast<const GameAdapter>(shared_from_this());
   }
 
+  // The game's declared facts, and the rest read from its type and declarations.
+  static GameInfo complete_info(const G& rules) {
+    GameInfo info = G::info();
+    info.name = G::kName;
+    const auto specs = G::param_specs();
+    const auto players = std::find_if(specs.begin(), specs.end(),
+                                      [](const ParamSpec& spec) { return spec.name == "players"; });
+    if (players == specs.end()) {
+      info.player_counts = {rules.num_players()};
+      info.default_players = rules.num_players();
+    } else {
+      for (const Json& choice : players->choices)
+        info.player_counts.push_back(static_cast<int>(choice.as_int()));
+      if (players->choices.empty())
+        for (auto count = static_cast<int>(players->min); count <= players->max; ++count)
+          info.player_counts.push_back(count);
+      std::sort(info.player_counts.begin(), info.player_counts.end());
+      info.default_players = static_cast<int>(players->default_value.as_int());
+    }
+    info.evaluation = EvaluatedGame<G>;
+    // A game with nothing hidden may still spell out its (trivial) resampling; it draws nothing.
+    info.resampling = HiddenInformationGame<G> && info.information == Information::kImperfect;
+    info.observations = {"information_state_string", "observation_string", "observation_tensor"};
+    info.bots = bot_names_of<G>();
+    info.solvers = bot_names_of<G>(true);
+    return info;
+  }
+
   MatchResults empty_results(int num_games) const {
     if (num_games < 0 || num_games > kMaxBatchGames)
       throw InvalidArgument(name_ + ": num_games must be 0.." + std::to_string(kMaxBatchGames) +
@@ -369,6 +404,7 @@ class GameAdapter final : public AnyGame {
   std::string name_;
   Json params_;
   std::vector<int> observation_shape_;
+  GameInfo info_;
   std::string identity_;
 };
 
@@ -396,6 +432,27 @@ class BotAdapter final : public AnyBot {
   Json stats() const override { return bot_stats<G>(bot_); }
 
   Action step(const AnyState& state) override {
+    const StateAdapter<G>& concrete = checked(state);
+    if (state.is_terminal() || state.is_chance_node())
+      throw InvalidArgument("bot '" + name_ + "': no player is to move in this state");
+    return bot_step<G>(bot_, concrete.state(), concrete.history());
+  }
+
+  Json analyse(const AnyState& state) override {
+    const StateAdapter<G>& concrete = checked(state);
+    std::optional<Json> analysis = bot_analyse<G>(bot_, concrete.state());
+    if (!analysis) {
+      std::string solvers;
+      for (const auto& name : game_->info().solvers)
+        solvers += (solvers.empty() ? "" : ", ") + name;
+      throw InvalidArgument("bot '" + name_ + "' is not an exact solver and analyses no state; " +
+                            G::kName + "'s solvers: " + (solvers.empty() ? "none" : solvers));
+    }
+    return std::move(*analysis);
+  }
+
+ private:
+  const StateAdapter<G>& checked(const AnyState& state) const {
     const auto* concrete = dynamic_cast<const StateAdapter<G>*>(&state);
     if (concrete == nullptr)
       throw InvalidArgument("bot '" + name_ + "' plays " + G::kName + ", not " +
@@ -406,12 +463,9 @@ class BotAdapter final : public AnyBot {
       throw InvalidArgument("bot '" + name_ + "' was made for " + described(*game_) +
                             ", not for a state of " + described(state.game()) +
                             ", a game with other parameters or data");
-    if (state.is_terminal() || state.is_chance_node())
-      throw InvalidArgument("bot '" + name_ + "': no player is to move in this state");
-    return bot_step<G>(bot_, concrete->state(), concrete->history());
+    return *concrete;
   }
 
- private:
   std::shared_ptr<const GameAdapter<G>> game_;
   BotOf<G> bot_;
   std::string name_;
