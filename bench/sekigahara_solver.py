@@ -23,6 +23,7 @@ from collections import defaultdict
 from typing import Any
 
 import rivals
+from rivals._core import Bot
 
 BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "random": ("random", {}),
@@ -65,7 +66,7 @@ def positions(games: int, decks: set[int]) -> list[rivals.State]:
     return found
 
 
-def values(solver: rivals.Bot, state: rivals.State) -> dict[int, float]:
+def values(solver: Bot, state: rivals.State) -> dict[int, float]:
     """The exact value of each legal move for the player to move."""
     sign = 1.0 if state.current_player() == 0 else -1.0
     out = {}
