@@ -235,10 +235,10 @@ Action Verraeter::string_to_action(const State& state, std::string_view text) co
       : kind == IdKind::kLandscape ? "a landscape card such as 'Stadt eagle'"
       : kind == IdKind::kAside     ? "'aside Bauer'"
                                    : "'draw v'";
-  throw InvalidArgument(
-      "verraeter: unknown " +
-      std::string(kind == IdKind::kDecision ? "action '" : "chance outcome '") + std::string(text) +
-      "'; accepted here: " + accepted + " (v one of [" + values + "])");
+  throw InvalidArgument("verraeter: unknown " +
+                        std::string(kind == IdKind::kDecision ? "action '" : "chance outcome '") +
+                        std::string(text) + "'; accepted here: " + accepted + " (v one of [" +
+                        values + "])");
 }
 
 void Verraeter::scores(const State& state, double* out) const {
