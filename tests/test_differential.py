@@ -222,3 +222,23 @@ def test_errors_match_the_engine(name: str) -> None:
         engine.apply_action(action)
         oracle.apply_action(action)
     assert compared == {"chance": 2, "decision": 2, "terminal": 1}
+
+
+BAD_PARAMS = [
+    ("rheinlaender", {"players": 7}),
+    ("rheinlaender", {"max_turns": 0}),
+    ("sekigahara", {"repetition_rule": "x"}),
+    ("sekigahara", {"max_turns": True}),
+    ("verraeter", {"players": "3"}),
+    ("verraeter", {"rounds": 0}),
+    ("battlecards", {"max_turns": 10**6}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), BAD_PARAMS, ids=[str(case) for case in BAD_PARAMS])
+def test_parameter_errors_match_the_engine(name: str, params: dict[str, Any]) -> None:
+    with pytest.raises(ValueError) as expected:
+        rivals.make(name, **params)
+    with pytest.raises(ValueError) as got:
+        reference.make(name, **params)
+    assert str(got.value) == str(expected.value)

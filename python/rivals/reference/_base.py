@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
 CHANCE = -1
@@ -32,12 +33,36 @@ def with_defaults(
     ``ValueError`` naming what is accepted for a parameter the game does not have."""
     for key in params:
         if key not in defaults:
-            raise ValueError(
-                f"unknown parameter {key!r} for {name}; accepted parameters: {accepted}"
-            )
+            raise ValueError(f"{name}: unknown parameter {key!r}; accepted: {accepted}")
     full = copy.deepcopy(defaults)
     full.update(copy.deepcopy(params))
     return full
+
+
+def bad_param(name: str, key: str, accepted: str, value: Any) -> ValueError:
+    """The error for parameter ``key`` given ``value``, which is not what it accepts."""
+    try:
+        shown = json.dumps(value)
+    except (TypeError, ValueError):
+        shown = repr(value)
+    return ValueError(f"{name}: parameter {key} must be {accepted}, got {shown}")
+
+
+def int_param(name: str, params: dict[str, Any], key: str, low: int, high: int) -> int:
+    """``params[key]``, which must be an int from ``low`` to ``high``."""
+    value = params[key]
+    if not is_int(value) or not low <= value <= high:
+        raise bad_param(name, key, f"an int {low}-{high}", value)
+    return int(value)
+
+
+def choice_param(name: str, params: dict[str, Any], key: str, choices: Sequence[Any]) -> Any:
+    """``params[key]``, which must be one of ``choices`` (ints or strings, of one type)."""
+    value = params[key]
+    if not any(type(value) is type(choice) and value == choice for choice in choices):
+        shown = [json.dumps(choice) for choice in choices]
+        raise bad_param(name, key, " or ".join([", ".join(shown[:-1]), shown[-1]]), value)
+    return value
 
 
 def as_action(action: Any) -> int:

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _base
-from ._base import CHANCE, TERMINAL, is_int, with_defaults
+from ._base import CHANCE, TERMINAL, bad_param, int_param, is_int, with_defaults
 from ._data import read_data
 from ._rng import Rng
 
@@ -650,19 +650,12 @@ def _with_card(phase: str, subject: int | None, action: int, index: int) -> int:
 
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
     full = with_defaults(NAME, DEFAULT_PARAMS, params, PARAM_HELP)
-    turns = full["max_turns"]
-    if not is_int(turns) or not 1 <= turns <= MAX_TURNS_LIMIT:
-        raise ValueError(
-            f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
-        )
+    int_param(NAME, full, "max_turns", 1, MAX_TURNS_LIMIT)
     expansions = full["expansions"]
     if not isinstance(expansions, (list, tuple)) or not all(
         isinstance(e, (str, dict)) for e in expansions
     ):
-        raise ValueError(
-            f"bad value expansions={expansions!r} for {NAME}; "
-            "accepted: a list of paths or expansion objects"
-        )
+        raise bad_param(NAME, "expansions", "a list of paths or expansion objects", expansions)
     full["expansions"] = list(expansions)
     return full
 

@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _base
-from ._base import CHANCE, TERMINAL, is_int, with_defaults
+from ._base import CHANCE, TERMINAL, choice_param, int_param, is_int, with_defaults
 from ._data import read_data
 from ._rng import Rng
 
@@ -316,14 +316,8 @@ def load_map(value: Any) -> tuple[dict[str, Any], Board]:
 
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
     full = with_defaults(NAME, DEFAULT_PARAMS, params, PARAM_HELP)
-    players = full["players"]
-    if not is_int(players) or players not in KNIGHTS:
-        raise ValueError(f"bad value players={players!r} for {NAME}; accepted: 3, 4 or 5")
-    turns = full["max_turns"]
-    if not is_int(turns) or not 1 <= turns <= MAX_TURNS_LIMIT:
-        raise ValueError(
-            f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
-        )
+    choice_param(NAME, full, "players", sorted(KNIGHTS))
+    int_param(NAME, full, "max_turns", 1, MAX_TURNS_LIMIT)
     return full
 
 
@@ -344,7 +338,7 @@ class Game(_base.Game["State"]):
         board = self.board
         if board.max_number < HAND_SIZE * n:
             raise ValueError(
-                f"bad value map for {NAME}: the map has {board.max_number} numbers; "
+                f"{NAME}: parameter map has {board.max_number} numbers; "
                 f"players={n} needs at least {HAND_SIZE * n}"
             )
         self.knights_per_player: int = KNIGHTS[n]

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _base
-from ._base import CHANCE, TERMINAL, is_int, with_defaults
+from ._base import CHANCE, TERMINAL, choice_param, with_defaults
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -207,9 +207,7 @@ def board_winner(board: Sequence[Sequence[str]]) -> int | None:
 
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
     full = with_defaults(NAME, DEFAULT_PARAMS, params, PARAM_HELP)
-    players = full["players"]
-    if not is_int(players) or players not in SETUP:
-        raise ValueError(f"bad value players={players!r} for {NAME}; accepted: 2 or 4")
+    choice_param(NAME, full, "players", sorted(SETUP))
     return full
 
 

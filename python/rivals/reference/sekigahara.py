@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _base
-from ._base import CHANCE, TERMINAL, is_int, with_defaults
+from ._base import CHANCE, TERMINAL, choice_param, int_param, is_int, with_defaults
 from ._data import read_data
 
 # ---------------------------------------------------------------------------------------------
@@ -233,17 +233,8 @@ def totals(camps: list[list[int]], blank: set[int], strength: dict[int, int]) ->
 
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
     full = with_defaults(NAME, DEFAULT_PARAMS, params, PARAM_HELP)
-    rule = full["repetition_rule"]
-    if not isinstance(rule, str) or rule not in REPETITION_RULES:
-        raise ValueError(
-            f"bad value repetition_rule={rule!r} for {NAME}; accepted: "
-            + ", ".join(repr(r) for r in REPETITION_RULES)
-        )
-    turns = full["max_turns"]
-    if not is_int(turns) or not 1 <= turns <= MAX_TURNS_LIMIT:
-        raise ValueError(
-            f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
-        )
+    choice_param(NAME, full, "repetition_rule", REPETITION_RULES)
+    int_param(NAME, full, "max_turns", 1, MAX_TURNS_LIMIT)
     return full
 
 

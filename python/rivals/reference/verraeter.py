@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _base
-from ._base import CHANCE, TERMINAL, is_int, with_defaults
+from ._base import CHANCE, TERMINAL, bad_param, choice_param, is_int, with_defaults
 from ._data import read_data
 from ._rng import Rng
 
@@ -346,17 +346,12 @@ def parse_outcome(text: str, phase: str, values: tuple[int, ...]) -> int:
 
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
     full = with_defaults(NAME, DEFAULT_PARAMS, params, PARAM_HELP)
-    players = full["players"]
-    if not is_int(players) or players not in (3, 4):
-        raise ValueError(f"bad value players={players!r} for {NAME}; accepted: 3 or 4")
+    players = choice_param(NAME, full, "players", (3, 4))
     rounds = full["rounds"]
     if rounds is None:
         full["rounds"] = 2 * players  # each player is start player twice
     elif not _int_in(rounds, 1, MAX_ROUNDS):
-        raise ValueError(
-            f"bad value rounds={rounds!r} for {NAME}; accepted: null (2 * players) "
-            f"or an int 1..{MAX_ROUNDS}"
-        )
+        raise bad_param(NAME, "rounds", f"null (2 * players) or an int 1-{MAX_ROUNDS}", rounds)
     return full
 
 
