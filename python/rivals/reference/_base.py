@@ -60,8 +60,8 @@ def choice_param(name: str, params: dict[str, Any], key: str, choices: Sequence[
     """``params[key]``, which must be one of ``choices`` (ints or strings, of one type)."""
     value = params[key]
     if not any(type(value) is type(choice) and value == choice for choice in choices):
-        shown = [json.dumps(choice) for choice in choices]
-        raise bad_param(name, key, " or ".join([", ".join(shown[:-1]), shown[-1]]), value)
+        *others, last = [json.dumps(choice) for choice in choices]
+        raise bad_param(name, key, f"{', '.join(others)} or {last}" if others else last, value)
     return value
 
 
