@@ -23,7 +23,7 @@ changed() { [ ! -f "$1" ] || [ -n "$(find "${@:2}" -newer "$1" -print -quit)" ];
 
 # --no-build-isolation builds with the venv's own scikit-build-core and nanobind and keeps the
 # CMake build directory under build/, so a rebuild after a small change takes seconds.
-install=("$venv/bin/python" -m pip install --quiet --no-build-isolation --editable)
+install=("$venv/bin/python" -m pip install --quiet --no-build-isolation)
 if changed "$deps" "$root/pyproject.toml"; then
   started="$(mktemp "$venv/.rivals-started.XXXXXX")"
   "$venv/bin/python" -m pip install --quiet --upgrade pip
@@ -40,12 +40,12 @@ with open(sys.argv[1], "rb") as file:
     print(" ".join(tomllib.load(file)["build-system"]["requires"]))
 PY
 )
-  "${install[@]}" "$root[dev]"
+  "${install[@]}" --editable "$root[dev]"
   touch -r "$started" "$deps" "$built"
   rm -f "$started"
 elif changed "$built" "${inputs[@]}"; then
   started="$(mktemp "$venv/.rivals-started.XXXXXX")"
-  "${install[@]}" --no-deps "$root"
+  "${install[@]}" --no-deps --editable "$root"
   touch -r "$started" "$built"
   rm -f "$started"
 fi
