@@ -260,28 +260,33 @@ NB_MODULE(_core, m) {
       .def(
           "play_match",
           [](const PyGame& g, nb::handle bots, nb::handle num_games_arg, nb::handle seed_arg,
-             nb::handle first_game_arg, nb::handle threads_arg, bool keep_histories) {
+             nb::handle first_game_arg, nb::handle threads_arg, bool keep_histories,
+             nb::handle chance_group_arg) {
             const auto specs = to_bot_specs(*g.impl, bots);
             const int num_games = to_num_games(*g.impl, num_games_arg, "play_match");
             const std::uint64_t seed = to_seed(seed_arg);
             const std::int64_t first_game = to_integer(
                 first_game_arg, g.impl->name() + " play_match: first_game", 0, kMaxFirstGame);
             const int threads = to_threads(*g.impl, threads_arg, "play_match");
+            const int chance_group = to_int(
+                chance_group_arg, g.impl->name() + " play_match: chance_group", 1, kMaxChanceGroup);
             MatchResults results;
             {
               nb::gil_scoped_release release;
-              results =
-                  g.impl->play_match(specs, seed, first_game, num_games, threads, keep_histories);
+              results = g.impl->play_match(specs, seed, first_game, num_games, threads,
+                                           keep_histories, chance_group);
             }
             return results_to_python(std::move(results));
           },
           "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0,
-          "threads"_a.none() = 1, "keep_histories"_a = false,
+          "threads"_a.none() = 1, "keep_histories"_a = false, "chance_group"_a.none() = 1,
           nb::sig("def play_match(self, bots: object, "
                   "num_games: int, seed: int = 0, first_game: int = 0, threads: int = 1, "
-                  "keep_histories: bool = False) -> dict[str, typing.Any]"),
+                  "keep_histories: bool = False, chance_group: int = 1) -> dict[str, typing.Any]"),
           "Bots (names or (name, params) pairs, one per seat) play each other in C++. Game i seats "
-          "bot (seat + i) % players in each seat; 'seating' records it.")
+          "bot (seat + i) % players in each seat; 'seating' records it. Games i and j with "
+          "i // chance_group == j // chance_group draw their chance outcomes from one stream "
+          "(duplicate games); bots are seeded per game.")
       .def_prop_ro(
           "state_size", [](const PyGame& g) { return g.impl->state_size(); },
           "Bytes of the engine's concrete state (a benchmark figure).")

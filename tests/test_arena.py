@@ -309,7 +309,13 @@ def test_each_line_records_the_bots_and_the_arena(tmp_path: Path) -> None:
         assert record["bots"] == seats[index]
         names = [["mcts", "random", "mcts#2"], ["random", "mcts#2", "mcts"]]
         names.append(["mcts#2", "mcts", "random"])
-        assert record["arena"] == {"index": index, "seed": 5, "labels": names[index]}
+        # Three seats: a duplicate group is the three rotations, one deal.
+        assert record["arena"] == {
+            "index": index,
+            "seed": 5,
+            "labels": names[index],
+            "duplicate": 3,
+        }
         state = rivals.replay.from_dict(record)
         assert state.returns() == record["result"]["returns"]
 

@@ -125,12 +125,21 @@ def test_arena_is_independent_of_threads_and_chunks(
     outputs.append((table_rows(out, ["mcts", "random"]), path.read_bytes()))
     assert outputs[0] == outputs[1] == outputs[2]
 
+    # The arena's games are play_match's, in duplicate pairs (chance_group 2) by default.
     game = rivals.make("rosenkoenig")
     direct = game.play_match(
-        [("mcts", {"iterations": 30}), "random"], 6, seed=11, keep_histories=True
+        [("mcts", {"iterations": 30}), "random"], 6, seed=11, keep_histories=True, chance_group=2
     )
     recorded = [json.loads(line) for line in outputs[0][1].decode().splitlines()]
     assert [[e["action"] for e in r["actions"]] for r in recorded] == direct["histories"]
+    path = tmp_path / "unpaired.jsonl"
+    status, _, _ = run(capsys, *common, "--unpaired", "--out", str(path))
+    assert status == 0
+    unpaired = game.play_match(
+        [("mcts", {"iterations": 30}), "random"], 6, seed=11, keep_histories=True
+    )
+    recorded = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [[e["action"] for e in r["actions"]] for r in recorded] == unpaired["histories"]
 
 
 def test_arena_four_players_in_teams(capsys: Capture) -> None:

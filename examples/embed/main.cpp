@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
         bots.push_back({"random", rivals::Json::object()});
     }
     const auto match = game->play_match(bots, /*seed=*/3, /*first_game=*/0, /*num_games=*/4,
-                                        /*threads=*/2, /*keep_histories=*/false);
+                                        /*threads=*/2, /*keep_histories=*/false,
+                                        /*chance_group=*/1);
     std::printf("mcts against random: %d games played\n", match.num_games);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "error: %s\n", error.what());

@@ -17,9 +17,16 @@ that is never lost, overwritten or mixed.
 - ``read_log``: the one reader of replay logs (``rivals replay``, ``render`` and ``--resume``).
 - ``tally(path)``: the standings of a log, every game re-checked.
 
-Game ``i`` of an arena is seeded from ``(seed, i)`` alone (chance and every bot), so the results
-are the same whatever the backend, the chunk sizes or the number of threads, and a resumed arena
-ends exactly like one never interrupted, as long as no bot thinks by the clock (``time_s``).
+Game ``i`` of an arena is seeded from ``(seed, i)`` alone (its bots) and ``(seed, i // group)``
+(its chance outcomes), so the results are the same whatever the backend, the chunk sizes or the
+number of threads, and a resumed arena ends exactly like one never interrupted, as long as no bot
+thinks by the clock (``time_s``).
+
+Arenas are *duplicate* by default: the games come in groups (``Lineup.duplicate_group``: a pair
+with the seats swapped for two sides, every seat rotation otherwise) that draw their deals and
+draws from one chance stream, so the luck of the cards falls on every side alike. With two
+entries the standings also count pairs (pentanomial) for the statistics of ``rivals.stats``,
+and ``Arena(sprt=...)`` stops as soon as a sequential test is decided.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ from typing import IO, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from rivals import _facts
+from rivals import _facts, stats
 from rivals import replay as replays
 from rivals._core import Bot, Game, State, make_game
 from rivals.bots import clock_dependent
@@ -66,6 +73,7 @@ __all__ = [
     "Standings",
     "interrupts_deferred",
     "read_log",
+    "replay_lines",
     "run",
     "tally",
     "wilson",
@@ -134,8 +142,10 @@ class Backend(Protocol):
         first_game: int,
         num_games: int,
         keep_histories: bool,
+        chance_group: int = 1,
     ) -> Iterator[Chunk]:
-        """The chunks in game order."""
+        """The chunks in game order; games ``i`` and ``j`` with ``i // chance_group == j //
+        chance_group`` share their chance outcomes (``play_match``)."""
         ...
 
 
@@ -155,6 +165,7 @@ class LocalBackend:
         first_game: int,
         num_games: int,
         keep_histories: bool,
+        chance_group: int = 1,
     ) -> Iterator[Chunk]:
         done = 0
         cap = _chunk_cap(keep_histories)
@@ -162,7 +173,13 @@ class LocalBackend:
         while done < num_games:
             began = time.perf_counter()
             result = game.play_match(
-                list(bots), size, seed, first_game + done, self.workers, keep_histories
+                list(bots),
+                size,
+                seed,
+                first_game + done,
+                self.workers,
+                keep_histories,
+                chance_group,
             )
             yield _chunk(first_game + done, result)
             done += size
@@ -180,9 +197,12 @@ def _play_remote(
     count: int,
     threads: int,
     keep_histories: bool,
+    chance_group: int,
 ) -> dict[str, Any]:
     game = make_game(name, params)
-    return dict(game.play_match(bots, count, seed, first_game, threads, keep_histories))
+    return dict(
+        game.play_match(bots, count, seed, first_game, threads, keep_histories, chance_group)
+    )
 
 
 class RayBackend:
@@ -221,6 +241,7 @@ class RayBackend:
         first_game: int,
         num_games: int,
         keep_histories: bool,
+        chance_group: int = 1,
     ) -> Iterator[Chunk]:
         ray = self._ray
         size = self.chunk_games or math.ceil(num_games / (8 * self.workers))
@@ -243,6 +264,7 @@ class RayBackend:
                     min(size, end - first),
                     self.threads_per_task,
                     keep_histories,
+                    chance_group,
                 )
                 pending[ref] = first
             while start not in finished:
@@ -261,13 +283,14 @@ def run(
     first_game: int = 0,
     keep_histories: bool = False,
     on_chunk: Callable[[Chunk], None] | None = None,
+    chance_group: int = 1,
 ) -> Chunk:
     """Plays games ``first_game .. first_game + num_games - 1`` (one bot spec per seat) and
     returns all their results as one chunk. For long arenas use ``Arena``, whose memory stays
     flat."""
     parts = []
     for chunk in (backend or LocalBackend()).run(
-        game, bots, seed, first_game, num_games, keep_histories
+        game, bots, seed, first_game, num_games, keep_histories, chance_group
     ):
         if on_chunk is not None:
             on_chunk(chunk)
@@ -365,22 +388,29 @@ class Lineup:
         game: Game,
         bots: Sequence[str | BotSpec],
         overrides: Mapping[str, Mapping[str, Any]] | None = None,
+        labels: Sequence[str] | None = None,
     ) -> Lineup:
         """The lineup of ``bots`` (names or ``(name, params)``), filled over the seats as
         ``seat_plan`` says; ``overrides`` adds parameters for one label (``{"mcts#2": {...}}``).
+        ``labels`` names the listed bots (default: their names, copies numbered); entries that
+        repeat a listed bot over more seats get its label numbered.
 
         Raises ``ValueError`` for an unknown bot or parameter, or a count that fits no seating.
         """
         listed = [(bot, {}) if isinstance(bot, str) else (bot[0], dict(bot[1])) for bot in bots]
         entry_listed, seat_entry = seat_plan(game, len(listed))
-        names = [listed[k][0] for k in entry_listed]
-        labels = label_copies(names)
+        if labels is not None and len(labels) != len(listed):
+            raise ValueError(f"{len(labels)} labels for {len(listed)} bots")
+        names = [(labels or [name for name, _ in listed])[k] for k in entry_listed]
+        entry_labels = label_copies(names)
         extra = dict(overrides or {})
-        unknown = [label for label in extra if label not in labels]
+        unknown = [label for label in extra if label not in entry_labels]
         if unknown:
-            raise ValueError(f"no bot {unknown[0]!r} in this arena (have: {', '.join(labels)})")
+            raise ValueError(
+                f"no bot {unknown[0]!r} in this arena (have: {', '.join(entry_labels)})"
+            )
         entries = []
-        for label, k in zip(labels, entry_listed):
+        for label, k in zip(entry_labels, entry_listed):
             name, params = listed[k]
             entries.append(_entry(game, label, name, {**params, **extra.get(label, {})}))
         return cls(game, tuple(entries), tuple(seat_entry))
@@ -407,6 +437,19 @@ class Lineup:
 
     def seat_bots(self, index: int) -> list[dict[str, Any]]:
         return [self.entry_at(index, seat).spec for seat in range(self.players)]
+
+    @property
+    def duplicate_group(self) -> int:
+        """The games of one duplicate group: every distinct seat rotation once, all with the same
+        chance outcomes (2 for two entries, teams included; the seat count otherwise)."""
+        players = self.players
+        for period in range(1, players + 1):
+            if players % period == 0 and all(
+                self.seat_entry[(seat + period) % players] == self.seat_entry[seat]
+                for seat in range(players)
+            ):
+                return period
+        return players
 
     def clock_limited(self) -> list[Entry]:
         """Entries that think by the clock (``time_s`` > 0): their games depend on the machine's
@@ -520,16 +563,58 @@ class Record:
 
 @dataclass
 class Standings:
-    """Running totals of an arena: a record per entry, the games and their total length."""
+    """Running totals of an arena: a record per entry, the games and their total length.
+
+    With two entries, also the first entry's results against the second as ``stats`` counts
+    them: ``trinomial`` (loss, draw, win: its return below, equal to or above the other's) and,
+    when ``paired`` (games ``2k`` and ``2k + 1`` a duplicate pair), ``pentanomial`` (pairs by
+    their total score 0, 1/2, 1, 3/2, 2)."""
 
     lineup: Lineup
     records: list[Record] = field(default_factory=list)
     games: int = 0
     length_sum: int = 0
+    paired: bool = False
+    trinomial: list[int] = field(default_factory=lambda: [0, 0, 0])
+    pentanomial: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
+    # The score of the first game of a pair whose second game is still to come.
+    pending: float | None = None
 
     def __post_init__(self) -> None:
         if not self.records:
             self.records = [Record() for _ in self.lineup.entries]
+
+    @property
+    def versus(self) -> bool:
+        """Whether there are two sides, so that ``trinomial`` and ``pentanomial`` are kept."""
+        return len(self.lineup.entries) == 2
+
+    def scores(
+        self, returns: npt.NDArray[np.float64], seating: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.float64]:
+        """Per game, the first entry's score against the second (1, 1/2 or 0)."""
+        entry_at = np.asarray(self.lineup.seat_entry, dtype=np.int64)[seating]
+        own = [
+            np.where(entry_at == index, returns, 0.0).sum(axis=1)
+            / np.maximum((entry_at == index).sum(axis=1), 1)
+            for index in (0, 1)
+        ]
+        return np.asarray((own[0] > own[1]) + 0.5 * (own[0] == own[1]), dtype=np.float64)
+
+    def counts(self) -> list[int]:
+        """The counts the statistics use: pairs when paired, else games."""
+        return self.pentanomial if self.paired else self.trinomial
+
+    def add_scores(self, scores: Sequence[float]) -> None:
+        for value in scores:
+            self.trinomial[int(2 * value)] += 1
+            if not self.paired:
+                continue
+            if self.pending is None:
+                self.pending = value
+            else:
+                self.pentanomial[int(2 * (self.pending + value))] += 1
+                self.pending = None
 
     @property
     def mean_length(self) -> float:
@@ -550,6 +635,8 @@ class Standings:
         ``play_match`` gives it) are ``[games, players]``, ``lengths`` ``[games]``."""
         if len(lengths) == 0:
             return
+        if self.versus:
+            self.add_scores(self.scores(returns, seating).tolist())
         entry_at = np.asarray(self.lineup.seat_entry, dtype=np.int64)[seating]
         ranks = 1 + (returns[:, None, :] > returns[:, :, None]).sum(axis=2)
         for index, record in enumerate(self.records):
@@ -640,9 +727,16 @@ def _recorded_params(game: Game) -> dict[str, Any]:
     return replays.portable_params(game)
 
 
-def _check_line(line: LogLine, lineup: Lineup, seed: int, index: int, where: str) -> Any:
-    """The record of ``line`` if it is game ``index`` of this arena, replayed and re-checked;
-    raises ``OtherArena`` or ``CorruptLog`` naming ``where`` (``FILE:LINE``)."""
+def _pairing_text(group: int) -> str:
+    return f"duplicate groups of {group} games" if group > 1 else "unpaired games"
+
+
+def _check_line(
+    line: LogLine, lineup: Lineup, seed: int, index: int, where: str, group: int = 1
+) -> Any:
+    """The record of ``line`` if it is game ``index`` of this arena (whose games come in
+    duplicate groups of ``group``), replayed and re-checked; raises ``OtherArena`` or
+    ``CorruptLog`` naming ``where`` (``FILE:LINE``)."""
     try:
         record = line.decode()
     except ValueError as error:
@@ -658,6 +752,10 @@ def _check_line(line: LogLine, lineup: Lineup, seed: int, index: int, where: str
         )
     if info.get("seed") != seed:
         raise OtherArena(f"{where}: written with seed {info.get('seed')!r}, not {seed}")
+    recorded_group = info.get("duplicate", 1)
+    if recorded_group != group:
+        shown = _pairing_text(recorded_group) if isinstance(recorded_group, int) else "?"
+        raise OtherArena(f"{where}: written as {shown}, this arena plays {_pairing_text(group)}")
     if info.get("index") != index:
         raise CorruptLog(f"{where}: corrupt: game {info.get('index')!r} where game {index} was due")
     bots = record.get("bots")
@@ -870,6 +968,13 @@ class Arena:
     ``run`` plays the remaining games; when it is interrupted (``KeyboardInterrupt``) or a write
     fails, ``standings`` still holds every finished game and ``recorded`` says how many of them
     are in the file.
+
+    ``duplicate`` (default) plays the games in duplicate groups (same chance outcomes, seats
+    rotated); ``duplicate=False`` gives every game its own chance stream. ``sprt`` (two entries
+    only) stops at the first complete pair (or game, unpaired) where the test is decided:
+    ``decision`` is then ``"H1"`` (the second bot is at least ``elo1`` stronger) or ``"H0"``, and
+    ``num_games`` is the most games it may play. The stopping point depends only on the games, so
+    a resumed test stops where an uninterrupted one would.
     """
 
     def __init__(
@@ -882,6 +987,8 @@ class Arena:
         resume: bool = False,
         force: bool = False,
         backend: Backend | None = None,
+        duplicate: bool = True,
+        sprt: stats.Sprt | None = None,
     ) -> None:
         self.lineup = lineup
         self.num_games = _check_int("the number of games", num_games, 0, MAX_GAMES)
@@ -891,7 +998,15 @@ class Arena:
         if resume and force:
             raise ValueError("resume keeps the file, force replaces it: not both")
         self.backend: Backend = backend or LocalBackend()
-        self.standings = Standings(lineup)
+        self.group = lineup.duplicate_group if duplicate else 1
+        if sprt is not None and len(lineup.entries) != 2:
+            raise ValueError(
+                f"an SPRT compares two bots; this arena has {len(lineup.entries)} "
+                f"({', '.join(e.label for e in lineup.entries)})"
+            )
+        self.sprt = sprt
+        self.decision: str | None = None
+        self.standings = Standings(lineup, paired=self.group == 2)
         self.log = ReplayLog(out, resume=resume, force=force) if out is not None else None
         self.resumed = 0
         try:
@@ -916,9 +1031,15 @@ class Arena:
                 raise OtherArena(
                     f"{where}: the file holds more than the {self.num_games} games asked for"
                 )
-            state = _check_line(line, lineup, self.seed, index, where)
+            if self.decision is not None:
+                raise OtherArena(
+                    f"{where}: the file goes on after the SPRT was decided ({self.decision}) "
+                    f"at game {index}"
+                )
+            state = _check_line(line, lineup, self.seed, index, where, self.group)
             self.standings.add(*_one_game(state, index, lineup.players))
             index += 1
+            self.decision = self._decided()
             valid = line.offset + len(line.data) + 1
         self.log.truncate(valid)
         return index
@@ -937,7 +1058,36 @@ class Arena:
 
     @property
     def remaining(self) -> int:
-        return self.num_games - self.standings.games
+        return 0 if self.decision is not None else self.num_games - self.standings.games
+
+    def _decided(self) -> str | None:
+        """The SPRT's decision on the games counted, looked at only where a pair is complete."""
+        if self.sprt is None or self.standings.pending is not None:
+            return None
+        return self.sprt.decision(self.sprt_counts())
+
+    def sprt_counts(self) -> list[int]:
+        """The counts the SPRT reads: the second bot's losses, draws, wins (or pairs), as its
+        hypotheses are about the second bot."""
+        return self.standings.counts()[::-1]
+
+    def llr(self) -> float:
+        """The SPRT's log-likelihood ratio so far (0 without an SPRT)."""
+        return self.sprt.llr(self.sprt_counts()) if self.sprt is not None else 0.0
+
+    def _games_until_decision(self, chunk: Chunk) -> int:
+        """How many of ``chunk``'s games the SPRT needs: all, or up to the one deciding it."""
+        if self.sprt is None:
+            return chunk.size
+        trial = Standings(self.lineup, paired=self.standings.paired)
+        trial.trinomial = list(self.standings.trinomial)
+        trial.pentanomial = list(self.standings.pentanomial)
+        trial.pending = self.standings.pending
+        for offset, value in enumerate(self.standings.scores(chunk.returns, chunk.seating)):
+            trial.add_scores([float(value)])
+            if trial.pending is None and self.sprt.decision(trial.counts()[::-1]) is not None:
+                return offset + 1
+        return chunk.size
 
     def bot_stats(self) -> dict[str, dict[str, Any]]:
         """Per label, the progress of bots that work for long (the solver: contexts solved),
@@ -952,6 +1102,8 @@ class Arena:
         # one of them lives: hold one through every chunk.
         keepers = [(e.label, game.make_bot(e.name, e.params, 0)) for e in self.lineup.entries]
         self._keepers = [(label, bot) for label, bot in keepers if bot.stats()]
+        if self.remaining == 0:
+            return self.standings
         chunks = self.backend.run(
             game,
             self.lineup.seat_specs(),
@@ -959,8 +1111,10 @@ class Arena:
             self.standings.games,
             self.remaining,
             self.log is not None,
+            self.group,
         )
-        for chunk in chunks:
+        for whole in chunks:
+            chunk = _first_games(whole, self._games_until_decision(whole))
             with interrupts_deferred():
                 if self.log is not None:
                     try:
@@ -970,24 +1124,47 @@ class Arena:
                         raise
                 self.standings.add(chunk.returns, chunk.seating, chunk.lengths)
                 self.recorded = self.standings.games if self.log is not None else 0
+                self.decision = self._decided()
                 if on_chunk is not None:
                     on_chunk(self.standings)
+            if self.decision is not None:
+                break
         return self.standings
 
     def _lines(self, chunk: Chunk) -> str:
-        game = self.lineup.game
-        lines = []
-        for offset, history in enumerate(chunk.histories or []):
-            index = chunk.first_game + offset
-            data = replays.to_dict(game.state_from_history(history))
-            data["bots"] = self.lineup.seat_bots(index)
-            data["arena"] = {
-                "index": index,
-                "seed": self.seed,
-                "labels": self.lineup.seat_labels(index),
-            }
-            lines.append(json.dumps(data, ensure_ascii=False) + "\n")
-        return "".join(lines)
+        return replay_lines(self.lineup, self.seed, self.group, chunk)
+
+
+def _first_games(chunk: Chunk, count: int) -> Chunk:
+    if count >= chunk.size:
+        return chunk
+    return Chunk(
+        chunk.first_game,
+        chunk.returns[:count],
+        chunk.lengths[:count],
+        chunk.seating[:count],
+        chunk.histories[:count] if chunk.histories is not None else None,
+    )
+
+
+def replay_lines(
+    lineup: Lineup, seed: int, group: int, chunk: Chunk, extra: Mapping[str, Any] | None = None
+) -> str:
+    """The replay log lines of ``chunk``'s games (which need their histories): each game's
+    replay with its ``"bots"`` and ``"arena"`` keys (``"duplicate"`` when ``group`` > 1), and
+    ``extra`` keys."""
+    game = lineup.game
+    lines = []
+    for offset, history in enumerate(chunk.histories or []):
+        index = chunk.first_game + offset
+        data = replays.to_dict(game.state_from_history(history))
+        data["bots"] = lineup.seat_bots(index)
+        data["arena"] = {"index": index, "seed": seed, "labels": lineup.seat_labels(index)}
+        if group > 1:
+            data["arena"]["duplicate"] = group
+        data.update(extra or {})
+        lines.append(json.dumps(data, ensure_ascii=False) + "\n")
+    return "".join(lines)
 
 
 def tally(path: str | os.PathLike[str]) -> Standings:
@@ -996,6 +1173,7 @@ def tally(path: str | os.PathLike[str]) -> Standings:
     where = Path(path)
     standings: Standings | None = None
     seed = 0
+    group = 1
     for index, line in enumerate(read_log(where)):
         if not line.complete:
             break
@@ -1010,8 +1188,12 @@ def tally(path: str | os.PathLike[str]) -> Standings:
             if recorded_seed is None or recorded_seed > MAX_SEED:
                 raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {record['arena'].get('seed')!r}")
             seed = recorded_seed
+            group = record["arena"].get("duplicate", 1)
+            if group != 1 and group != standings.lineup.duplicate_group:
+                raise CorruptLog(f"{at}: corrupt: 'arena.duplicate' is {group!r}")
+            standings.paired = group == 2
         lineup = standings.lineup
-        state = _check_line(line, lineup, seed, index, at)
+        state = _check_line(line, lineup, seed, index, at, group)
         standings.add(*_one_game(state, index, lineup.players))
     if standings is None:
         raise CorruptLog(f"{where}: no games in the file")

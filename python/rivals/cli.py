@@ -35,8 +35,9 @@ from rich.table import Column, Table
 from rich.text import Text
 
 import rivals
-from rivals import _facts, arena, rulebook, viewer
+from rivals import _facts, arena, rulebook, stats, viewer
 from rivals import replay as replays
+from rivals import tournament as tournaments
 from rivals._core import Bot, Game
 from rivals.arena import BotSpec
 from rivals.play import PLAY_HELP, PlaySession
@@ -174,6 +175,30 @@ def _backend(args: argparse.Namespace) -> arena.Backend:
     return arena.LocalBackend(args.threads)
 
 
+def parse_sprt(args: argparse.Namespace) -> stats.Sprt | None:
+    """``--sprt elo0,elo1`` with ``--alpha`` and ``--beta``, checked."""
+    if args.sprt is None:
+        if args.alpha is not None or args.beta is not None:
+            raise CliError("--alpha and --beta are the error rates of --sprt; give --sprt")
+        return None
+    parts = args.sprt.split(",")
+    try:
+        elo0, elo1 = (float(part) for part in parts)
+    except ValueError:
+        raise CliError(
+            f"--sprt {args.sprt!r}: expected two Elo differences elo0,elo1, e.g. 0,10"
+        ) from None
+    try:
+        return stats.Sprt(
+            elo0,
+            elo1,
+            0.05 if args.alpha is None else args.alpha,
+            0.05 if args.beta is None else args.beta,
+        )
+    except ValueError as error:
+        raise CliError(f"--sprt: {error}") from None
+
+
 def _open_arena(args: argparse.Namespace, lineup: arena.Lineup) -> arena.Arena:
     if args.resume and args.out is None:
         raise CliError("--resume continues the replays of --out FILE; give --out")
@@ -188,12 +213,21 @@ def _open_arena(args: argparse.Namespace, lineup: arena.Lineup) -> arena.Arena:
             resume=args.resume,
             force=args.force,
             backend=_backend(args),
+            duplicate=not args.unpaired,
+            sprt=parse_sprt(args),
         )
     except arena.ExistingLog as error:
         raise CliError(
             f"--out {args.out} already holds {error.lines} lines ({error.size} bytes): add "
             "--resume to continue that arena, or --force to replace it"
         ) from None
+    except arena.OtherArena as error:
+        hint = ""
+        if "plays duplicate" in str(error):
+            hint = " (add --unpaired to continue an arena of unpaired games)"
+        elif "plays unpaired" in str(error):
+            hint = " (drop --unpaired to continue an arena of duplicate games)"
+        raise CliError(f"{error}{hint}") from None
     except ValueError as error:
         raise CliError(str(error)) from None
 
@@ -220,13 +254,13 @@ class _BotProgress(ProgressColumn):
         return Text(", ".join(parts), style="cyan")
 
 
-def _warn_clock(lineup: arena.Lineup) -> None:
-    limited = lineup.clock_limited()
+def _warn_clock(entries: Sequence[arena.Entry], command: str = "arena") -> None:
+    limited = [e for e in entries if rivals.bots.clock_dependent(e.name, e.params)]
     if limited:
         settings = ", ".join(f"{e.label}.time_s={e.params['time_s']}" for e in limited)
         print(
-            f"rivals arena: warning: {settings} thinks by the clock, so the games depend on the "
-            "machine's speed and load: the same --seed can give other games, and --resume does "
+            f"rivals {command}: warning: {settings} thinks by the clock, so the games depend on "
+            "the machine's speed and load: the same --seed can give other games, and --resume does "
             "not repeat an uninterrupted run; budgets by iterations (or depth) are exact",
             file=sys.stderr,
         )
@@ -235,7 +269,7 @@ def _warn_clock(lineup: arena.Lineup) -> None:
 def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
     lineup = _lineup(args, game)
-    _warn_clock(lineup)
+    _warn_clock(lineup.entries)
     with _open_arena(args, lineup) as match:
         started = time.perf_counter()
         status, failure = _play(match, args)
@@ -268,10 +302,20 @@ def _play(match: arena.Arena, args: argparse.Namespace) -> tuple[int, str | None
     labels = " vs ".join(entry.label for entry in match.lineup.entries)
     description = Text(f"{match.lineup.game.name}: {labels}").markup
     task = progress.add_task(description, total=args.games, completed=match.standings.games)
+
+    def update(standings: arena.Standings) -> None:
+        if match.sprt is not None:
+            # The test's progress as it runs: stderr at a terminal only, like the bar.
+            lower, upper = match.sprt.bounds
+            text = f"{description}: LLR {match.llr():+.2f} ({lower:+.2f}, {upper:+.2f})"
+            progress.update(task, completed=standings.games, description=text)
+        else:
+            progress.update(task, completed=standings.games)
+
     try:
         progress.start()
         try:
-            match.run(lambda standings: progress.update(task, completed=standings.games))
+            match.run(update)
         finally:
             # A Ctrl-C pressed while the games ran in C++ surfaces at the next Python line; if
             # that is in here, the display's thread would keep drawing for ever.
@@ -349,9 +393,10 @@ def _print_arena(
             f"{elapsed:.2f} s on {workers}{'s' if backend.workers != 1 else ''}"
         )
     )
-    for label, stats in match.bot_stats().items():
-        if "contexts" in stats:
-            console.print(Text(f"{label}: {stats['contexts']:,} contexts solved", style="dim"))
+    for label, progress_stats in match.bot_stats().items():
+        if "contexts" in progress_stats:
+            solved = f"{label}: {progress_stats['contexts']:,} contexts solved"
+            console.print(Text(solved, style="dim"))
     if lineup.teams:
         seats = len(lineup.seat_entry) // len(lineup.entries)
         console.print(Text(f"each bot plays a team of {seats} seats", style="dim"))
@@ -361,9 +406,222 @@ def _print_arena(
         if changed:
             settings = ", ".join(f"{key}={json.dumps(value)}" for key, value in changed.items())
             console.print(Text(f"{entry.label}: {entry.name} with {settings}", style="dim"))
+    if standings.versus and standings.games:
+        console.print(Text(_versus_line(standings)))
+    if match.sprt is not None:
+        console.print(Text(_sprt_line(match)))
     if args.out is not None:
         resumed = f" ({match.resumed} resumed)" if match.resumed else ""
         console.print(Text(f"replays: {args.out}{resumed}", style="dim"))
+
+
+def _versus_line(standings: arena.Standings) -> str:
+    """``random vs mcts: Elo -412 (-520 to -340, 95%), 50 duplicate pairs 40-6-3-1-0``."""
+    first, second = (entry.label for entry in standings.lineup.entries)
+    estimate = stats.elo_estimate(standings.counts())
+    if standings.paired:
+        units = f"{estimate.units} duplicate pairs {'-'.join(map(str, standings.pentanomial))}"
+        units += " (pentanomial LL..WW)"
+        if standings.pending is not None:
+            units += ", the last pair unfinished"
+    else:
+        units = f"{estimate.units} games {'-'.join(map(str, standings.trinomial))} (L-D-W)"
+    return f"{first} vs {second}: Elo {tournaments.elo_text(estimate)} at 95%, {units}"
+
+
+def _sprt_line(match: arena.Arena) -> str:
+    sprt = match.sprt
+    assert sprt is not None
+    lower, upper = sprt.bounds
+    second = match.lineup.entries[1].label
+    head = (
+        f"SPRT {second} at least {sprt.elo1:g} Elo stronger (H1) against {sprt.elo0:g} (H0), "
+        f"alpha {sprt.alpha:g}, beta {sprt.beta:g}: LLR {match.llr():+.3f} in "
+        f"({lower:+.3f}, {upper:+.3f})"
+    )
+    games = match.standings.games
+    if match.decision == "H1":
+        return f"{head}: H1 accepted after {games} games"
+    if match.decision == "H0":
+        return f"{head}: H0 accepted after {games} games"
+    return f"{head}: undecided after {games} games"
+
+
+# --------------------------------------------------------------------------------------------
+# tournament
+
+
+def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tournament:
+    if args.resume and args.out is None:
+        raise CliError("--resume continues the replays of --out FILE; give --out")
+    if args.resume and args.force:
+        raise CliError("--resume keeps the file and --force replaces it: give one of them")
+    if args.html is not None and Path(args.html).exists() and not args.force:
+        raise CliError(
+            f"--html {args.html} already exists: give another name, or --force to replace it"
+        )
+    listed, by_label = parse_bots(",".join(args.bots), args.param)
+    labels = arena.label_copies([name for name, _ in listed])
+    for label, params in by_label.items():
+        if label not in labels:
+            raise CliError(f"--param {label}.*: no bot {label!r} (have: {', '.join(labels)})")
+        position = labels.index(label)
+        listed[position] = (listed[position][0], {**listed[position][1], **params})
+    try:
+        return tournaments.Tournament(
+            game,
+            listed,
+            args.games,
+            args.seed,
+            args.out,
+            mode=args.mode,
+            labels=labels,
+            resume=args.resume,
+            force=args.force,
+            backend=_backend(args),
+            duplicate=not args.unpaired,
+        )
+    except arena.ExistingLog as error:
+        raise CliError(
+            f"--out {args.out} already holds {error.lines} lines ({error.size} bytes): add "
+            "--resume to continue that tournament, or --force to replace it"
+        ) from None
+    except ValueError as error:
+        raise CliError(str(error)) from None
+
+
+def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
+    game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
+    with _open_tournament(args, game) as event:
+        _warn_clock(event.entries, "tournament")
+        started = time.perf_counter()
+        status, failure = _play_tournament(event, args)
+        elapsed = time.perf_counter() - started
+        if event.played > 0:
+            _print_tournament(console, event, elapsed)
+            if args.html is not None:
+                try:
+                    tournaments.write_new(
+                        args.html, tournaments.report_html(event), force=args.force
+                    )
+                except ValueError as error:
+                    raise CliError(f"--html: {error}") from None
+                console.print(Text(f"report: {args.html}", style="dim"))
+    if status == 130:
+        done = f"interrupted after {event.played} of {event.total_games} games"
+        console.print(Text(done, style="bold yellow"))
+    if failure is not None:
+        raise CliError(failure)
+    return status
+
+
+def _play_tournament(
+    event: tournaments.Tournament, args: argparse.Namespace
+) -> tuple[int, str | None]:
+    errors = Console(stderr=True)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        transient=True,
+        disable=not errors.is_terminal,
+    )
+    task = progress.add_task(
+        f"{event.game.name} {event.mode}", total=event.total_games, completed=event.played
+    )
+    try:
+        progress.start()
+        try:
+            event.run(lambda e: progress.update(task, completed=e.played))
+        finally:
+            with arena.interrupts_deferred():
+                progress.stop()
+    except KeyboardInterrupt:
+        return 130, None
+    except OSError as error:
+        failure = f"--out {args.out}: {error.strerror or error}"
+        if event.played > event.recorded:
+            failure += (
+                f"; {event.played - event.recorded} games are counted in the table but are not "
+                "in the file"
+            )
+        return 2, failure
+    except rivals.BudgetExceeded as error:
+        return 2, f"{error}; give the bot a larger budget (docs/bots.md)"
+    except ValueError as error:
+        return 2, str(error)
+    return 0, None
+
+
+def _print_tournament(console: Console, event: tournaments.Tournament, elapsed: float) -> None:
+    ratings = event.ratings()
+    game = event.game
+    pairing_mode = "duplicate pairs" if event.group == 2 else "unpaired games"
+    table = Table(
+        title=Text(
+            f"{game.name} {params_text(game.params)}".strip()
+            + f", {event.mode}, {event.played} games ({pairing_mode}), seed {event.seed}"
+        ),
+        box=box.SIMPLE_HEAD,
+        collapse_padding=True,
+        pad_edge=False,
+    )
+    for heading in ("rank", "bot", "Elo", "95% CI", "games", "score"):
+        table.add_column(heading, justify="left" if heading == "bot" else "right", no_wrap=True)
+    played = {label: 0 for label in event.labels}
+    points = {label: 0.0 for label in event.labels}
+    rows = tournaments.pairing_rows(event)
+    for row in rows:
+        played[row["first"]] += row["games"]
+        played[row["second"]] += row["games"]
+        points[row["first"]] += row["wins"] + row["draws"] / 2
+        points[row["second"]] += row["losses"] + row["draws"] / 2
+    for rank, index in enumerate(ratings.order(), 1):
+        label = event.labels[index]
+        interval = tournaments.rating_interval_text(ratings, index)
+        share = points[label] / played[label] if played[label] else 0.0
+        table.add_row(
+            str(rank),
+            Text(label, style="bold"),
+            tournaments.rating_text(ratings, index),
+            interval,
+            str(played[label]),
+            f"{100 * share:.1f}%",
+        )
+    console.print(table)
+    pairs = Table(box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
+    for heading in ("pairing", "games", "W-D-L", "score", "Elo (95% CI)"):
+        pairs.add_column(heading, justify="left" if heading == "pairing" else "right")
+    if event.group == 2:
+        pairs.add_column("pairs LL..WW", justify="right")
+    for row in rows:
+        estimate = row["elo"]
+        cells: list[str | Text] = [
+            Text(f"{row['first']} vs {row['second']}"),
+            str(row["games"]),
+            f"{row['wins']}-{row['draws']}-{row['losses']}",
+            tournaments.score_text(row),
+            tournaments.elo_text(estimate),
+        ]
+        if event.group == 2:
+            cells.append("-".join(map(str, row["pentanomial"])))
+        pairs.add_row(*cells)
+    console.print(pairs)
+    fresh = event.played - event.resumed
+    rate = f"{fresh / elapsed:,.1f} games/s, {elapsed:.2f} s; " if fresh and elapsed > 0 else ""
+    console.print(Text(f"{rate}Elo relative to {event.labels[0]}, ratings by maximum likelihood"))
+    for entry in event.entries:
+        changed = tournaments._changed(game, entry)
+        if changed:
+            settings = ", ".join(f"{key}={json.dumps(value)}" for key, value in changed.items())
+            console.print(Text(f"{entry.label}: {entry.name} with {settings}", style="dim"))
+    if event.log is not None:
+        resumed = f" ({event.resumed} resumed)" if event.resumed else ""
+        console.print(Text(f"replays: {event.log.path}{resumed}", style="dim"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -666,6 +924,24 @@ def build_parser() -> ArgumentParser:
         "--ray-address", default=None, help="a Ray cluster's address (default: start Ray here)"
     )
     arena_cmd.add_argument(
+        "--unpaired",
+        action="store_true",
+        help="every game its own deals (default: duplicate groups with the same deals)",
+    )
+    arena_cmd.add_argument(
+        "--sprt",
+        default=None,
+        metavar="ELO0,ELO1",
+        help="stop when the sequential test of the second bot being ELO1 (not ELO0) Elo "
+        "stronger is decided; --games is then the most games",
+    )
+    arena_cmd.add_argument(
+        "--alpha", type=float, default=None, help="with --sprt: false positive rate (0.05)"
+    )
+    arena_cmd.add_argument(
+        "--beta", type=float, default=None, help="with --sprt: false negative rate (0.05)"
+    )
+    arena_cmd.add_argument(
         "--param",
         action="append",
         default=[],
@@ -674,6 +950,48 @@ def build_parser() -> ArgumentParser:
     )
     game_params(arena_cmd)
     arena_cmd.set_defaults(handler=cmd_arena)
+
+    tour = commands.add_parser(
+        "tournament", help="bots in every pairing; Elo ratings, a table and a report"
+    )
+    tour.add_argument("game", help="a game name (see rivals games)")
+    tour.add_argument(
+        "--bots", nargs="+", required=True, metavar="BOT", help="two or more bots: mcts random ..."
+    )
+    tour.add_argument(
+        "--mode",
+        choices=list(tournaments.MODES),
+        default="round-robin",
+        help="every pairing (round-robin, default) or the first bot against each other (gauntlet)",
+    )
+    tour.add_argument(
+        "--games",
+        type=integer(1, arena.MAX_GAMES),
+        default=100,
+        help="games per pairing (100; even for duplicate pairs)",
+    )
+    tour.add_argument("--seed", type=seed, default=0, help="the seed of every pairing (0)")
+    tour.add_argument("--threads", type=integer(1), default=None, help="default: all cores")
+    tour.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
+    tour.add_argument("--resume", action="store_true", help="continue the tournament in --out")
+    tour.add_argument("--force", action="store_true", help="replace a non-empty --out (and --html)")
+    tour.add_argument("--html", default=None, metavar="OUT.html", help="write a report page")
+    tour.add_argument(
+        "--unpaired",
+        action="store_true",
+        help="every game its own deals (default: duplicate pairs with the same deals)",
+    )
+    tour.add_argument("--backend", choices=["local", "ray"], default="local")
+    tour.add_argument("--ray-address", default=None, help="a Ray cluster's address")
+    tour.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="BOT.KEY=VALUE",
+        help="a bot parameter; mcts#2.iterations=400 sets the second mcts (repeatable)",
+    )
+    game_params(tour)
+    tour.set_defaults(handler=cmd_tournament)
 
     play = commands.add_parser("play", help="play against bots at the terminal")
     play.add_argument("game", help="a game name (see rivals games)")

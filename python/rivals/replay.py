@@ -53,6 +53,9 @@ _ENTRY_KEYS = {"action", *_ENTRY_OPTIONAL}  # what dumps writes
 _RESULT_OPTIONAL = ("terminal", "returns", "scores")
 _BOT_KEYS = ("name", "params")
 _ARENA_KEYS = ("index", "seed", "labels")
+_ARENA_OPTIONAL = ("duplicate",)
+# The most games of a duplicate group (the engine's kMaxChanceGroup).
+MAX_DUPLICATE_GROUP = 64
 
 
 def portable_params(game: Game) -> dict[str, Any]:
@@ -252,7 +255,12 @@ def _check_bots(bots: Any, players: int) -> None:
 
 
 def _check_arena(arena: Any, players: int) -> None:
-    _check_keys(arena, "'arena'", _ARENA_KEYS)
+    _check_keys(arena, "'arena'", _ARENA_KEYS, _ARENA_OPTIONAL)
+    group = arena.get("duplicate", 1)
+    if not _is_int(group) or not 1 <= group <= MAX_DUPLICATE_GROUP:
+        raise _fail(
+            f"arena.duplicate must be an int in 1..{MAX_DUPLICATE_GROUP}, got {_short(group)}"
+        )
     if not _is_int(arena["index"]) or arena["index"] < 0:
         raise _fail(f"arena.index must be an int >= 0, got {_short(arena['index'])}")
     if not _is_int(arena["seed"]):

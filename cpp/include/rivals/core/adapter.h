@@ -291,9 +291,13 @@ class GameAdapter final : public AnyGame {
   }
 
   MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed,
-                          std::int64_t first_game, int num_games, int threads,
-                          bool keep_histories) const override {
+                          std::int64_t first_game, int num_games, int threads, bool keep_histories,
+                          int chance_group) const override {
     const int players = num_players();
+    if (chance_group < 1 || chance_group > kMaxChanceGroup)
+      throw InvalidArgument(name_ + " play_match: chance_group must be 1.." +
+                            std::to_string(kMaxChanceGroup) + ", got " +
+                            std::to_string(chance_group));
     if (static_cast<int>(specs.size()) != players)
       throw InvalidArgument(name_ + ": a match needs one bot per seat (" + std::to_string(players) +
                             "), got " + std::to_string(specs.size()));
@@ -322,7 +326,7 @@ class GameAdapter final : public AnyGame {
         for (int s = 0; s < players; ++s)
           results.seating[row + s] = static_cast<std::int32_t>((s + game_index) % players);
         auto state = initial;
-        Rng rng(chance_seed(seed, game_index));
+        Rng rng(chance_seed(seed, game_index / chance_group));
         history.clear();
         while (!state.is_terminal()) {
           const Action action =

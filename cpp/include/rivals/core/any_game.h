@@ -101,6 +101,9 @@ struct VectorBuffers {
 inline constexpr int kMaxBatchGames = 10'000'000;
 // The largest first_game of play_match, so first_game + num_games stays far inside 64 bits.
 inline constexpr std::int64_t kMaxFirstGame = std::int64_t{1} << 62;
+// The most games of play_match that share one chance stream (a duplicate group: every seat
+// rotation of the largest game).
+inline constexpr int kMaxChanceGroup = 64;
 // The most copies copy_ns makes (a few seconds).
 inline constexpr int kMaxCopies = 100'000'000;
 // The most environments of one vectorised environment, and the most memory they may hold, so a
@@ -174,10 +177,12 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   // Bots play each other entirely in C++. Game i seats bot (seat + i) mod bots.size() in each
   // seat, so every bot plays every seat equally often; bots.size() must equal num_players().
   // The games are first_game .. first_game + num_games - 1 of the match (first_game in
-  // 0..kMaxFirstGame). Throws Interrupted (interrupt.h) when asked to stop.
+  // 0..kMaxFirstGame). Games i and j with i / chance_group == j / chance_group draw their chance
+  // outcomes from one stream (duplicate games: the same deals, other seats); their bots are
+  // seeded apart. Throws Interrupted (interrupt.h) when asked to stop.
   virtual MatchResults play_match(const std::vector<BotSpec>& bots, std::uint64_t seed,
                                   std::int64_t first_game, int num_games, int threads,
-                                  bool keep_histories) const = 0;
+                                  bool keep_histories, int chance_group) const = 0;
 };
 
 }  // namespace rivals

@@ -1,0 +1,530 @@
+"""Tournaments: every pairing of a list of bots (round robin) or the first against each other
+(gauntlet), played as arenas into one replay log, rated by maximum likelihood.
+
+>>> import rivals
+>>> from rivals import tournament
+>>> game = rivals.make("sekigahara")
+>>> bots = [("mcts", {"iterations": 100}), ("mcts", {"iterations": 400}), "random"]
+>>> with tournament.Tournament(game, bots, 20, out="t.jsonl") as event:  # doctest: +SKIP
+...     event.run()
+...     print(event.ratings().elo)
+
+Pairing ``p`` (in ``pairings`` order) is the arena of its two bots with the tournament's seed:
+its games, and its lines in the log, are exactly those of ``rivals arena`` with the same bots,
+seed and pairing mode, so every pairing meets the same deals. The log holds the pairings one
+after the other, each with its games in order, under the arena's guarantees: an exclusive lock,
+whole lines only, an existing file refused unless resumed (every stored game re-checked against
+its pairing) or replaced.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rivals import arena, stats
+from rivals._core import Bot, Game
+
+__all__ = ["MODES", "Pairing", "Tournament", "report_html"]
+
+MODES = ("round-robin", "gauntlet")
+
+
+@dataclass
+class Pairing:
+    """Two bots (their indices in the tournament's list) and their arena's running totals."""
+
+    first: int
+    second: int
+    lineup: arena.Lineup
+    standings: arena.Standings
+
+    def units(self) -> dict[tuple[float, int], int]:
+        """The first bot's results as ``stats.fit_ratings`` takes them: by (total, games) of each
+        complete pair, or of each game when unpaired."""
+        standings = self.standings
+        if standings.paired:
+            return {(k / 2, 2): n for k, n in enumerate(standings.pentanomial) if n}
+        return {(k / 2, 1): n for k, n in enumerate(standings.trinomial) if n}
+
+
+def pairings_of(count: int, mode: str) -> list[tuple[int, int]]:
+    if mode == "round-robin":
+        return [(a, b) for a in range(count) for b in range(a + 1, count)]
+    if mode == "gauntlet":
+        return [(0, b) for b in range(1, count)]
+    raise ValueError(f"unknown tournament mode {mode!r} (have: {', '.join(MODES)})")
+
+
+class Tournament:
+    """``games`` games per pairing of ``bots`` (names or ``(name, params)``; ``labels`` names
+    them, by default their names with copies numbered) with ``seed``, replays in ``out``.
+
+    ``resume``, ``force``, ``backend`` and ``duplicate`` are as for ``arena.Arena``; with
+    ``duplicate`` (default) ``games`` must be even (whole pairs). The game must have two sides
+    (two seats, or two teams), since each pairing is rated as one bot's score against the
+    other's. Raises ``ValueError`` for a bad bot, count, mode or file.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        bots: Sequence[str | arena.BotSpec],
+        games: int,
+        seed: int = 0,
+        out: str | os.PathLike[str] | None = None,
+        *,
+        mode: str = "round-robin",
+        labels: Sequence[str] | None = None,
+        resume: bool = False,
+        force: bool = False,
+        backend: arena.Backend | None = None,
+        duplicate: bool = True,
+    ) -> None:
+        listed = [(bot, {}) if isinstance(bot, str) else (bot[0], dict(bot[1])) for bot in bots]
+        if len(listed) < 2:
+            raise ValueError(f"a tournament needs at least two bots, got {len(listed)}")
+        self.labels = (
+            list(labels) if labels is not None else arena.label_copies([name for name, _ in listed])
+        )
+        if len(self.labels) != len(listed) or len(set(self.labels)) != len(self.labels):
+            raise ValueError(f"one distinct label per bot is needed, got {self.labels!r}")
+        self.game = game
+        self.mode = mode
+        self.games = arena._check_int("the games per pairing", games, 1, arena.MAX_GAMES)
+        self.seed = arena._check_int("the seed", seed, 0, arena.MAX_SEED)
+        if resume and out is None:
+            raise ValueError("resume continues the replays of a file: give out")
+        if resume and force:
+            raise ValueError("resume keeps the file, force replaces it: not both")
+        self.pairings: list[Pairing] = []
+        for a, b in pairings_of(len(listed), mode):
+            lineup = arena.Lineup.of(
+                game, [listed[a], listed[b]], labels=[self.labels[a], self.labels[b]]
+            )
+            if len(lineup.entries) != 2:
+                raise ValueError(
+                    f"a tournament rates one side against another; {game.name} with "
+                    f"{game.num_players} players seats two bots as {len(lineup.entries)} "
+                    "entries of their own (use rivals arena for free-for-all games)"
+                )
+            group = lineup.duplicate_group if duplicate else 1
+            self.pairings.append(Pairing(a, b, lineup, arena.Standings(lineup, paired=group == 2)))
+        self.group = self.pairings[0].lineup.duplicate_group if duplicate else 1
+        if self.games % self.group:
+            raise ValueError(
+                f"{self.games} games per pairing do not make whole duplicate pairs: give an "
+                "even number (or unpaired games)"
+            )
+        self.entries: list[arena.Entry] = []
+        for index in range(len(listed)):
+            pairing = next(p for p in self.pairings if index in (p.first, p.second))
+            self.entries.append(pairing.lineup.entries[0 if pairing.first == index else 1])
+        self.backend: arena.Backend = backend or arena.LocalBackend()
+        self.log = arena.ReplayLog(out, resume=resume, force=force) if out is not None else None
+        self.resumed = 0
+        self._keepers: list[tuple[str, Bot]] = []
+        try:
+            if self.log is not None and resume:
+                self.resumed = self._load()
+        except BaseException:
+            self.close()
+            raise
+        self.recorded = self.resumed
+
+    @property
+    def total_games(self) -> int:
+        return self.games * len(self.pairings)
+
+    @property
+    def played(self) -> int:
+        return sum(p.standings.games for p in self.pairings)
+
+    def _load(self) -> int:
+        assert self.log is not None
+        count = 0
+        valid = 0
+        for line in self.log.lines():
+            if not line.complete:
+                break
+            where = f"{self.log.path}:{line.number}"
+            if count >= self.total_games:
+                raise arena.OtherArena(
+                    f"{where}: the file holds more than the {self.total_games} games of this "
+                    f"tournament ({len(self.pairings)} pairings of {self.games})"
+                )
+            pairing = self.pairings[count // self.games]
+            index = count % self.games
+            state = arena._check_line(line, pairing.lineup, self.seed, index, where, self.group)
+            pairing.standings.add(*arena._one_game(state, index, self.game.num_players))
+            count += 1
+            valid = line.offset + len(line.data) + 1
+        self.log.truncate(valid)
+        return count
+
+    def __enter__(self) -> Tournament:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
+        self._keepers = []
+
+    def bot_stats(self) -> dict[str, dict[str, Any]]:
+        return {label: dict(bot.stats()) for label, bot in self._keepers}
+
+    def run(self, on_chunk: Callable[[Tournament], None] | None = None) -> None:
+        """Plays the missing games, pairing by pairing, appending each chunk's replays to the
+        log before counting them; ``on_chunk`` sees the tournament after each chunk."""
+        keepers = [(e.label, self.game.make_bot(e.name, e.params, 0)) for e in self.entries]
+        self._keepers = [(label, bot) for label, bot in keepers if bot.stats()]
+        for pairing in self.pairings:
+            standings = pairing.standings
+            if standings.games >= self.games:
+                continue
+            chunks = self.backend.run(
+                self.game,
+                pairing.lineup.seat_specs(),
+                self.seed,
+                standings.games,
+                self.games - standings.games,
+                self.log is not None,
+                self.group,
+            )
+            for chunk in chunks:
+                with arena.interrupts_deferred():
+                    if self.log is not None:
+                        try:
+                            self.log.append(
+                                arena.replay_lines(pairing.lineup, self.seed, self.group, chunk)
+                            )
+                        except OSError:
+                            standings.add(chunk.returns, chunk.seating, chunk.lengths)
+                            raise
+                    standings.add(chunk.returns, chunk.seating, chunk.lengths)
+                    self.recorded = self.played if self.log is not None else 0
+                    if on_chunk is not None:
+                        on_chunk(self)
+
+    def ratings(self, confidence: float = 0.95) -> stats.Ratings:
+        """Maximum-likelihood Elo ratings relative to the first bot, from the complete units
+        (pairs, or games when unpaired) played so far. Bots not yet connected to the first by
+        games (a tournament stopped early) get NaN."""
+        units: dict[tuple[int, int], dict[tuple[float, int], int]] = {}
+        for pairing in self.pairings:
+            table = pairing.units()
+            if table:
+                units[(pairing.first, pairing.second)] = table
+        connected = [0]
+        for index in connected:
+            for a, b in units:
+                for other in (b,) if a == index else (a,) if b == index else ():
+                    if other not in connected:
+                        connected.append(other)
+        count = len(self.labels)
+        elo, error = [math.nan] * count, [math.nan] * count
+        elo[0] = error[0] = 0.0
+        if len(connected) > 1:
+            connected.sort()
+            position = {bot: k for k, bot in enumerate(connected)}
+            fitted = stats.fit_ratings(
+                [self.labels[bot] for bot in connected],
+                {
+                    (position[a], position[b]): table
+                    for (a, b), table in units.items()
+                    if a in position and b in position
+                },
+                confidence,
+            )
+            for bot, k in position.items():
+                elo[bot], error[bot] = fitted.elo[k], fitted.error[k]
+        return stats.Ratings(tuple(self.labels), tuple(elo), tuple(error), confidence)
+
+
+# --------------------------------------------------------------------------------------------
+# The report
+
+
+def _scale(low: float, high: float) -> tuple[float, float, float]:
+    """Axis limits and a tick step covering ``low..high``."""
+    span = max(high - low, 50.0)
+    low, high = low - span / 20, high + span / 20  # dots at the ends stay inside the frame
+    raw = span / 6
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    return math.floor(low / step) * step, math.ceil(high / step) * step, step
+
+
+def rating_svg(ratings: stats.Ratings) -> str:
+    """A horizontal plot: each bot's rating as a dot with its interval as a bar, best on top."""
+    order = [i for i in ratings.order() if ratings.rated(i)]
+    intervals = [ratings.interval(i) for i in order]
+    low, high, step = _scale(min(lo for lo, _ in intervals), max(hi for _, hi in intervals))
+    label_width = 12 + 8 * max(len(ratings.names[i]) for i in order)
+    width, row, top, right = 720, 34, 30, 70
+    plot = width - label_width - right
+    height = top + row * len(order) + 40
+
+    def x(value: float) -> float:
+        return label_width + plot * (value - low) / (high - low)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-label="Elo ratings" '
+        'font-family="system-ui, sans-serif" font-size="13">',
+        f'<rect width="{width}" height="{height}" fill="#fff"/>',
+    ]
+    tick = low
+    while tick <= high + 1e-9:
+        parts.append(
+            f'<line x1="{x(tick):.1f}" y1="{top - 8}" x2="{x(tick):.1f}" '
+            f'y2="{top + row * len(order)}" stroke="#e3e3e3"/>'
+            f'<text x="{x(tick):.1f}" y="{top + row * len(order) + 18}" text-anchor="middle" '
+            f'fill="#555">{tick:+.0f}</text>'
+        )
+        tick += step
+    parts.append(
+        f'<text x="{label_width + plot / 2:.1f}" y="{height - 6}" text-anchor="middle" '
+        f'fill="#333">Elo relative to {html.escape(ratings.names[0])} '
+        f"({100 * ratings.confidence:.0f}% intervals)</text>"
+    )
+    for position, index in enumerate(order):
+        y = top + row * position + row / 2
+        lo, hi = intervals[position]
+        name = html.escape(ratings.names[index])
+        parts.append(
+            f'<text x="{label_width - 10}" y="{y + 4:.1f}" text-anchor="end" '
+            f'font-weight="600">{name}</text>'
+        )
+        if ratings.error[index] > 0:
+            parts.append(
+                f'<line x1="{x(lo):.1f}" y1="{y:.1f}" x2="{x(hi):.1f}" y2="{y:.1f}" '
+                'stroke="#3b6ea5" stroke-width="3" stroke-linecap="round"/>'
+            )
+        parts.append(
+            f'<circle cx="{x(ratings.elo[index]):.1f}" cy="{y:.1f}" r="5.5" fill="#1d3f66"/>'
+            f'<text x="{x(hi) + 8:.1f}" y="{y + 4:.1f}" fill="#333">'
+            f"{ratings.elo[index]:+.0f}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def pairing_rows(event: Tournament) -> list[dict[str, Any]]:
+    """Per pairing: labels, games, the first bot's wins, draws and losses, its score, and the
+    Elo difference with its interval (pentanomial when paired)."""
+    rows = []
+    for pairing in event.pairings:
+        standings = pairing.standings
+        losses, draws, wins = standings.trinomial
+        estimate = stats.elo_estimate(standings.counts())
+        games = standings.games
+        rows.append(
+            {
+                "first": event.labels[pairing.first],
+                "second": event.labels[pairing.second],
+                "games": games,
+                "wins": wins,
+                "draws": draws,
+                "losses": losses,
+                "score": (wins + draws / 2) / games if games else 0.0,
+                "elo": estimate,
+                "pentanomial": list(standings.pentanomial) if standings.paired else None,
+            }
+        )
+    return rows
+
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 68em; color: #222;
+       padding: 0 1em; }
+h1 { font-size: 1.4em; margin-bottom: 0.2em; }
+p.meta { color: #555; margin-top: 0; }
+table { border-collapse: collapse; margin: 1em 0 2em; }
+th, td { padding: 0.3em 0.6em; text-align: right; border-bottom: 1px solid #ddd;
+         font-variant-numeric: tabular-nums; white-space: nowrap; }
+th { background: #f2f4f7; }
+th:first-child, td:first-child, .name { text-align: left; }
+td.cell { text-align: center; min-width: 4.5em; }
+td.self { background: #eee; }
+"""
+
+
+_PAIRS_HEADING = (
+    '<th title="duplicate pairs by their total score: LL, LD, even (LW, DD, WL), DW, WW">'
+    "pairs LL-LD-even-DW-WW</th>"
+)
+
+
+def _cell_colour(score: float) -> str:
+    """Green for a winning score, red for a losing one, white at one half."""
+    strength = min(1.0, abs(score - 0.5) * 2)
+    if score >= 0.5:
+        return f"rgba(46, 160, 67, {0.15 + 0.55 * strength:.2f})"
+    return f"rgba(215, 58, 73, {0.15 + 0.55 * strength:.2f})"
+
+
+def report_html(event: Tournament, title: str | None = None) -> str:
+    """A standalone page: the rating plot, the ratings table, the cross table of scores and the
+    per-pairing results."""
+    ratings = event.ratings()
+    played = {label: 0 for label in event.labels}
+    points = {label: 0.0 for label in event.labels}
+    rows = pairing_rows(event)
+    score_of: dict[tuple[str, str], tuple[float, int]] = {}
+    for row in rows:
+        for me, other, flip in (
+            (row["first"], row["second"], False),
+            (row["second"], row["first"], True),
+        ):
+            mine = row["losses"] + row["draws"] / 2 if flip else row["wins"] + row["draws"] / 2
+            played[me] += row["games"]
+            points[me] += mine
+            score_of[(me, other)] = (mine / row["games"] if row["games"] else 0.5, row["games"])
+    game = event.game
+    heading = title or f"{game.name} tournament"
+    pairing_mode = "duplicate pairs" if event.group == 2 else "unpaired games"
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(heading)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{html.escape(heading)}</h1>",
+        f'<p class="meta">{html.escape(event.mode)}, {event.games} games per pairing '
+        f"({pairing_mode}), seed {event.seed}; {event.played} of {event.total_games} games "
+        "played</p>",
+        rating_svg(ratings),
+        "<h2>Ratings</h2>",
+        "<table><tr><th>rank</th><th class='name'>bot</th><th>Elo</th><th>95% interval</th>"
+        "<th>games</th><th>score</th><th class='name'>settings</th></tr>",
+    ]
+    order = ratings.order()
+    for rank, index in enumerate(order, 1):
+        label = event.labels[index]
+        interval = rating_interval_text(ratings, index)
+        share = points[label] / played[label] if played[label] else 0.0
+        entry = event.entries[index]
+        settings = ", ".join(f"{k}={v}" for k, v in _changed(event.game, entry).items())
+        out.append(
+            f"<tr><td>{rank}</td><td class='name'>{html.escape(label)}</td>"
+            f"<td>{rating_text(ratings, index)}</td><td>{interval}</td><td>{played[label]}</td>"
+            f"<td>{100 * share:.1f}%</td><td class='name'>{html.escape(entry.name)} "
+            f"{html.escape(settings)}</td></tr>"
+        )
+    out.append("</table><h2>Scores</h2><table><tr><th>row's score against column</th>")
+    out.extend(f"<th>{html.escape(event.labels[i])}</th>" for i in order)
+    out.append("</tr>")
+    for i in order:
+        me = event.labels[i]
+        out.append(f"<tr><td class='name'><b>{html.escape(me)}</b></td>")
+        for j in order:
+            other = event.labels[j]
+            if i == j:
+                out.append("<td class='cell self'></td>")
+            elif (me, other) in score_of and score_of[(me, other)][1]:
+                value, games = score_of[(me, other)]
+                out.append(
+                    f"<td class='cell' style='background:{_cell_colour(value)}' "
+                    f"title='{games} games'>{100 * value:.0f}%</td>"
+                )
+            else:
+                out.append("<td class='cell'>·</td>")
+        out.append("</tr>")
+    out.append(
+        "</table><h2>Pairings</h2><table><tr><th class='name'>bot</th>"
+        "<th class='name'>against</th><th>games</th><th>W-D-L</th><th>score</th>"
+        "<th>Elo (95% interval)</th>"
+        f"{_PAIRS_HEADING if event.group == 2 else ''}</tr>"
+    )
+    for row in rows:
+        estimate = row["elo"]
+        penta = (
+            f"<td>{'-'.join(map(str, row['pentanomial']))}</td>"
+            if row["pentanomial"] is not None
+            else ""
+        )
+        out.append(
+            f"<tr><td class='name'>{html.escape(row['first'])}</td>"
+            f"<td class='name'>{html.escape(row['second'])}</td><td>{row['games']}</td>"
+            f"<td>{row['wins']}-{row['draws']}-{row['losses']}</td>"
+            f"<td>{score_text(row)}</td><td>{elo_text(estimate)}</td>"
+            f"{penta}</tr>"
+        )
+    out.append("</table></body></html>\n")
+    return "\n".join(out)
+
+
+def score_text(row: dict[str, Any]) -> str:
+    return f"{100 * row['score']:.1f}%" if row["games"] else "-"
+
+
+def rating_text(ratings: stats.Ratings, index: int) -> str:
+    return f"{ratings.elo[index]:+.0f}" if ratings.rated(index) else "-"
+
+
+def rating_interval_text(ratings: stats.Ratings, index: int) -> str:
+    """``-293 to -86``; ``anchor`` for the first bot, ``no games yet`` for a bot without."""
+    if not ratings.rated(index):
+        return "no games yet"
+    if index == 0:
+        return "anchor"
+    low, high = ratings.interval(index)
+    return f"{low:+.0f} to {high:+.0f}"
+
+
+def elo_text(estimate: stats.Estimate) -> str:
+    """``+191 (+79 to +361)``; a clean sweep, whose Elo is unbounded, as ``sweep (>= +822)``;
+    an interval that reaches a sweep as ``-191 (below +69)``; ``-`` before any game."""
+    if estimate.units == 0:
+        return "-"
+    if estimate.elo >= stats.ELO_LIMIT:
+        return f"sweep (>= {_elo(estimate.low)})"
+    if estimate.elo <= -stats.ELO_LIMIT:
+        return f"swept (<= {_elo(estimate.high)})"
+    if estimate.low <= -stats.ELO_LIMIT:
+        return f"{_elo(estimate.elo)} (below {_elo(estimate.high)})"
+    if estimate.high >= stats.ELO_LIMIT:
+        return f"{_elo(estimate.elo)} (above {_elo(estimate.low)})"
+    return f"{_elo(estimate.elo)} ({_elo(estimate.low)} to {_elo(estimate.high)})"
+
+
+def _elo(value: float) -> str:
+    """``+191``, ``-69``; ``+0`` for an even score rather than ``-0``."""
+    return f"{round(value):+d}"
+
+
+def _changed(game: Game, entry: arena.Entry) -> dict[str, Any]:
+    defaults = game.make_bot(entry.name, {}, 0).params
+    return {k: v for k, v in entry.params.items() if defaults.get(k) != v}
+
+
+def write_new(path: str | os.PathLike[str], text: str, force: bool = False) -> None:
+    """Writes ``text`` to ``path``, refusing an existing file unless ``force``; the text goes to
+    a temporary file first and is renamed into place, so ``path`` is never left half written."""
+    target = Path(path)
+    if target.exists() and not force:
+        raise ValueError(f"{target} already exists; give another name or --force to replace it")
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "x", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if force:
+            os.replace(temporary, target)
+        else:
+            # link refuses an existing target: a file made meanwhile is not replaced either.
+            os.link(temporary, target)
+    except FileExistsError:
+        raise ValueError(f"{target} already exists; give another name or --force") from None
+    except OSError as error:
+        raise ValueError(f"{target}: {error.strerror or error}") from None
+    finally:
+        temporary.unlink(missing_ok=True)

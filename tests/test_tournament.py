@@ -1,0 +1,257 @@
+"""rivals.tournament and ``rivals tournament`` / ``rivals arena --sprt`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import rivals
+from rivals import arena, stats, tournament
+from tests.test_arena_cli import ENV, one_line_error, rivals_cli
+
+BOTS = [("mcts", {"iterations": 20}), ("mcts", {"iterations": 4}), "random"]
+
+
+def test_a_pairing_writes_exactly_its_arena_s_lines(tmp_path: Path) -> None:
+    game = rivals.make("sekigahara")
+    out = tmp_path / "t.jsonl"
+    with tournament.Tournament(game, BOTS, 4, seed=5, out=out) as event:
+        event.run()
+        assert [(p.first, p.second) for p in event.pairings] == [(0, 1), (0, 2), (1, 2)]
+        assert event.labels == ["mcts", "mcts#2", "random"]
+    lines = out.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 12
+    # The second pairing (mcts against random) is the arena of those two with the same seed.
+    alone = tmp_path / "arena.jsonl"
+    lineup = arena.Lineup.of(game, [BOTS[0], BOTS[2]])
+    with arena.Arena(lineup, 4, seed=5, out=alone) as match:
+        match.run()
+    assert b"".join(lines[4:8]) == alone.read_bytes()
+    # Every pairing meets the same deals: game i of each has the same chance outcomes.
+    records = [json.loads(line) for line in lines]
+    first_chance = [r["actions"][0]["action"] for r in records]
+    assert first_chance[0:4] == first_chance[4:8] == first_chance[8:12]
+
+
+def test_gauntlet_and_labels_and_refusals() -> None:
+    game = rivals.make("sekigahara")
+    event = tournament.Tournament(game, BOTS, 2, mode="gauntlet")
+    assert [(p.first, p.second) for p in event.pairings] == [(0, 1), (0, 2)]
+    with pytest.raises(ValueError, match="even number"):
+        tournament.Tournament(game, BOTS, 3)
+    tournament.Tournament(game, BOTS, 3, duplicate=False)
+    with pytest.raises(ValueError, match="at least two bots"):
+        tournament.Tournament(game, BOTS[:1], 2)
+    with pytest.raises(ValueError, match="free-for-all"):
+        tournament.Tournament(rivals.make("verraeter"), ["mcts", "random"], 2)
+    with pytest.raises(ValueError, match="unknown tournament mode"):
+        tournament.Tournament(game, BOTS, 2, mode="swiss")
+    # Team games have two sides: fine.
+    teams = tournament.Tournament(rivals.make("rosenkoenig", players=4), ["mcts", "random"], 2)
+    assert teams.pairings[0].lineup.seat_entry == (0, 1, 0, 1)
+
+
+def test_ratings_come_from_the_pairs_of_every_pairing() -> None:
+    game = rivals.make("sekigahara")
+    with tournament.Tournament(game, BOTS, 8, seed=1) as event:
+        event.run()
+        ratings = event.ratings()
+    assert ratings.names == ("mcts", "mcts#2", "random") and ratings.elo[0] == 0
+    for pairing in event.pairings:  # every pairing's winner is rated above its loser
+        losses, _, wins = pairing.standings.trinomial
+        difference = ratings.elo[pairing.first] - ratings.elo[pairing.second]
+        assert wins != losses and (difference > 0) == (wins > losses)
+    units = {
+        (p.first, p.second): {(k / 2, 2): n for k, n in enumerate(p.standings.pentanomial) if n}
+        for p in event.pairings
+    }
+    assert ratings == stats.fit_ratings(["mcts", "mcts#2", "random"], units)
+
+
+def test_the_report_shows_every_bot_and_pairing(tmp_path: Path) -> None:
+    game = rivals.make("sekigahara")
+    with tournament.Tournament(game, BOTS, 4, seed=1) as event:
+        event.run()
+        page = tournament.report_html(event)
+    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 1
+    for label in ("mcts", "mcts#2", "random"):
+        assert f">{label}</text>" in page  # in the rating plot
+    for first, second in (("mcts", "mcts#2"), ("mcts", "random"), ("mcts#2", "random")):
+        assert f"<tr><td class='name'>{first}</td><td class='name'>{second}</td>" in page
+    assert "iterations=4" in page
+    path = tmp_path / "r.html"
+    tournament.write_new(path, page)
+    with pytest.raises(ValueError, match="already exists"):
+        tournament.write_new(path, "other")
+    assert path.read_text(encoding="utf-8") == page
+    tournament.write_new(path, "other", force=True)
+    assert path.read_text(encoding="utf-8") == "other"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary left
+
+
+# --------------------------------------------------------------------------------------------
+# The command line
+
+
+def tournament_argv(out: Path, *extra: str) -> list[str]:
+    return [
+        "tournament",
+        "sekigahara",
+        "--bots",
+        "mcts",
+        "mcts",
+        "random",
+        "--param",
+        "mcts.iterations=30",
+        "--param",
+        "mcts#2.iterations=6",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        *extra,
+    ]
+
+
+def test_tournament_table_report_refusal_and_resume(tmp_path: Path) -> None:
+    whole, page = tmp_path / "whole.jsonl", tmp_path / "report.html"
+    result = rivals_cli(*tournament_argv(whole, "--html", str(page)))
+    assert result.returncode == 0, result.stderr
+    assert "round-robin, 18 games (duplicate pairs)" in result.stdout
+    assert "mcts vs mcts#2" in result.stdout and "anchor" in result.stdout
+    assert whole.read_bytes().count(b"\n") == 18 and page.read_text().startswith("<!DOCTYPE")
+    before, report = whole.read_bytes(), page.read_bytes()
+    refused = rivals_cli(*tournament_argv(whole))
+    one_line_error(refused, "tournament", "already holds 18 lines", "--resume", "--force")
+    refused = rivals_cli(*tournament_argv(tmp_path / "new.jsonl", "--html", str(page)))
+    one_line_error(refused, "tournament", "--html", "already exists")
+    assert not (tmp_path / "new.jsonl").exists()
+    assert whole.read_bytes() == before and page.read_bytes() == report
+    # Another tournament's file is refused on resume, untouched.
+    other = rivals_cli(*tournament_argv(whole, "--resume", "--seed", "4"))
+    one_line_error(other, "tournament", "written with seed 3, not 4")
+    assert whole.read_bytes() == before
+    # A file cut in the middle of a pairing and of a line resumes to the same file and table.
+    part = tmp_path / "part.jsonl"
+    part.write_bytes(before[: before.index(b"\n", len(before) // 2) + 40])
+    resumed = rivals_cli(*tournament_argv(part, "--resume"))
+    assert resumed.returncode == 0, resumed.stderr
+    assert part.read_bytes() == before
+    assert "resumed)" in resumed.stdout
+    table = [line for line in result.stdout.splitlines() if "vs" in line or "anchor" in line]
+    assert [line for line in resumed.stdout.splitlines() if "vs" in line or "anchor" in line] == (
+        table
+    )
+
+
+def test_a_killed_tournament_resumes_to_the_uninterrupted_file(tmp_path: Path) -> None:
+    whole, killed = tmp_path / "whole.jsonl", tmp_path / "killed.jsonl"
+    argv = ["--param", "mcts.iterations=200", "--threads", "2", "--games", "10"]
+    assert rivals_cli(*tournament_argv(whole, *argv)).returncode == 0
+    kills = 0
+    for delay in (0.3, 0.5, 0.2, 0.6, 0.4, 0.5):
+        extra = [*argv, "--resume"] if killed.exists() else argv
+        run = subprocess.Popen(
+            [sys.executable, "-m", "rivals.cli", *tournament_argv(killed, *extra)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=ENV,
+        )
+        size = killed.stat().st_size if killed.exists() else 0
+        while run.poll() is None and (not killed.exists() or killed.stat().st_size == size):
+            time.sleep(0.01)
+        time.sleep(delay)
+        if run.poll() is not None:
+            break
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+        kills += 1
+    assert kills >= 2
+    final = rivals_cli(*tournament_argv(killed, *argv, "--resume"))
+    assert final.returncode == 0, final.stderr
+    assert killed.read_bytes() == whole.read_bytes()
+
+
+def test_arena_sprt_shows_the_test_and_resumes_decided(tmp_path: Path) -> None:
+    out = tmp_path / "sprt.jsonl"
+    argv = [
+        "arena",
+        "rosenkoenig",
+        "--bots",
+        "random,mcts",
+        "--param",
+        "mcts.iterations=20",
+        "--games",
+        "500",
+        "--sprt",
+        "0,150",
+        "--out",
+        str(out),
+    ]
+    result = rivals_cli(*argv)
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "SPRT mcts at least 150 Elo stronger (H1) against 0 (H0), alpha 0.05, beta 0.05" in text
+    assert "in (-2.944, +2.944): H1 accepted after" in text
+    assert "duplicate pairs" in text
+    games = out.read_bytes().count(b"\n")
+    assert 0 < games < 500 and f"H1 accepted after {games} games" in text
+    again = rivals_cli(*argv, "--resume")
+    assert again.returncode == 0, again.stderr
+    assert f"({games} resumed)" in again.stdout and out.read_bytes().count(b"\n") == games
+
+
+@pytest.mark.parametrize(
+    ("extra", "parts"),
+    [
+        (["--sprt", "10"], ["--sprt '10'", "elo0,elo1"]),
+        (["--sprt", "10,0"], ["--sprt", "elo0 must be below elo1"]),
+        (["--sprt", "0,10", "--alpha", "0.9"], ["alpha must be strictly between 0 and 0.5"]),
+        (["--beta", "0.1"], ["--alpha and --beta", "give --sprt"]),
+        (["--sprt", "0,10", "--bots", "mcts,random", "--game-param", "players=4"], []),
+    ],
+)
+def test_sprt_mistakes_are_one_line(extra: list[str], parts: list[str]) -> None:
+    result = rivals_cli("arena", "rosenkoenig", "--games", "2", *extra)
+    if parts:
+        one_line_error(result, "arena", *parts)
+    else:  # two teams are two sides: accepted
+        assert result.returncode == 0, result.stderr
+
+
+def test_a_tournament_stopped_early_rates_only_the_bots_that_played(tmp_path: Path) -> None:
+    game = rivals.make("sekigahara")
+    out = tmp_path / "t.jsonl"
+    with tournament.Tournament(game, BOTS, 4, seed=2, out=out) as event:
+        event.run()
+    lines = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(b"".join(lines[:2]))  # one pair of the first pairing
+    with tournament.Tournament(game, BOTS, 4, seed=2, out=out, resume=True) as event:
+        assert event.resumed == 2 and event.played == 2
+        ratings = event.ratings()
+        page = tournament.report_html(event)
+    assert ratings.rated(0) and ratings.rated(1) and not ratings.rated(2)
+    assert ratings.order()[-1] == 2
+    assert tournament.rating_interval_text(ratings, 2) == "no games yet"
+    assert "no games yet" in page and ">random</text>" not in page  # not in the plot
+
+
+def test_elo_text_names_unbounded_ends_in_words() -> None:
+    def text(losses: int, draws: int, wins: int) -> str:
+        return tournament.elo_text(stats.elo_estimate([losses, draws, wins]))
+
+    assert text(0, 0, 4).startswith("sweep (>= +")
+    assert text(4, 0, 0).startswith("swept (<= -")
+    # 3 wins in 4: the interval's upper end reaches a sweep, so only its lower end is a number.
+    assert text(1, 0, 3) == "+191 (above -126)"
+    assert text(3, 0, 1) == "-191 (below +126)"
+    assert text(2, 1, 2) == "+0 (-367 to +367)"
+    assert text(0, 0, 0) == "-"
