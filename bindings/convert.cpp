@@ -20,8 +20,10 @@ std::string python_type_name(nb::handle value) {
 // numpy.bool_ has __index__ in some numpy versions; a truth value is not a number here.
 bool is_boolean(nb::handle value) {
   if (PyBool_Check(value.ptr())) return true;
-  const char* name = Py_TYPE(value.ptr())->tp_name;
-  return std::strcmp(name, "numpy.bool_") == 0 || std::strcmp(name, "numpy.bool") == 0;
+  // Through the type's name as Python spells it: the stable ABI hides PyTypeObject's fields.
+  const nb::str name = nb::type_name(value.type());
+  return std::strcmp(name.c_str(), "numpy.bool_") == 0 ||
+         std::strcmp(name.c_str(), "numpy.bool") == 0;
 }
 
 // The Python int for `value` (operator.index), or a null object when it is not integral.
@@ -57,10 +59,12 @@ Json from_python_at(nb::handle value, const std::string& where, int depth) {
     // By index, not through __iter__, which a subclass may have made endless.
     Json out = Json::array();
     const bool is_list = PyList_Check(value.ptr());
-    const Py_ssize_t size = is_list ? PyList_GET_SIZE(value.ptr()) : PyTuple_GET_SIZE(value.ptr());
+    // nanobind's macros are the stable ABI's calls where it is in use, the macros otherwise.
+    const Py_ssize_t size =
+        is_list ? NB_LIST_GET_SIZE(value.ptr()) : NB_TUPLE_GET_SIZE(value.ptr());
     for (Py_ssize_t i = 0; i < size; ++i) {
       nb::handle item =
-          is_list ? PyList_GET_ITEM(value.ptr(), i) : PyTuple_GET_ITEM(value.ptr(), i);
+          is_list ? NB_LIST_GET_ITEM(value.ptr(), i) : NB_TUPLE_GET_ITEM(value.ptr(), i);
       out.push_back(from_python_at(item, where + "[" + std::to_string(i) + "]", depth + 1));
     }
     return out;

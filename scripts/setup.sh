@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Creates .venv (once) and builds and installs rivals into it (incrementally after the first
-# time). Every other script starts with this, so a fresh clone needs nothing else.
+# Creates .venv (once) and installs rivals into it as an editable package with everything its
+# checks need (pyproject.toml's "dev" extra). Every other script starts with this, so a fresh clone
+# needs nothing else.
+#
+# The install is editable: the Python files are used where they are, so a change to them needs no
+# step. Only when a compiled input (the C++, the bindings, the build files, the embedded data or the
+# rules pages the package carries) has changed since the last build does this rebuild, and only when
+# pyproject.toml has changed does it ask pip for the dependencies again; otherwise it returns at once.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${RIVALS_VENV:-$root/.venv}"
@@ -9,16 +15,37 @@ python="${PYTHON:-python3}"
 if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
-stamp="$venv/.rivals-deps"
-if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
+deps="$venv/.rivals-deps"
+built="$venv/.rivals-built"
+inputs=("$root/pyproject.toml" "$root/CMakeLists.txt" "$root/cmake" "$root/cpp" "$root/bindings"
+  "$root/docs/rules" "$root/python/rivals/data")
+changed() { [ ! -f "$1" ] || [ -n "$(find "${@:2}" -newer "$1" -print -quit)" ]; }
+
+# --no-build-isolation builds with the venv's own scikit-build-core and nanobind and keeps the
+# CMake build directory under build/, so a rebuild after a small change takes seconds.
+install=("$venv/bin/python" -m pip install --quiet --no-build-isolation)
+if changed "$deps" "$root/pyproject.toml"; then
+  started="$(mktemp "$venv/.rivals-started.XXXXXX")"
   "$venv/bin/python" -m pip install --quiet --upgrade pip
-  "$venv/bin/python" -m pip install --quiet \
-    "scikit-build-core>=0.10" "nanobind>=2.4" "numpy>=1.22" "rich>=12" \
-    "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "pexpect>=4.8" "filelock>=3" "ruff>=0.5" \
-    "mypy>=1.8" "clang-format>=17" \
-    "ray>=2.9" "open-spiel>=1.5" "pettingzoo>=1.24" "gymnasium>=0.29"
-  touch "$stamp"
+  # The build requirements are those of pyproject.toml's [build-system] table: pip installs them
+  # itself only into an isolated build, which would not keep the build directory.
+  # shellcheck disable=SC2046
+  "$venv/bin/python" -m pip install --quiet $("$venv/bin/python" - "$root/pyproject.toml" <<'PY'
+import sys
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python before 3.11: the copy that pip carries
+    from pip._vendor import tomli as tomllib
+with open(sys.argv[1], "rb") as file:
+    print(" ".join(tomllib.load(file)["build-system"]["requires"]))
+PY
+)
+  "${install[@]}" --editable "$root[dev]"
+  touch -r "$started" "$deps" "$built"
+  rm -f "$started"
+elif changed "$built" "${inputs[@]}"; then
+  started="$(mktemp "$venv/.rivals-started.XXXXXX")"
+  "${install[@]}" --no-deps --editable "$root"
+  touch -r "$started" "$built"
+  rm -f "$started"
 fi
-# --no-build-isolation reuses the build tools above and the CMake build directory under build/,
-# so a rebuild after a small change takes seconds.
-"$venv/bin/python" -m pip install --quiet --no-build-isolation --no-deps "$root"

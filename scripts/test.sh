@@ -11,11 +11,11 @@ echo "== ruff"
 "$bin/ruff" check python tests bench fuzz
 "$bin/ruff" format --check python tests bench fuzz
 echo "== mypy"
-# The stub of the compiled module is generated at build time; mypy reads the source tree, so it
-# gets a copy there (ignored by git).
+# The stub of the compiled module is generated at build time and installed beside it; mypy reads
+# the source tree, so it gets a copy there (ignored by git).
 "$bin/python" - <<'PY'
 import pathlib, shutil, importlib.util
-stub = pathlib.Path(importlib.util.find_spec("rivals").origin).with_name("_core.pyi")
+stub = pathlib.Path(importlib.util.find_spec("rivals._core").origin).with_name("_core.pyi")
 shutil.copy(stub, "python/rivals/_core.pyi")
 PY
 "$bin/mypy"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import re
+from importlib import metadata
 
 import pytest
 
@@ -15,6 +17,12 @@ def test_games_lists_every_registered_game_sorted() -> None:
     names = rivals.games()
     assert names == sorted(names)
     assert "rosenkoenig" in names
+
+
+def test_the_version_is_the_installed_distributions() -> None:
+    """Written once (rivals/__init__.py), read by the build: a wheel's metadata agrees with it."""
+    assert re.fullmatch(r"\d+\.\d+\.\d+", rivals.__version__)
+    assert metadata.version("rivals") == rivals.__version__
 
 
 def test_every_game_has_a_reference_and_a_row_in_the_generic_suites() -> None:

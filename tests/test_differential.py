@@ -167,3 +167,78 @@ def test_resamples_match_the_reference(name: str, params: dict[str, Any]) -> Non
             ), Place(name, compared, engine)
             compared += 1
     assert compared == RESAMPLE_POSITIONS * game.num_players
+
+
+MISUSES = {
+    "an unknown action id": lambda state: state.apply_action(99999),
+    "a string as an action": lambda state: state.apply_action("draw"),
+    "a bool as an action": lambda state: state.apply_action(True),
+    "a string to name": lambda state: state.action_to_string("x"),
+    "a seat past the last": lambda state: state.observation_tensor(state.game.num_players),
+    "a negative seat": lambda state: state.observation_string(-1),
+    "a bool as a seat": lambda state: state.information_state_string(True),
+}
+
+
+def misuse_errors(state: Any) -> dict[str, str]:
+    """What each misuse raises; a misuse changes nothing, so all run on one state."""
+    history = state.history()
+    errors = {}
+    for what, misuse in MISUSES.items():
+        with pytest.raises(ValueError) as error:
+            misuse(state)
+        errors[what] = str(error.value)
+    assert state.history() == history
+    return errors
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_errors_match_the_engine(name: str) -> None:
+    """The reference words every error as the engine does: at a chance node, at a decision (an
+    action legal elsewhere but not here) and after the end."""
+    rng = random.Random(f"errors {name}")
+    engine = rivals.make(name).new_initial_state()
+    oracle = reference.make(name).new_initial_state()
+    compared = {"chance": 0, "decision": 0, "terminal": 0}
+    while True:
+        if engine.is_terminal():
+            node = "terminal"
+            illegal = 0
+        else:
+            node = "chance" if engine.is_chance_node() else "decision"
+            ids = range(engine.game.num_distinct_actions)
+            illegal = next(a for a in ids if a not in engine.legal_actions())
+        if compared[node] < 2:
+            compared[node] += 1
+            assert misuse_errors(engine) == misuse_errors(oracle)
+            with pytest.raises(ValueError) as expected:
+                engine.apply_action(illegal)
+            with pytest.raises(ValueError) as got:
+                oracle.apply_action(illegal)
+            assert str(got.value) == str(expected.value)
+        if engine.is_terminal():
+            break
+        action = rng.choice(engine.legal_actions())
+        engine.apply_action(action)
+        oracle.apply_action(action)
+    assert compared == {"chance": 2, "decision": 2, "terminal": 1}
+
+
+BAD_PARAMS = [
+    ("rheinlaender", {"players": 7}),
+    ("rheinlaender", {"max_turns": 0}),
+    ("sekigahara", {"repetition_rule": "x"}),
+    ("sekigahara", {"max_turns": True}),
+    ("verraeter", {"players": "3"}),
+    ("verraeter", {"rounds": 0}),
+    ("battlecards", {"max_turns": 10**6}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), BAD_PARAMS, ids=[str(case) for case in BAD_PARAMS])
+def test_parameter_errors_match_the_engine(name: str, params: dict[str, Any]) -> None:
+    with pytest.raises(ValueError) as expected:
+        rivals.make(name, **params)
+    with pytest.raises(ValueError) as got:
+        reference.make(name, **params)
+    assert str(got.value) == str(expected.value)

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rivals import _core
+
 
 def cmake_dir() -> str:
-    """The folder holding rivalsConfig.cmake: find_package(rivals CONFIG) gives rivals::engine."""
-    return str(Path(__file__).resolve().parent / "cmake")
+    """The folder holding rivalsConfig.cmake: find_package(rivals CONFIG) gives rivals::engine.
+
+    It is installed beside the compiled module, which in an editable install is not beside this
+    file (that one stays in the source tree)."""
+    return str(Path(_core.__file__).resolve().parent / "cmake")
 
 
 if __name__ == "__main__":

@@ -13,23 +13,14 @@ from typing import Any
 import rivals
 from rivals import reference
 
-from ._common import Row, Sizes, alternate, games_for, playout_rate, positive, timed, verdict
-from ._loops import decisions_per_game, python_clone_ns, replay_like_playouts
-
-Log = Callable[[str], None]
+from ._common import Row, Sizes, alternate, positive, timed
+from ._rows import Log, arena_row, players_prefix, state_rows, vs_reference
 
 
 def _positions(histories: Sequence[Sequence[int]]) -> list[list[int]]:
     """Prefixes of the recorded games at a quarter, a half and three quarters of their length:
     the positions a search meets, with the hidden information so far to resample."""
     return [list(h[: len(h) * k // 4]) for h in histories for k in (1, 2, 3)]
-
-
-def _reference_state(ref_game: Any, history: Sequence[int]) -> Any:
-    state = ref_game.new_initial_state()
-    for action in history:
-        state.apply_action(action)
-    return state
 
 
 @dataclass(frozen=True)
@@ -49,78 +40,11 @@ class HiddenInformationBench:
         params = {} if players is None else {"players": players}
         return rivals.make(self.name, **params), reference.make(self.name, **params)
 
-    @staticmethod
-    def _prefix(players: int | None) -> str:
-        return "" if players is None else f"{players}p "
-
-    def _vs_reference(
-        self, players: int | None, sizes: Sizes, log: Log
-    ) -> tuple[list[Row], int, list[list[int]]]:
-        game, ref_game = self._make(players)
-        who = self._prefix(players)
-        rate, _ = playout_rate(game, sizes.calibration_games, self.seed + 1)
-        games = games_for(rate, sizes.work_s)
-        match = game.play_match(
-            ["random"] * game.num_players,
-            sizes.reference_games,
-            seed=self.seed,
-            keep_histories=True,
-        )
-        histories: list[list[int]] = [list(h) for h in match["histories"]]
-        ref_plies = sum(len(h) for h in histories) / len(histories)
-        cxx_plies = 0.0
-
-        def cxx() -> float:
-            nonlocal cxx_plies
-            rate, results = playout_rate(game, games, self.seed)
-            cxx_plies = float(results["lengths"].mean())
-            return rate
-
-        def ref() -> float:
-            return len(histories) / positive(
-                timed(lambda: replay_like_playouts(ref_game, histories)).cpu_s
-            )
-
-        pair = alternate(
-            cxx,
-            ref,
-            sizes.rounds,
-            lambda r: log(f"{who}random playouts, C++ vs reference (round {r + 1}/{sizes.rounds})"),
-        )
-        ratio = pair.ratio()
-        rows = [
-            Row(
-                "1",
-                f"{who}random playouts: games/s, C++ / reference",
-                pair.a_median,
-                pair.b_median,
-                ratio,
-                "cpu",
-                f"≥ 1000x {verdict(ratio >= 1000)}",
-                ratio >= 1000,
-            ),
-            Row(
-                "1",
-                f"{who}random playouts: plies/s, C++ / reference",
-                pair.a_median * cxx_plies,
-                pair.b_median * ref_plies,
-                ratio * cxx_plies / ref_plies,
-                "cpu",
-            ),
-            Row("1", f"{who}plies per game (chance included)", cxx_plies, ref_plies),
-            Row(
-                "1",
-                f"{who}decisions per game (no chance)",
-                decisions_per_game(game, histories),
-            ),
-        ]
-        return rows, games, histories
-
     def _resample_row(self, histories: Sequence[Sequence[int]], sizes: Sizes, log: Log) -> Row:
         game, ref_game = self._make(self.player_counts[0])
         prefixes = _positions(histories)
         cxx_states = [game.state_from_history(p) for p in prefixes]
-        ref_states = [_reference_state(ref_game, p) for p in prefixes]
+        ref_states = [ref_game.state_from_history(p) for p in prefixes]
         rng = random.Random(self.seed)
         calls = [
             (k, rng.randrange(game.num_players), rng.randrange(2**32)) for k in range(len(prefixes))
@@ -145,34 +69,13 @@ class HiddenInformationBench:
         )
         return Row(
             "2",
-            self._prefix(self.player_counts[0])
+            players_prefix(self.player_counts[0])
             + "resample_from_infostate: calls/s, C++ / reference",
             pair.a_median,
             pair.b_median,
             pair.ratio(),
             "cpu",
         )
-
-    def _state_rows(self, history: list[int], sizes: Sizes, log: Log) -> list[Row]:
-        game, _ = self._make(self.player_counts[0])
-        state = game.state_from_history(history[: len(history) // 2])
-        pair = alternate(
-            lambda: game.copy_ns(sizes.copies),
-            lambda: python_clone_ns(state, sizes.clones),
-            sizes.rounds,
-            lambda r: log(f"state copies, C++ vs Python clone() (round {r + 1}/{sizes.rounds})"),
-        )
-        return [
-            Row("3", "state size: bytes (C++ state)", float(game.state_size)),
-            Row(
-                "3",
-                "state copy: ns, C++ copy / Python state.clone()",
-                pair.a_median,
-                pair.b_median,
-                pair.ratio(higher_is_better=False),
-                "cpu",
-            ),
-        ]
 
     def _ismcts_row(self, histories: Sequence[Sequence[int]], sizes: Sizes, log: Log) -> Row:
         """Iterations/s of one ISMCTS search per decision at the recorded mid-game positions."""
@@ -192,56 +95,30 @@ class HiddenInformationBench:
         seconds = timed(lambda: [bot.step(state) for state in states]).cpu_s
         return Row(
             "4",
-            f"{self._prefix(self.player_counts[0])}ismcts: iterations/s ({iterations} per move)",
+            f"{players_prefix(self.player_counts[0])}ismcts: iterations/s ({iterations} per move)",
             iterations * len(states) / positive(seconds),
             clock="cpu",
         )
 
-    def _arena_row(self, games: int, sizes: Sizes, log: Log) -> Row:
-        game, _ = self._make(self.player_counts[0])
-
-        def arena() -> float:
-            seconds = timed(
-                lambda: game.play_match(["random"] * game.num_players, games, seed=self.seed)
-            ).cpu_s
-            return games / positive(seconds)
-
-        def playouts() -> float:
-            return playout_rate(game, games, self.seed)[0]
-
-        pair = alternate(
-            arena,
-            playouts,
-            sizes.rounds,
-            lambda r: log(f"arena vs random_playouts (round {r + 1}/{sizes.rounds})"),
-        )
-        ratio = pair.ratio()
-        return Row(
-            "5",
-            f"arena random x{game.num_players}: games/s, play_match / playouts",
-            pair.a_median,
-            pair.b_median,
-            ratio,
-            "cpu",
-            f"≈ 1x: ≥ 0.8x {verdict(ratio >= 0.8)}",
-            ratio >= 0.8,
-        )
-
     def run(self, sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
         """The rows of the table and the notes printed under it."""
-        first, *others = [self._vs_reference(players, sizes, log) for players in self.player_counts]
+        first, *others = [
+            vs_reference(self.name, players, self.seed, sizes, log)
+            for players in self.player_counts
+        ]
         rows, games, histories = first
-        batches = [f"{games:,} {self._prefix(self.player_counts[0])}games"] + [
-            f"{other[1]:,} {self._prefix(players)}games"
+        game, _ = self._make(self.player_counts[0])
+        batches = [f"{games:,} {players_prefix(self.player_counts[0])}games"] + [
+            f"{other[1]:,} {players_prefix(players)}games"
             for players, other in zip(self.player_counts[1:], others)
         ]
         table = [
             *rows,
             *[row for other in others for row in other[0]],
             self._resample_row(histories, sizes, log),
-            *self._state_rows(histories[0], sizes, log),
+            *state_rows(game, histories[0], sizes, log, "3"),
             self._ismcts_row(histories, sizes, log),
-            self._arena_row(games, sizes, log),
+            arena_row(game, games, self.seed, sizes, log, "5"),
         ]
         notes = [
             f"C++ batches: {' and '.join(batches)} (about {sizes.work_s:g} s each, one thread); "

@@ -12,20 +12,9 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import rivals
-from rivals import reference
 
-from ._common import (
-    Row,
-    Sizes,
-    alternate,
-    env_flag,
-    games_for,
-    playout_rate,
-    positive,
-    timed,
-    verdict,
-)
-from ._loops import decisions_per_game, python_clone_ns, replay_like_playouts
+from ._common import Row, Sizes, env_flag
+from ._rows import arena_row, state_rows, vs_reference
 
 NAME = "sekigahara"
 TITLE = "Sekigahara"
@@ -54,110 +43,6 @@ after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
 value, nodes = analysis["returns"][0], analysis["nodes"]
 print(json.dumps({"value": value, "nodes": nodes, "cpu_s": cpu, "before": before, "after": after}))
 """
-
-
-def _vs_reference(sizes: Sizes, log: Log) -> tuple[list[Row], int, list[list[int]]]:
-    game = rivals.make(NAME)
-    ref_game = reference.make(NAME)
-    rate, _ = playout_rate(game, sizes.calibration_games, SEED + 1)
-    games = games_for(rate, sizes.work_s)
-    match = game.play_match(["random"] * 2, sizes.reference_games, seed=SEED, keep_histories=True)
-    histories: list[list[int]] = [list(h) for h in match["histories"]]
-    ref_plies = sum(len(h) for h in histories) / len(histories)
-    cxx_plies = 0.0
-
-    def cxx() -> float:
-        nonlocal cxx_plies
-        rate, results = playout_rate(game, games, SEED)
-        cxx_plies = float(results["lengths"].mean())
-        return rate
-
-    def ref() -> float:
-        return len(histories) / positive(
-            timed(lambda: replay_like_playouts(ref_game, histories)).cpu_s
-        )
-
-    pair = alternate(
-        cxx,
-        ref,
-        sizes.rounds,
-        lambda r: log(f"random playouts, C++ vs reference (round {r + 1}/{sizes.rounds})"),
-    )
-    ratio = pair.ratio()
-    rows = [
-        Row(
-            "1",
-            "random playouts: games/s, C++ / reference",
-            pair.a_median,
-            pair.b_median,
-            ratio,
-            "cpu",
-            f"≥ 1000x {verdict(ratio >= 1000)}",
-            ratio >= 1000,
-        ),
-        Row(
-            "1",
-            "random playouts: plies/s, C++ / reference",
-            pair.a_median * cxx_plies,
-            pair.b_median * ref_plies,
-            ratio * cxx_plies / ref_plies,
-            "cpu",
-        ),
-        Row("1", "plies per game (chance included)", cxx_plies, ref_plies),
-        Row("1", "decisions per game (no chance)", decisions_per_game(game, histories)),
-    ]
-    return rows, games, histories
-
-
-def _state_rows(history: list[int], sizes: Sizes, log: Log) -> list[Row]:
-    game = rivals.make(NAME)
-    state = game.state_from_history(history[: len(history) // 2])
-    pair = alternate(
-        lambda: game.copy_ns(sizes.copies),
-        lambda: python_clone_ns(state, sizes.clones),
-        sizes.rounds,
-        lambda r: log(f"state copies, C++ vs Python clone() (round {r + 1}/{sizes.rounds})"),
-    )
-    return [
-        Row("2", "state size: bytes (C++ state)", float(game.state_size)),
-        Row(
-            "2",
-            "state copy: ns, C++ copy / Python state.clone()",
-            pair.a_median,
-            pair.b_median,
-            pair.ratio(higher_is_better=False),
-            "cpu",
-        ),
-    ]
-
-
-def _arena_row(games: int, sizes: Sizes, log: Log) -> Row:
-    game = rivals.make(NAME)
-
-    def arena() -> float:
-        seconds = timed(lambda: game.play_match(["random", "random"], games, seed=SEED)).cpu_s
-        return games / positive(seconds)
-
-    def playouts() -> float:
-        return playout_rate(game, games, SEED)[0]
-
-    pair = alternate(
-        arena,
-        playouts,
-        sizes.rounds,
-        lambda r: log(f"arena vs random_playouts (round {r + 1}/{sizes.rounds})"),
-    )
-    ratio = pair.ratio()
-    return Row(
-        "3",
-        "arena random vs random: games/s, play_match / playouts",
-        pair.a_median,
-        pair.b_median,
-        ratio,
-        "cpu",
-        f"≈ 1x: ≥ 0.8x {verdict(ratio >= 0.8)}",
-        ratio >= 0.8,
-    )
 
 
 def _turn_start(deck: int, seed: int) -> list[int]:
@@ -217,12 +102,13 @@ def _solver_rows(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
 
 def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
     """The rows of the Sekigahara table and the notes printed under it."""
-    rows1, games, histories = _vs_reference(sizes, log)
+    rows1, games, histories = vs_reference(NAME, None, SEED, sizes, log)
     solver_rows, solver_notes = _solver_rows(sizes, log)
+    game = rivals.make(NAME)
     rows = [
         *rows1,
-        *_state_rows(histories[0], sizes, log),
-        _arena_row(games, sizes, log),
+        *state_rows(game, histories[0], sizes, log, "2"),
+        arena_row(game, games, SEED, sizes, log, "3"),
         *solver_rows,
     ]
     notes = [

@@ -22,7 +22,7 @@ from . import battlecards, rheinlaender, rosenkoenig, sekigahara, verraeter
 CHANCE = -1
 TERMINAL = -4
 
-# Game name -> module. Each module provides ``make(**params) -> Game`` (ValueError for unknown
+# Game name -> module. Each module provides ``Game(**params)`` (ValueError for unknown
 # parameters or bad values, naming what is accepted).
 _GAMES: dict[str, ModuleType] = {
     "battlecards": battlecards,
@@ -78,7 +78,7 @@ def make(name: str, **params: Any) -> Game:
     module = _GAMES.get(name) if isinstance(name, str) else None
     if module is None:
         raise ValueError(f"unknown reference game {name!r}; accepted: {', '.join(games())}")
-    factory: Callable[..., Game] = module.make
+    factory: Callable[..., Game] = module.Game
     return factory(**params)
 
 

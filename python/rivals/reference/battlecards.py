@@ -18,9 +18,6 @@ Conventions (from the rules page):
 
 from __future__ import annotations
 
-import copy
-import hashlib
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _base
+from ._base import CHANCE, TERMINAL, bad_param, int_param, is_int, with_defaults
 from ._data import read_data
 from ._rng import Rng
 
@@ -37,8 +36,6 @@ from ._rng import Rng
 
 NAME = "battlecards"
 
-CHANCE = -1
-TERMINAL = -4
 
 GERMANY = 0
 BRITAIN = 1
@@ -201,10 +198,6 @@ class CardError(ValueError):
     pass
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 class _Checker:
     """Validation with messages ``<source>: card 'X': key 'k': ...``."""
 
@@ -235,7 +228,7 @@ class _Checker:
 
     def int_range(self, obj: dict[str, Any], key: str, lo: int, hi: int, card: str | None) -> int:
         value = obj[key]
-        if not _is_int(value) or not lo <= value <= hi:
+        if not is_int(value) or not lo <= value <= hi:
             raise self.fail(f"must be an int {lo}-{hi}, not {value!r}", card, key)
         return int(value)
 
@@ -304,7 +297,7 @@ def _parse_arsenal_card(check: _Checker, obj: Any) -> ArsenalCard:
     attack = {}
     for t in TYPES:
         value = attack_obj[t]
-        if not _is_int(value) or not 0 <= value <= 20:
+        if not is_int(value) or not 0 <= value <= 20:
             raise check.fail(
                 f"attack against {t} must be an int 0-20, not {value!r}", cid, "attack"
             )
@@ -467,7 +460,7 @@ def _check_header(
             raise check.fail("missing top-level key", key=key)
     if data["format"] != fmt:
         raise check.fail(f"format must be {fmt!r}, not {data['format']!r}", key="format")
-    if not _is_int(data["version"]) or data["version"] != 1:
+    if not is_int(data["version"]) or data["version"] != 1:
         raise check.fail(f"version must be 1, not {data['version']!r}", key="version")
     if not isinstance(data["name"], str):
         raise check.fail("must be a string", key="name")
@@ -656,31 +649,18 @@ def _with_card(phase: str, subject: int | None, action: int, index: int) -> int:
 
 
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
-    for key in params:
-        if key not in DEFAULT_PARAMS:
-            raise ValueError(
-                f"unknown parameter {key!r} for {NAME}; accepted parameters: {PARAM_HELP}"
-            )
-    full = dict(DEFAULT_PARAMS)
-    full.update(params)
-    turns = full["max_turns"]
-    if not _is_int(turns) or not 1 <= turns <= MAX_TURNS_LIMIT:
-        raise ValueError(
-            f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
-        )
+    full = with_defaults(NAME, DEFAULT_PARAMS, params, PARAM_HELP)
+    int_param(NAME, full, "max_turns", 1, MAX_TURNS_LIMIT)
     expansions = full["expansions"]
     if not isinstance(expansions, (list, tuple)) or not all(
         isinstance(e, (str, dict)) for e in expansions
     ):
-        raise ValueError(
-            f"bad value expansions={expansions!r} for {NAME}; "
-            "accepted: a list of paths or expansion objects"
-        )
+        raise bad_param(NAME, "expansions", "a list of paths or expansion objects", expansions)
     full["expansions"] = list(expansions)
     return full
 
 
-class Game:
+class Game(_base.Game["State"]):
     """Battlecards with a card set (shipped or given), expansions and ``max_turns``."""
 
     def __init__(self, **params: Any) -> None:
@@ -729,19 +709,6 @@ class Game:
 
     def new_initial_state(self) -> State:
         return State(self)
-
-    def __repr__(self) -> str:
-        return f"Game({self.name!r}, max_turns={self.params['max_turns']})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and other.params == self.params
-
-    def __hash__(self) -> int:
-        return hash((self.name, json.dumps(self.params, sort_keys=True)))
-
-
-def make(**params: Any) -> Game:
-    return Game(**params)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -941,12 +908,12 @@ def _canonical(view: _View) -> None:
             view.kept[best].draw = s
 
 
-class State:
+class State(_base.State):
     def __init__(self, game: Game) -> None:
-        self.game = game
+        super().__init__(game)
+        self.game: Game = game
         self.cs = game.card_set
         cs = self.cs
-        self.num_players = 2
         self.arsenal_deck: list[set[int]] = [
             {MAX_ARSENAL * seat + i for i in range(len(cs.arsenals[seat]))} for seat in (0, 1)
         ]
@@ -970,7 +937,6 @@ class State:
         self.turn: int = 0
         self.drawing: int | None = None
         self.phase: str = "deal"
-        self._history: list[int] = []
         self._log: list[_LogEntry] = []
 
     # -- card helpers -----------------------------------------------------------------------------
@@ -1008,18 +974,6 @@ class State:
         }[self.phase]
         assert seat is not None
         return seat
-
-    def is_chance_node(self) -> bool:
-        return self.phase in CHANCE_PHASES
-
-    def is_terminal(self) -> bool:
-        return self.phase == "terminal"
-
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def clone(self) -> State:
-        return copy.deepcopy(self)
 
     # -- combat numbers (Firing) ----------------------------------------------------------------
 
@@ -1122,31 +1076,10 @@ class State:
     # -- applying actions -----------------------------------------------------------------------
 
     def apply_action(self, action: Any) -> None:
-        a = self._checked_action(action)
-        entry = _LogEntry(self.current_player(), self.phase, self.subject, self.drawing, a)
-        if self.is_chance_node():
-            self._apply_chance(a)
-        else:
-            self._apply_decision(a)
-        self._history.append(a)
-        self._log.append(entry)
-
-    def _checked_action(self, action: Any) -> int:
-        """Validate without changing anything; return the action as a plain int."""
-        who = "chance" if self.is_chance_node() else f"player {self.current_player()}"
-        if isinstance(action, bool) or not hasattr(action, "__index__"):
-            raise ValueError(f"malformed action {action!r} for {who}: an int is expected")
-        a = int(action.__index__())
-        if self.phase == "terminal":
-            raise ValueError(f"action {a} cannot be applied: the game is over")
-        legal = self.legal_actions()
-        if a not in legal:
-            try:
-                text = self.action_to_string(a)
-            except ValueError:
-                text = "not an action of this game"
-            raise ValueError(f"action {a} ({text}) is illegal for {who}; legal: {legal}")
-        return a
+        # The information state needs each action with the node it was played at.
+        node = (self.current_player(), self.phase, self.subject, self.drawing)
+        super().apply_action(action)
+        self._log.append(_LogEntry(*node, self._history[-1]))
 
     def _apply_chance(self, action: int) -> None:
         phase = self.phase
@@ -1602,10 +1535,10 @@ class State:
 
     # -- strings --------------------------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
-        return self._action_text(self.phase, self.subject, int(action))
+    def _action_text(self, action: int) -> str:
+        return self._text_at(self.phase, self.subject, action)
 
-    def _action_text(self, phase: str, subject: int | None, a: int) -> str:
+    def _text_at(self, phase: str, subject: int | None, a: int) -> str:
         """The string of action ``a`` played in ``phase`` (with its ``subject``)."""
         if phase in CHANCE_PHASES:
             if phase in CONFLICT_CHANCE_PHASES:
@@ -1639,9 +1572,7 @@ class State:
             text = self.cs.arsenals[seat][slot].id
         return f"{verb} {text}"
 
-    def string_to_action(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise ValueError(f"action string expected, got {text!r}")
+    def _text_action(self, text: str) -> int:
         if self.is_chance_node():
             if self.phase in CONFLICT_CHANCE_PHASES:
                 if text in self.cs.conflict_index:
@@ -1751,19 +1682,6 @@ class State:
             "scores": list(self.vp),
         }
 
-    def hash(self) -> int:
-        """64-bit hash of the snapshot (equal snapshots give equal hashes)."""
-        text = json.dumps(self.to_dict(), sort_keys=True)
-        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
-
-    def _check_seat(self, player: int) -> int:
-        if isinstance(player, bool) or not hasattr(player, "__index__"):
-            raise ValueError(f"bad player {player!r}")
-        p = int(player.__index__())
-        if p not in (0, 1):
-            raise ValueError(f"bad player {p}; seats are 0..1")
-        return p
-
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
         p = self._check_seat(player)
         obs = np.zeros(self.game.observation_shape, dtype=np.float32)
@@ -1859,7 +1777,7 @@ class State:
             and a != PASS
         ):
             return f"{who} deploy ? ({self.unit(a - DEPLOY).type})"
-        return f"{who} {self._action_text(entry.phase, entry.subject, a)}"
+        return f"{who} {self._text_at(entry.phase, entry.subject, a)}"
 
     def information_state_string(self, player: int) -> str:
         p = self._check_seat(player)

@@ -18,8 +18,6 @@ Conventions (from the rules page), with ``S`` spaces, ``T`` sites and numbers ``
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 import re
 from collections import deque
 from collections.abc import Iterable
@@ -29,6 +27,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _base
+from ._base import CHANCE, TERMINAL, choice_param, int_param, is_int, with_defaults
 from ._data import read_data
 from ._rng import Rng
 
@@ -38,8 +38,6 @@ from ._rng import Rng
 
 NAME = "rheinlaender"
 
-CHANCE = -1
-TERMINAL = -4
 
 KNIGHTS = {3: 25, 4: 20, 5: 17}  # knights per player, by number of players
 BASTIONS = 3
@@ -122,10 +120,6 @@ def _map_error(source: str, key: str, problem: str) -> ValueError:
     return ValueError(f"{source}: {key}: {problem}")
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check_id(value: Any, source: str, key: str) -> str:
     if not isinstance(value, str) or not ID_PATTERN.fullmatch(value) or value in KEYWORDS:
         raise _map_error(
@@ -148,7 +142,7 @@ def parse_map(data: Any, source: str) -> Board:
         )
     if data["format"] != MAP_FORMAT:
         raise _map_error(source, "format", f"must be {MAP_FORMAT!r}, not {data['format']!r}")
-    if not _is_int(data["version"]) or data["version"] != 1:
+    if not is_int(data["version"]) or data["version"] != 1:
         raise _map_error(source, "version", f"must be 1, not {data['version']!r}")
 
     spaces = data["spaces"]
@@ -175,7 +169,7 @@ def parse_map(data: Any, source: str) -> Board:
         if (
             not isinstance(nums, list)
             or len(nums) not in allowed
-            or not all(_is_int(n) and 1 <= n <= MAX_NUMBER for n in nums)
+            or not all(is_int(n) and 1 <= n <= MAX_NUMBER for n in nums)
             or nums != sorted(set(nums))
         ):
             what = "one or two" if is_land else "exactly one"
@@ -272,10 +266,10 @@ def parse_map(data: Any, source: str) -> Board:
     if not isinstance(marks, dict) or set(marks) != {"city", "castle", "church"}:
         raise _map_error(source, "landmarks", "needs exactly the keys city, castle, church")
     cities = marks["city"]
-    if not isinstance(cities, list) or not all(_is_int(v) and 1 <= v <= MAX_CITY for v in cities):
+    if not isinstance(cities, list) or not all(is_int(v) and 1 <= v <= MAX_CITY for v in cities):
         raise _map_error(source, "landmarks.city", f"must be a list of city values 1-{MAX_CITY}")
     for kind in ("castle", "church"):
-        if not _is_int(marks[kind]) or marks[kind] < 0:
+        if not is_int(marks[kind]) or marks[kind] < 0:
             raise _map_error(source, f"landmarks.{kind}", "must be an int >= 0")
     chips = [0] * NUM_CHIP_KINDS
     chips[CASTLE] = marks["castle"]
@@ -321,25 +315,13 @@ def load_map(value: Any) -> tuple[dict[str, Any], Board]:
 
 
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
-    for key in params:
-        if key not in DEFAULT_PARAMS:
-            raise ValueError(
-                f"unknown parameter {key!r} for {NAME}; accepted parameters: {PARAM_HELP}"
-            )
-    full = dict(DEFAULT_PARAMS)
-    full.update(copy.deepcopy(params))
-    players = full["players"]
-    if not _is_int(players) or players not in KNIGHTS:
-        raise ValueError(f"bad value players={players!r} for {NAME}; accepted: 3, 4 or 5")
-    turns = full["max_turns"]
-    if not _is_int(turns) or not 1 <= turns <= MAX_TURNS_LIMIT:
-        raise ValueError(
-            f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
-        )
+    full = with_defaults(NAME, DEFAULT_PARAMS, params, PARAM_HELP)
+    choice_param(NAME, full, "players", sorted(KNIGHTS))
+    int_param(NAME, full, "max_turns", 1, MAX_TURNS_LIMIT)
     return full
 
 
-class Game:
+class Game(_base.Game["State"]):
     """Rheinländer; parameters ``players``, ``map``, ``max_turns``."""
 
     def __init__(self, **params: Any) -> None:
@@ -356,7 +338,7 @@ class Game:
         board = self.board
         if board.max_number < HAND_SIZE * n:
             raise ValueError(
-                f"bad value map for {NAME}: the map has {board.max_number} numbers; "
+                f"{NAME}: parameter map has {board.max_number} numbers; "
                 f"players={n} needs at least {HAND_SIZE * n}"
             )
         self.knights_per_player: int = KNIGHTS[n]
@@ -443,19 +425,6 @@ class Game:
     def new_initial_state(self) -> State:
         return State(self)
 
-    def __repr__(self) -> str:
-        return f"Game({self.name!r}, {self.params})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and other.params == self.params
-
-    def __hash__(self) -> int:
-        return hash((self.name, json.dumps(self.params, sort_keys=True)))
-
-
-def make(**params: Any) -> Game:
-    return Game(**params)
-
 
 # ---------------------------------------------------------------------------------------------
 # State
@@ -478,12 +447,12 @@ class _Life:
     card: int
 
 
-class State:
+class State(_base.State):
     def __init__(self, game: Game) -> None:
-        self.game = game
+        super().__init__(game)
+        self.game: Game = game
         board = game.board
         n = game.num_players
-        self.num_players = n
         self.knights: list[int | None] = [None] * board.num_spaces
         self.bastion: list[bool] = [False] * board.num_spaces
         # The owner of the domain each space belongs to (None: no domain or no duke).
@@ -504,27 +473,9 @@ class State:
         self.turn: int = 0
         self.end_reason: str | None = None
         self.last_knight_taken: bool = False
-        self._history: list[int] = []
         # Per history entry: the seat that received a number card at a chance node, else None
         # (what each seat may see of the history).
         self._receivers: list[int | None] = []
-
-    # -- basic queries ---------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        return self.player
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.player == TERMINAL
-
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def clone(self) -> State:
-        return copy.deepcopy(self)
 
     # -- domains ---------------------------------------------------------------------------------
 
@@ -708,37 +659,19 @@ class State:
 
     # -- applying actions ------------------------------------------------------------------------
 
-    def apply_action(self, action: Any) -> None:
-        a = self._checked_action(action)
-        received: int | None = None
+    def _apply_chance(self, outcome: int) -> None:
+        # Who received a number card is recorded beside the history: what each seat may see.
+        receiver = None
         if self.phase == "landmarks":
-            self._lay_chip(a)
-        elif self.phase == "play":
-            self._decide(a)
+            self._lay_chip(outcome)
         else:
-            card = a
-            if card != 0:
-                received = self.receiving
-            self._receive(card)
-        self._history.append(a)
-        self._receivers.append(received)
+            receiver = None if outcome == 0 else self.receiving
+            self._receive(outcome)
+        self._receivers.append(receiver)
 
-    def _checked_action(self, action: Any) -> int:
-        """Validate without changing anything; return the action as a plain int."""
-        who = "chance" if self.player == CHANCE else f"player {self.player}"
-        if isinstance(action, bool) or not hasattr(action, "__index__"):
-            raise ValueError(f"malformed action {action!r} for {who}: an int is expected")
-        a = int(action.__index__())
-        if self.player == TERMINAL:
-            raise ValueError(f"action {a} cannot be applied: the game is over")
-        legal = self.legal_actions()
-        if a not in legal:
-            try:
-                text = self.action_to_string(a)
-            except ValueError:
-                text = "out of range"
-            raise ValueError(f"action {a} ({text}) is illegal for {who}; legal: {legal}")
-        return a
+    def _apply_decision(self, action: int) -> None:
+        self._decide(action)
+        self._receivers.append(None)
 
     def _lay_chip(self, kind: int) -> None:
         site = self.chip.index(None)
@@ -924,17 +857,14 @@ class State:
 
     # -- strings ---------------------------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
-        if isinstance(action, bool) or not hasattr(action, "__index__"):
-            raise ValueError(f"malformed action {action!r}: an int is expected")
-        a = int(action.__index__())
+    def _action_text(self, action: int) -> str:
         if self.phase == "landmarks":
-            return self.game.chip_outcome_name(a)
+            return self.game.chip_outcome_name(action)
         if self.player == CHANCE:
-            return self.game.card_outcome_name(a)
-        return self.game.action_name(a)
+            return self.game.card_outcome_name(action)
+        return self.game.action_name(action)
 
-    def string_to_action(self, text: str) -> int:
+    def _text_action(self, text: str) -> int:
         if self.phase == "landmarks":
             return self.game.parse_chip_outcome(text)
         if self.player == CHANCE:
@@ -1023,19 +953,6 @@ class State:
             "end_reason": self.end_reason,
             "scores": self.int_scores(),
         }
-
-    def hash(self) -> int:
-        """64-bit hash of the snapshot (equal snapshots give equal hashes)."""
-        text = json.dumps(self.to_dict(), sort_keys=True)
-        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
-
-    def _check_seat(self, player: int) -> int:
-        if isinstance(player, bool) or not hasattr(player, "__index__"):
-            raise ValueError(f"bad player {player!r}")
-        p = int(player.__index__())
-        if not 0 <= p < self.num_players:
-            raise ValueError(f"bad player {p}; seats are 0..{self.num_players - 1}")
-        return p
 
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
         p = self._check_seat(player)
@@ -1294,6 +1211,3 @@ class State:
             for seat in range(self.num_players)
         ]
         return "\n".join([*self._board_lines(), *self._status_lines(), *hands])
-
-    def __repr__(self) -> str:
-        return f"<rheinlaender State history={self._history}>"

@@ -17,9 +17,6 @@ Conventions (from the rules page):
 
 from __future__ import annotations
 
-import copy
-import hashlib
-import json
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
@@ -27,14 +24,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _base
+from ._base import CHANCE, TERMINAL, choice_param, with_defaults
+
 # ---------------------------------------------------------------------------------------------
 # Constants
 # ---------------------------------------------------------------------------------------------
 
 NAME = "rosenkoenig"
-
-CHANCE = -1
-TERMINAL = -4
 
 BOARD_SIZE = 9
 NUM_STONES = 52
@@ -209,20 +206,12 @@ def board_winner(board: Sequence[Sequence[str]]) -> int | None:
 
 
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
-    for key in params:
-        if key not in DEFAULT_PARAMS:
-            raise ValueError(
-                f"unknown parameter {key!r} for {NAME}; accepted parameters: {PARAM_HELP}"
-            )
-    full = dict(DEFAULT_PARAMS)
-    full.update(params)
-    players = full["players"]
-    if isinstance(players, bool) or not isinstance(players, int) or players not in SETUP:
-        raise ValueError(f"bad value players={players!r} for {NAME}; accepted: 2 or 4")
+    full = with_defaults(NAME, DEFAULT_PARAMS, params, PARAM_HELP)
+    choice_param(NAME, full, "players", sorted(SETUP))
     return full
 
 
-class Game:
+class Game(_base.Game["State"]):
     """Rosenkönig with ``players`` = 2 (default) or 4 (two teams of two)."""
 
     def __init__(self, **params: Any) -> None:
@@ -251,29 +240,16 @@ class Game:
     def new_initial_state(self) -> State:
         return State(self)
 
-    def __repr__(self) -> str:
-        return f"Game({self.name!r}, players={self.num_players})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and other.params == self.params
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.num_players))
-
-
-def make(**params: Any) -> Game:
-    return Game(**params)
-
 
 # ---------------------------------------------------------------------------------------------
 # State
 # ---------------------------------------------------------------------------------------------
 
 
-class State:
+class State(_base.State):
     def __init__(self, game: Game) -> None:
-        self.game = game
-        self.num_players = game.num_players
+        super().__init__(game)
+        self.game: Game = game
         self.board: list[list[str]] = [[EMPTY] * BOARD_SIZE for _ in range(BOARD_SIZE)]
         self.crown: tuple[int, int] = CROWN_START
         # Hands and piles are kept in ascending card order.
@@ -287,24 +263,6 @@ class State:
         self.player: int = CHANCE
         # At a chance node, the seat that receives the next card.
         self.receiving: int | None = 0
-        self._history: list[int] = []
-
-    # -- basic queries --------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        return self.player
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.player == TERMINAL
-
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def clone(self) -> State:
-        return copy.deepcopy(self)
 
     def colour_of(self, seat: int) -> int:
         return seat % 2
@@ -361,29 +319,6 @@ class State:
         return [(card, p) for card in self.draw_pile]
 
     # -- applying actions -----------------------------------------------------------------------
-
-    def apply_action(self, action: Any) -> None:
-        a = self._checked_action(action)
-        if self.player == CHANCE:
-            self._apply_chance(a)
-        else:
-            self._apply_decision(a)
-        self._history.append(a)
-
-    def _checked_action(self, action: Any) -> int:
-        """Validate without changing anything; return the action as a plain int."""
-        who = "chance" if self.player == CHANCE else f"player {self.player}"
-        if isinstance(action, bool) or not hasattr(action, "__index__"):
-            raise ValueError(f"malformed action {action!r} for {who}: an int is expected")
-        a = int(action.__index__())
-        if self.player == TERMINAL:
-            raise ValueError(f"action {a} cannot be applied: the game is over")
-        if a not in self.legal_actions():
-            text = action_name(a) if 0 <= a < NUM_DISTINCT_ACTIONS else "out of range"
-            raise ValueError(
-                f"action {a} ({text}) is illegal for {who}; legal: {self.legal_actions()}"
-            )
-        return a
 
     def _take_from_draw_pile(self, card: int) -> None:
         self.draw_pile.remove(card)
@@ -451,10 +386,12 @@ class State:
 
     # -- strings --------------------------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
-        return action_name(int(action))
+    def _action_text(self, action: int) -> str:
+        if self.player == CHANCE and not 0 <= action < NUM_CARDS:
+            raise ValueError(f"chance outcome {action} is out of range 0..{NUM_CARDS - 1}")
+        return action_name(action)
 
-    def string_to_action(self, text: str) -> int:
+    def _text_action(self, text: str) -> int:
         return parse_action(text)
 
     # -- results --------------------------------------------------------------------------------
@@ -494,19 +431,6 @@ class State:
             "receiving": self.receiving if self.player == CHANCE else None,
             "scores": [by_colour[self.colour_of(s)] for s in range(self.num_players)],
         }
-
-    def hash(self) -> int:
-        """64-bit hash of the snapshot (equal snapshots give equal hashes)."""
-        text = json.dumps(self.to_dict(), sort_keys=True)
-        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
-
-    def _check_seat(self, player: int) -> int:
-        if isinstance(player, bool) or not hasattr(player, "__index__"):
-            raise ValueError(f"bad player {player!r}")
-        p = int(player.__index__())
-        if not 0 <= p < self.num_players:
-            raise ValueError(f"bad player {p}; seats are 0..{self.num_players - 1}")
-        return p
 
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
         p = self._check_seat(player)
@@ -579,6 +503,3 @@ class State:
         else:
             lines.append(f"seat {self.player} to move")
         return "\n".join(lines) + "\n"
-
-    def __repr__(self) -> str:
-        return f"<rosenkoenig State history={self._history}>"

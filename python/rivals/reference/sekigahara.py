@@ -15,14 +15,13 @@ Conventions (from the rules page):
 
 from __future__ import annotations
 
-import copy
-import hashlib
-import json
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from . import _base
+from ._base import CHANCE, TERMINAL, choice_param, int_param, is_int, with_defaults
 from ._data import read_data
 
 # ---------------------------------------------------------------------------------------------
@@ -31,8 +30,6 @@ from ._data import read_data
 
 NAME = "sekigahara"
 
-CHANCE = -1
-TERMINAL = -4
 
 CARD_IDS = tuple(range(1, 10))
 TOKENS = 5  # influence tokens per player
@@ -149,10 +146,6 @@ def _card_error(source: str, problem: str) -> ValueError:
     return ValueError(f"{source}: {problem}")
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def parse_cards(data: Any, source: str) -> dict[int, dict[str, Any]]:
     """Validate a ``rivals-sekigahara-cards`` document; return ``{id: card}`` for ids 1-9."""
     if not isinstance(data, dict):
@@ -161,7 +154,7 @@ def parse_cards(data: Any, source: str) -> dict[int, dict[str, Any]]:
         raise _card_error(source, "the keys must be exactly format, version, cards")
     if data["format"] != CARDS_FORMAT:
         raise _card_error(source, f"format must be {CARDS_FORMAT!r}, not {data['format']!r}")
-    if not _is_int(data["version"]) or data["version"] != 1:
+    if not is_int(data["version"]) or data["version"] != 1:
         raise _card_error(source, f"version must be 1, not {data['version']!r}")
     cards = data["cards"]
     if not isinstance(cards, list) or len(cards) != len(CARD_IDS):
@@ -171,14 +164,14 @@ def parse_cards(data: Any, source: str) -> dict[int, dict[str, Any]]:
         if not isinstance(card, dict) or set(card) != CARD_KEYS:
             raise _card_error(source, f"each card needs exactly the keys {sorted(CARD_KEYS)}")
         cid = card["id"]
-        if not _is_int(cid) or cid not in CARD_IDS or cid in by_id:
+        if not is_int(cid) or cid not in CARD_IDS or cid in by_id:
             raise _card_error(source, f"card ids must be 1-9, each once; got {cid!r}")
         for key in ("name", "name_zh", "ability"):
             if not isinstance(card[key], str):
                 raise _card_error(source, f"card {cid}: {key} must be a string")
-        if not _is_int(card["strength"]) or not 0 <= card["strength"] <= 99:
+        if not is_int(card["strength"]) or not 0 <= card["strength"] <= 99:
             raise _card_error(source, f"card {cid}: strength must be an int 0-99")
-        if not _is_int(card["requirement"]) or not 0 <= card["requirement"] <= TOKENS:
+        if not is_int(card["requirement"]) or not 0 <= card["requirement"] <= TOKENS:
             raise _card_error(source, f"card {cid}: requirement must be an int 0-{TOKENS}")
         by_id[cid] = dict(card)
     return by_id
@@ -239,28 +232,13 @@ def totals(camps: list[list[int]], blank: set[int], strength: dict[int, int]) ->
 
 
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
-    for key in params:
-        if key not in DEFAULT_PARAMS:
-            raise ValueError(
-                f"unknown parameter {key!r} for {NAME}; accepted parameters: {PARAM_HELP}"
-            )
-    full = dict(DEFAULT_PARAMS)
-    full.update(params)
-    rule = full["repetition_rule"]
-    if not isinstance(rule, str) or rule not in REPETITION_RULES:
-        raise ValueError(
-            f"bad value repetition_rule={rule!r} for {NAME}; accepted: "
-            + ", ".join(repr(r) for r in REPETITION_RULES)
-        )
-    turns = full["max_turns"]
-    if not _is_int(turns) or not 1 <= turns <= MAX_TURNS_LIMIT:
-        raise ValueError(
-            f"bad value max_turns={turns!r} for {NAME}; accepted: an int 1..{MAX_TURNS_LIMIT}"
-        )
+    full = with_defaults(NAME, DEFAULT_PARAMS, params, PARAM_HELP)
+    choice_param(NAME, full, "repetition_rule", REPETITION_RULES)
+    int_param(NAME, full, "max_turns", 1, MAX_TURNS_LIMIT)
     return full
 
 
-class Game:
+class Game(_base.Game["State"]):
     """Sekigahara; parameters ``repetition_rule``, ``max_turns``, ``cards``."""
 
     def __init__(self, **params: Any) -> None:
@@ -284,28 +262,16 @@ class Game:
     def new_initial_state(self) -> State:
         return State(self)
 
-    def __repr__(self) -> str:
-        return f"Game({self.name!r}, {self.params})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and other.params == self.params
-
-    def __hash__(self) -> int:
-        return hash((self.name, json.dumps(self.params, sort_keys=True)))
-
-
-def make(**params: Any) -> Game:
-    return Game(**params)
-
 
 # ---------------------------------------------------------------------------------------------
 # State
 # ---------------------------------------------------------------------------------------------
 
 
-class State:
+class State(_base.State):
     def __init__(self, game: Game) -> None:
-        self.game = game
+        super().__init__(game)
+        self.game: Game = game
         self.camps: list[list[int]] = [[], []]
         self.blank: set[int] = set()
         # Central card id -> [blue tokens, red tokens].
@@ -322,24 +288,6 @@ class State:
         self.reveals_pending: int = CENTRAL_CARDS
         self.start_influence: dict[int, list[int]] | None = None
         self.end_reason: str | None = None
-        self._history: list[int] = []
-
-    # -- basic queries --------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        return self.player
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.player == TERMINAL
-
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def clone(self) -> State:
-        return copy.deepcopy(self)
 
     def has_unblanked(self, seat: int, card: int) -> bool:
         return card in self.camps[seat] and card not in self.blank
@@ -405,39 +353,21 @@ class State:
 
     # -- applying actions -----------------------------------------------------------------------
 
-    def apply_action(self, action: Any) -> None:
-        a = self._checked_action(action)
-        if self.phase == "reveal":
-            self._reveal(a - REVEAL_OFFSET)
-        elif self.phase == "action":
-            self._act(a)
+    def _apply_chance(self, outcome: int) -> None:
+        self._reveal(outcome - REVEAL_OFFSET)
+
+    def _apply_decision(self, action: int) -> None:
+        if self.phase == "action":
+            self._act(action)
         elif self.phase == "order":
-            if not self._acquire(a - ORDER_OFFSET):
+            if not self._acquire(action - ORDER_OFFSET):
                 self._continue_acquisition()
         elif self.phase == "blank":
-            self.blank.add(a - BLANK_OFFSET)
+            self.blank.add(action - BLANK_OFFSET)
             self._continue_acquisition()
         else:
-            self._swap(a - SWAP_OFFSET)
+            self._swap(action - SWAP_OFFSET)
             self._continue_acquisition()
-        self._history.append(a)
-
-    def _checked_action(self, action: Any) -> int:
-        """Validate without changing anything; return the action as a plain int."""
-        who = "chance" if self.player == CHANCE else f"player {self.player}"
-        if isinstance(action, bool) or not hasattr(action, "__index__"):
-            raise ValueError(f"malformed action {action!r} for {who}: an int is expected")
-        a = int(action.__index__())
-        if self.player == TERMINAL:
-            raise ValueError(f"action {a} cannot be applied: the game is over")
-        legal = self.legal_actions()
-        if a not in legal:
-            try:
-                text = self.action_to_string(a)
-            except ValueError:
-                text = "out of range"
-            raise ValueError(f"action {a} ({text}) is illegal for {who}; legal: {legal}")
-        return a
 
     def _reveal(self, card: int) -> None:
         self.deck.remove(card)
@@ -568,14 +498,12 @@ class State:
 
     # -- strings --------------------------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
-        if isinstance(action, bool) or not hasattr(action, "__index__"):
-            raise ValueError(f"malformed action {action!r}: an int is expected")
+    def _action_text(self, action: int) -> str:
         if self.phase == "reveal":
-            return outcome_name(int(action.__index__()))
-        return action_name(int(action.__index__()))
+            return outcome_name(action)
+        return action_name(action)
 
-    def string_to_action(self, text: str) -> int:
+    def _text_action(self, text: str) -> int:
         if self.phase == "reveal":
             return parse_outcome(text)
         return parse_action(text)
@@ -629,19 +557,6 @@ class State:
             "scores": self.totals(),
             "strengths": camp_strengths(self.camps, self.blank, self.game.strength),
         }
-
-    def hash(self) -> int:
-        """64-bit hash of the snapshot (equal snapshots give equal hashes)."""
-        text = json.dumps(self.to_dict(), sort_keys=True)
-        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
-
-    def _check_seat(self, player: int) -> int:
-        if isinstance(player, bool) or not hasattr(player, "__index__"):
-            raise ValueError(f"bad player {player!r}")
-        p = int(player.__index__())
-        if p not in (0, 1):
-            raise ValueError(f"bad player {p}; seats are 0..1")
-        return p
 
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
         p = self._check_seat(player)
@@ -713,6 +628,3 @@ class State:
             extra = f", {self.actions_left} actions left" if self.phase == "action" else ""
             lines.append(f"{self.phase}: seat {self.player} to decide{extra}")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"<sekigahara State history={self._history}>"

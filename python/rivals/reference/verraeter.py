@@ -19,9 +19,6 @@ Conventions (from the rules page):
 
 from __future__ import annotations
 
-import copy
-import hashlib
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +26,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _base
+from ._base import CHANCE, TERMINAL, bad_param, choice_param, is_int, with_defaults
 from ._data import read_data
 from ._rng import Rng
 
@@ -38,8 +37,6 @@ from ._rng import Rng
 
 NAME = "verraeter"
 
-CHANCE = -1
-TERMINAL = -4
 
 TYPES = ("Ödnis", "Weide", "Fluss", "Wald", "Dorf", "Stadt")
 TYPE_ALIASES = {"Oednis": 0}
@@ -112,12 +109,8 @@ def _card_error(source: str, problem: str) -> ValueError:
     return ValueError(f"{source}: {problem}")
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _int_in(value: Any, low: int, high: int) -> bool:
-    return _is_int(value) and low <= value <= high
+    return is_int(value) and low <= value <= high
 
 
 def parse_cards(data: Any, source: str, players: int) -> CardSet:
@@ -127,7 +120,7 @@ def parse_cards(data: Any, source: str, players: int) -> CardSet:
         raise _card_error(source, f"a JSON object with exactly the keys {sorted(keys)} is expected")
     if data["format"] != CARDS_FORMAT:
         raise _card_error(source, f"format must be {CARDS_FORMAT!r}, not {data['format']!r}")
-    if not _is_int(data["version"]) or data["version"] != 1:
+    if not is_int(data["version"]) or data["version"] != 1:
         raise _card_error(source, f"version must be 1, not {data['version']!r}")
 
     land_keys = {"type", "name_en", "side", "conflict", "vp", "provisional"}
@@ -182,7 +175,7 @@ def parse_cards(data: Any, source: str, players: int) -> CardSet:
         raise _card_error(source, "the supply deck holds at most 99 cards")
 
     hand = data["start_hand"]
-    if not isinstance(hand, list) or len(hand) > HAND_LIMIT or not all(_is_int(v) for v in hand):
+    if not isinstance(hand, list) or len(hand) > HAND_LIMIT or not all(is_int(v) for v in hand):
         raise _card_error(source, f"start_hand must be a list of at most {HAND_LIMIT} ints")
     for v in set(hand):
         if v not in deck or hand.count(v) * players > deck[v]:
@@ -352,28 +345,17 @@ def parse_outcome(text: str, phase: str, values: tuple[int, ...]) -> int:
 
 
 def _check_params(params: dict[str, Any]) -> dict[str, Any]:
-    for key in params:
-        if key not in DEFAULT_PARAMS:
-            raise ValueError(
-                f"unknown parameter {key!r} for {NAME}; accepted parameters: {PARAM_HELP}"
-            )
-    full = dict(DEFAULT_PARAMS)
-    full.update(params)
-    players = full["players"]
-    if not _is_int(players) or players not in (3, 4):
-        raise ValueError(f"bad value players={players!r} for {NAME}; accepted: 3 or 4")
+    full = with_defaults(NAME, DEFAULT_PARAMS, params, PARAM_HELP)
+    players = choice_param(NAME, full, "players", (3, 4))
     rounds = full["rounds"]
     if rounds is None:
         full["rounds"] = 2 * players  # each player is start player twice
     elif not _int_in(rounds, 1, MAX_ROUNDS):
-        raise ValueError(
-            f"bad value rounds={rounds!r} for {NAME}; accepted: null (2 * players) "
-            f"or an int 1..{MAX_ROUNDS}"
-        )
+        raise bad_param(NAME, "rounds", f"null (2 * players) or an int 1-{MAX_ROUNDS}", rounds)
     return full
 
 
-class Game:
+class Game(_base.Game["State"]):
     """Verräter; parameters ``players``, ``rounds``, ``cards``."""
 
     def __init__(self, **params: Any) -> None:
@@ -398,25 +380,6 @@ class Game:
 
     def new_initial_state(self) -> State:
         return State(self)
-
-    def state_from_history(self, history: list[int]) -> State:
-        state = State(self)
-        for action in history:
-            state.apply_action(action)
-        return state
-
-    def __repr__(self) -> str:
-        return f"Game({self.name!r}, {self.params})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and other.params == self.params
-
-    def __hash__(self) -> int:
-        return hash((self.name, json.dumps(self.params, sort_keys=True)))
-
-
-def make(**params: Any) -> Game:
-    return Game(**params)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -462,12 +425,12 @@ class _View:
     picks: list[int] = field(default_factory=list)
 
 
-class State:
+class State(_base.State):
     def __init__(self, game: Game) -> None:
-        self.game = game
+        super().__init__(game)
+        self.game: Game = game
         self.cards = game.cards
         n = game.num_players
-        self.num_players = n
         self.ring: list[Landscape] = []
         self.houses: list[int] = [s % 2 for s in range(n)]
         self.vp: list[int] = [0] * n
@@ -490,24 +453,6 @@ class State:
         for value, count in zip(self.cards.values, self.cards.counts):
             self.draw_pile += [value] * (count - n * self.cards.start_hand.count(value))
         self.discard: list[int] = []
-        self._history: list[int] = []
-
-    # -- basic queries --------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        return self.player
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.player == TERMINAL
-
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def clone(self) -> State:
-        return copy.deepcopy(self)
 
     def order(self) -> list[int]:
         """Seats in order from the start player, clockwise."""
@@ -592,31 +537,6 @@ class State:
         ]
 
     # -- applying actions -----------------------------------------------------------------------
-
-    def apply_action(self, action: Any) -> None:
-        a = self._checked_action(action)
-        if self.player == CHANCE:
-            self._apply_chance(a)
-        else:
-            self._apply_decision(a)
-        self._history.append(a)
-
-    def _checked_action(self, action: Any) -> int:
-        """Validate without changing anything; return the action as a plain int."""
-        who = "chance" if self.player == CHANCE else f"player {self.player}"
-        if isinstance(action, bool) or not hasattr(action, "__index__"):
-            raise ValueError(f"malformed action {action!r} for {who}: an int is expected")
-        a = int(action.__index__())
-        if self.player == TERMINAL:
-            raise ValueError(f"action {a} cannot be applied: the game is over")
-        legal = self.legal_actions()
-        if a not in legal:
-            try:
-                text = self.action_to_string(a)
-            except ValueError:
-                text = "out of range"
-            raise ValueError(f"action {a} ({text}) is illegal for {who}; legal: {legal}")
-        return a
 
     def _apply_chance(self, a: int) -> None:
         if self.phase == "ring":
@@ -814,12 +734,12 @@ class State:
 
     # -- strings --------------------------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
+    def _action_text(self, action: int) -> str:
         if self.player == CHANCE:
-            return outcome_name(int(action), self.phase, self.cards.values)
-        return action_name(int(action), self.cards.values)
+            return outcome_name(action, self.phase, self.cards.values)
+        return action_name(action, self.cards.values)
 
-    def string_to_action(self, text: str) -> int:
+    def _text_action(self, text: str) -> int:
         if self.player == CHANCE:
             return parse_outcome(text, self.phase, self.cards.values)
         return parse_action(text, self.cards.values)
@@ -874,19 +794,6 @@ class State:
             "draw_pile": list(self.draw_pile),
             "discard": list(self.discard),
         }
-
-    def hash(self) -> int:
-        """64-bit hash of the snapshot (equal snapshots give equal hashes)."""
-        text = json.dumps(self.to_dict(), sort_keys=True)
-        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
-
-    def _check_seat(self, player: int) -> int:
-        if isinstance(player, bool) or not hasattr(player, "__index__"):
-            raise ValueError(f"bad player {player!r}")
-        p = int(player.__index__())
-        if not 0 <= p < self.num_players:
-            raise ValueError(f"bad player {p}; seats are 0..{self.num_players - 1}")
-        return p
 
     def visible_action(self, seat: int, viewer: int) -> int | None:
         """The action card of ``seat`` as ``viewer`` sees it: None if absent or hidden."""
@@ -1228,6 +1135,3 @@ class State:
         if self.player == TERMINAL:
             lines.append("game over: returns " + " ".join(f"{r:+.3f}" for r in self.returns()))
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"<verraeter State history={self._history}>"

@@ -1,0 +1,149 @@
+"""The rows every game's table has: the engine against the pure-Python reference on random
+playouts, state copies against the reference's ``clone()``, and the engine's arena against its
+own playouts. A game's module adds its own rows around them and numbers them in its table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import rivals
+from rivals import reference
+
+from ._common import Row, Sizes, alternate, games_for, playout_rate, positive, timed, verdict
+from ._loops import decisions_per_game, python_clone_ns, replay_like_playouts
+
+Log = Callable[[str], None]
+
+
+def players_prefix(players: int | None) -> str:
+    """How a row names the configuration it measures: ``"4p "``, or nothing for the defaults."""
+    return "" if players is None else f"{players}p "
+
+
+def vs_reference(
+    name: str,
+    players: int | None,
+    seed: int,
+    sizes: Sizes,
+    log: Log,
+    number: str = "1",
+    min_games_per_s: float | None = None,
+) -> tuple[list[Row], int, list[list[int]]]:
+    """Random playouts, C++ against the reference, in games and plies a second, and the length
+    of those games; also the size of the C++ batch and the recorded games the reference replays.
+    ``min_games_per_s`` adds a target for the engine's own rate."""
+    params = {} if players is None else {"players": players}
+    game = rivals.make(name, **params)
+    ref_game = reference.make(name, **params)
+    who = players_prefix(players)
+    rate, _ = playout_rate(game, sizes.calibration_games, seed + 1)
+    games = games_for(rate, sizes.work_s)
+    match = game.play_match(
+        ["random"] * game.num_players, sizes.reference_games, seed=seed, keep_histories=True
+    )
+    histories: list[list[int]] = [list(h) for h in match["histories"]]
+    ref_plies = sum(len(h) for h in histories) / len(histories)
+    cxx_plies = 0.0
+
+    def cxx() -> float:
+        nonlocal cxx_plies
+        rate, results = playout_rate(game, games, seed)
+        cxx_plies = float(results["lengths"].mean())
+        return rate
+
+    def ref() -> float:
+        return len(histories) / positive(
+            timed(lambda: replay_like_playouts(ref_game, histories)).cpu_s
+        )
+
+    pair = alternate(
+        cxx,
+        ref,
+        sizes.rounds,
+        lambda r: log(f"{who}random playouts, C++ vs reference (round {r + 1}/{sizes.rounds})"),
+    )
+    ratio = pair.ratio()
+    target = f"≥ 1000x {verdict(ratio >= 1000)}"
+    if min_games_per_s is not None:
+        target += f"; C++ ≥ {min_games_per_s:,.0f} {verdict(pair.a_median >= min_games_per_s)}"
+    rows = [
+        Row(
+            number,
+            f"{who}random playouts: games/s, C++ / reference",
+            pair.a_median,
+            pair.b_median,
+            ratio,
+            "cpu",
+            target,
+            ratio >= 1000,
+        ),
+        Row(
+            number,
+            f"{who}random playouts: plies/s, C++ / reference",
+            pair.a_median * cxx_plies,
+            pair.b_median * ref_plies,
+            ratio * cxx_plies / ref_plies,
+            "cpu",
+        ),
+        Row(number, f"{who}plies per game (chance included)", cxx_plies, ref_plies),
+        Row(number, f"{who}decisions per game (no chance)", decisions_per_game(game, histories)),
+    ]
+    return rows, games, histories
+
+
+def state_rows(
+    game: rivals.Game, history: list[int], sizes: Sizes, log: Log, number: str
+) -> list[Row]:
+    """The C++ state's size, and copying it against the reference's ``clone()`` at the middle of
+    ``history`` (like the position ``game.copy_ns()`` copies)."""
+    state: Any = game.state_from_history(history[: len(history) // 2])
+    pair = alternate(
+        lambda: game.copy_ns(sizes.copies),
+        lambda: python_clone_ns(state, sizes.clones),
+        sizes.rounds,
+        lambda r: log(f"state copies, C++ vs Python clone() (round {r + 1}/{sizes.rounds})"),
+    )
+    return [
+        Row(number, "state size: bytes (C++ state)", float(game.state_size)),
+        Row(
+            number,
+            "state copy: ns, C++ copy / Python state.clone()",
+            pair.a_median,
+            pair.b_median,
+            pair.ratio(higher_is_better=False),
+            "cpu",
+        ),
+    ]
+
+
+def arena_row(game: rivals.Game, games: int, seed: int, sizes: Sizes, log: Log, number: str) -> Row:
+    """The arena (play_match with random bots) against random_playouts over as many games: what
+    the arena's bookkeeping costs."""
+    seats = game.num_players
+
+    def arena() -> float:
+        seconds = timed(lambda: game.play_match(["random"] * seats, games, seed=seed)).cpu_s
+        return games / positive(seconds)
+
+    def playouts() -> float:
+        return playout_rate(game, games, seed)[0]
+
+    pair = alternate(
+        arena,
+        playouts,
+        sizes.rounds,
+        lambda r: log(f"arena vs random_playouts (round {r + 1}/{sizes.rounds})"),
+    )
+    ratio = pair.ratio()
+    match = "random vs random" if seats == 2 else f"random x{seats}"
+    return Row(
+        number,
+        f"arena {match}: games/s, play_match / playouts",
+        pair.a_median,
+        pair.b_median,
+        ratio,
+        "cpu",
+        f"≈ 1x: ≥ 0.8x {verdict(ratio >= 0.8)}",
+        ratio >= 0.8,
+    )

@@ -1,0 +1,209 @@
+"""What every reference game has in common, so that each game's module holds only its rules.
+
+A move is checked, applied as a chance outcome or a decision, then recorded: ``apply_action`` does
+the first and last, a game supplies ``_apply_chance`` and ``_apply_decision``. The queries that do
+not depend on the rules (the history, a copy, a hash of the snapshot, seat checks) live here too,
+and every error is a ``ValueError`` worded as the engine words it, so the two can be compared.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
+
+CHANCE = -1
+TERMINAL = -4
+
+Self = TypeVar("Self", bound="State")
+StateT = TypeVar("StateT", bound="State")
+
+
+def is_int(value: Any) -> bool:
+    """An ``int`` that is not a ``bool`` (JSON documents and parameters are checked with it)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def with_defaults(
+    name: str, defaults: dict[str, Any], params: dict[str, Any], accepted: str
+) -> dict[str, Any]:
+    """``params`` over ``defaults``, copied so a caller's document is never shared; a
+    ``ValueError`` naming what is accepted for a parameter the game does not have."""
+    for key in params:
+        if key not in defaults:
+            raise ValueError(f"{name}: unknown parameter {key!r}; accepted: {accepted}")
+    full = copy.deepcopy(defaults)
+    full.update(copy.deepcopy(params))
+    return full
+
+
+def bad_param(name: str, key: str, accepted: str, value: Any) -> ValueError:
+    """The error for parameter ``key`` given ``value``, which is not what it accepts."""
+    try:
+        shown = json.dumps(value)
+    except (TypeError, ValueError):
+        shown = repr(value)
+    return ValueError(f"{name}: parameter {key} must be {accepted}, got {shown}")
+
+
+def int_param(name: str, params: dict[str, Any], key: str, low: int, high: int) -> int:
+    """``params[key]``, which must be an int from ``low`` to ``high``."""
+    value = params[key]
+    if not is_int(value) or not low <= value <= high:
+        raise bad_param(name, key, f"an int {low}-{high}", value)
+    return int(value)
+
+
+def choice_param(name: str, params: dict[str, Any], key: str, choices: Sequence[Any]) -> Any:
+    """``params[key]``, which must be one of ``choices`` (ints or strings, of one type)."""
+    value = params[key]
+    if not any(type(value) is type(choice) and value == choice for choice in choices):
+        *others, last = [json.dumps(choice) for choice in choices]
+        raise bad_param(name, key, f"{', '.join(others)} or {last}" if others else last, value)
+    return value
+
+
+def as_action(action: Any) -> int:
+    """``action`` as a plain int: Python and numpy integers are actions, nothing else is."""
+    if isinstance(action, bool) or not hasattr(action, "__index__"):
+        raise ValueError(
+            f"an action is an integer (int or numpy integer), got {type(action).__name__} "
+            f"{action!r}"
+        )
+    return int(action.__index__())
+
+
+class Game(Generic[StateT]):
+    """A game and its parameters; two games are equal when their parameters are."""
+
+    name: str
+    params: dict[str, Any]
+    num_players: int
+
+    def new_initial_state(self) -> StateT:
+        raise NotImplementedError
+
+    def state_from_history(self, history: list[int]) -> StateT:
+        state = self.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        return state
+
+    def __repr__(self) -> str:
+        return (
+            f"reference.make({json.dumps(self.name)}, **{json.dumps(self.params, sort_keys=True)})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and type(other) is type(self) and other.params == self.params
+
+    def __hash__(self) -> int:
+        return hash((self.name, json.dumps(self.params, sort_keys=True)))
+
+
+class State:
+    """A position: the rules of a game live in its subclass; this records what was played."""
+
+    # The seat to move, CHANCE or TERMINAL (a game may derive it instead: see current_player).
+    player: int
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.num_players: int = game.num_players
+        self._history: list[int] = []
+
+    # -- what a game provides --------------------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def _apply_chance(self, outcome: int) -> None:
+        raise NotImplementedError
+
+    def _apply_decision(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _action_text(self, action: int) -> str:
+        """The string of ``action`` at this node; ``ValueError`` for an id that names nothing."""
+        raise NotImplementedError
+
+    def _text_action(self, text: str) -> int:
+        """The action that ``text`` names at this node; ``ValueError`` naming what is accepted."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return self.player
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def clone(self: Self) -> Self:
+        return copy.deepcopy(self)
+
+    def hash(self) -> int:
+        """64-bit hash of the snapshot (equal snapshots give equal hashes)."""
+        text = json.dumps(self.to_dict(), sort_keys=True)
+        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+
+    def action_to_string(self, action: int) -> str:
+        return self._action_text(as_action(action))
+
+    def string_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise ValueError(f"action string expected, got {text!r}")
+        return self._text_action(text)
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} State history={self._history}>"
+
+    # -- moves -----------------------------------------------------------------------------------
+
+    def apply_action(self, action: Any) -> None:
+        """Check ``action``, then play it; an illegal one raises and changes nothing."""
+        a = self._checked_action(action)
+        if self.is_chance_node():
+            self._apply_chance(a)
+        else:
+            self._apply_decision(a)
+        self._history.append(a)
+
+    def _checked_action(self, action: Any) -> int:
+        a = as_action(action)
+        name = self.game.name
+        if self.is_terminal():
+            raise ValueError(f"{name}: action {a} cannot be applied: the game is over")
+        if a not in self.legal_actions():
+            try:
+                text = self._action_text(a)
+            except ValueError:
+                text = "not an action of this game"
+            who = (
+                "the chance player" if self.is_chance_node() else f"player {self.current_player()}"
+            )
+            raise ValueError(f"{name}: action {a} ({text}) is not legal for {who}")
+        return a
+
+    def _check_seat(self, player: Any) -> int:
+        """``player`` as a seat number; ``ValueError`` for anything that is not a seat."""
+        name = self.game.name
+        if isinstance(player, bool) or not hasattr(player, "__index__"):
+            raise ValueError(
+                f"{name}: player must be an int, got {type(player).__name__} {player!r}"
+            )
+        p = int(player.__index__())
+        if not 0 <= p < self.num_players:
+            raise ValueError(f"{name}: player {p} is not a seat (0..{self.num_players - 1})")
+        return p
