@@ -220,6 +220,33 @@ void Rosenkoenig::observation_tensor(const State& state, Player player, float* o
   fill_plane(28 + 25 * n, static_cast<float>(state.stones_left()) / kTotalStones);
 }
 
+void Rosenkoenig::compact_observation(const State& state, Player player, std::uint8_t* board,
+                                      float* features) const {
+  const int n = setup_.players;
+  const int plane = kSize * kSize;
+  std::fill(board, board + 3 * plane, std::uint8_t{0});
+  std::fill(features, features + compact_features_size(), 0.0f);
+  const Colour mine = State::colour_of(player);
+  auto mark = [&](int index, u128 stones) {
+    for (; stones; stones &= stones - 1) {
+      const int sq = lowest_bit(stones);
+      board[index * plane + row_of(sq) * kSize + col_of(sq)] = 1;
+    }
+  };
+  mark(0, state.stones(mine));
+  mark(1, state.stones(static_cast<Colour>(mine ^ 1)));
+  board[2 * plane + row_of(state.crown()) * kSize + col_of(state.crown())] = 1;
+  for (int r = 0; r < n; ++r) {
+    const Player seat = (player + r) % n;
+    for (std::uint32_t h = state.hand(seat); h; h &= h - 1)
+      features[24 * r + std::countr_zero(h)] = 1;
+    features[24 + 24 * n + r] = static_cast<float>(state.heroes(seat)) / setup_.heroes;
+    if (state.current_player() == seat) features[25 + 25 * n + r] = 1;
+  }
+  for (std::uint32_t d = state.discard(); d; d &= d - 1) features[24 * n + std::countr_zero(d)] = 1;
+  features[24 + 25 * n] = static_cast<float>(state.stones_left()) / kTotalStones;
+}
+
 // The score difference is what decides the game; a hero left is worth about one flipped stone in
 // a mid-sized group. tanh keeps the value inside (-0.9, 0.9), below any proven result.
 double Rosenkoenig::evaluate(const State& state, Player player) const {

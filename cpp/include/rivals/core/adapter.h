@@ -140,6 +140,11 @@ class StateAdapter final : public AnyState {
     rules().observation_tensor(state_, player, out);
   }
 
+  void compact_observation(Player player, std::uint8_t* board, float* features) const override {
+    check_player(player);
+    rules().compact_observation(state_, player, board, features);
+  }
+
   std::unique_ptr<AnyState> resample_from_infostate(Player player,
                                                     std::uint64_t seed) const override {
     check_player(player);
@@ -194,7 +199,8 @@ class GameAdapter final : public AnyGame {
       : rules_(resolve_params(G::kName, G::param_specs(), given)),
         name_(G::kName),
         params_(rules_.params()),
-        observation_shape_(rules_.observation_shape()) {
+        observation_shape_(rules_.observation_shape()),
+        compact_board_shape_(rules_.compact_board_shape()) {
     // The identity is the name, the other parameters and the documents, each with sorted keys.
     Json others = Json::object();
     for (const auto& [key, value] : params_.as_object())
@@ -228,6 +234,11 @@ class GameAdapter final : public AnyGame {
   int max_chance_outcomes() const override { return rules_.max_chance_outcomes(); }
   int max_game_length() const override { return rules_.max_game_length(); }
   const std::vector<int>& observation_shape() const override { return observation_shape_; }
+  const std::vector<int>& compact_board_shape() const override { return compact_board_shape_; }
+  int compact_features_size() const override { return rules_.compact_features_size(); }
+  int max_legal_actions() const override {
+    return std::min(G::State::kMaxLegalActions, rules_.num_distinct_actions());
+  }
 
   std::unique_ptr<AnyState> new_initial_state() const override {
     return std::make_unique<StateAdapter<G>>(self());
@@ -285,9 +296,10 @@ class GameAdapter final : public AnyGame {
 
   std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const override;
 
-  std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed,
-                                                int threads) const override {
-    return std::make_unique<VectorEnv<G>>(shared_from_this(), rules_, num_envs, seed, threads);
+  std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed, int threads,
+                                                const VectorEnvOptions& options) const override {
+    return std::make_unique<VectorEnv<G>>(shared_from_this(), rules_, num_envs, seed, threads,
+                                          options);
   }
 
   MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed,
@@ -365,6 +377,7 @@ class GameAdapter final : public AnyGame {
   std::string name_;
   Json params_;
   std::vector<int> observation_shape_;
+  std::vector<int> compact_board_shape_;
   std::string identity_;
 };
 

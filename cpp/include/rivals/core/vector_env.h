@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <climits>
 #include <memory>
 #include <stdexcept>
@@ -19,22 +20,52 @@
 
 namespace rivals {
 
+// IEEE binary16 bits of `value`, rounded to nearest even as numpy's astype(float16) does.
+inline std::uint16_t half_bits(float value) {
+  const std::uint32_t f = std::bit_cast<std::uint32_t>(value);
+  const auto sign = static_cast<std::uint16_t>((f & 0x80000000u) >> 16);
+  std::uint32_t exponent = f & 0x7f800000u;
+  if (exponent >= 0x47800000u) {  // too large, infinite or NaN
+    const std::uint32_t significand = f & 0x007fffffu;
+    if (exponent == 0x7f800000u && significand != 0)
+      return static_cast<std::uint16_t>(sign | 0x7c00u | std::max(1u, significand >> 13));
+    return static_cast<std::uint16_t>(sign | 0x7c00u);
+  }
+  if (exponent <= 0x38000000u) {  // a subnormal half, or zero
+    if (exponent < 0x33000000u) return sign;
+    exponent >>= 23;
+    std::uint32_t significand = (0x00800000u + (f & 0x007fffffu)) >> (113 - exponent);
+    if ((significand & 0x00003fffu) != 0x00001000u || (f & 0x000007ffu) != 0)
+      significand += 0x00001000u;
+    return static_cast<std::uint16_t>(sign + (significand >> 13));
+  }
+  std::uint32_t significand = f & 0x007fffffu;
+  if ((significand & 0x00003fffu) != 0x00001000u) significand += 0x00001000u;
+  // A carry out of the significand rightly moves into the exponent.
+  return static_cast<std::uint16_t>(sign +
+                                    (((exponent - 0x38000000u) >> 13) + (significand >> 13)));
+}
+
 template <Game G>
 class VectorEnv final : public AnyVectorEnv {
   using State = typename G::State;
 
  public:
   VectorEnv(std::shared_ptr<const AnyGame> owner, const G& rules, int num_envs, std::uint64_t seed,
-            int threads)
+            int threads, const VectorEnvOptions& options)
       : owner_(std::move(owner)),
         rules_(rules),
+        options_(options),
         initial_(rules.initial_state()),
         states_(checked_count(num_envs, *owner_), initial_),
         histories_(static_cast<std::size_t>(num_envs)),
         viewers_(static_cast<std::size_t>(num_envs), 0),
         restart_(static_cast<std::size_t>(num_envs), 1),
         pool_(std::min(checked_threads(threads, owner_->name() + " VectorEnv"), num_envs)),
-        obs_size_(owner_->observation_size()),
+        obs_size_(options.observation == ObservationKind::kCompact ? owner_->compact_features_size()
+                                                                   : owner_->observation_size()),
+        board_size_(owner_->compact_board_size()),
+        max_legal_(owner_->max_legal_actions()),
         num_actions_(rules.num_distinct_actions()),
         players_(rules.num_players()) {
     rngs_.reserve(static_cast<std::size_t>(num_envs));
@@ -140,13 +171,19 @@ class VectorEnv final : public AnyVectorEnv {
   void write(int e, const VectorBuffers& out, bool ended) {
     const State& state = states_[e];
     const auto row = static_cast<std::size_t>(e);
-    rules_.observation_tensor(state, viewers_[e], out.obs + row * obs_size_);
-    bool* mask = out.legal_mask + row * num_actions_;
-    std::fill(mask, mask + num_actions_, false);
-    if (!state.is_terminal()) {
-      Action buffer[State::kMaxLegalActions];
-      const int count = state.legal_actions(buffer);
+    if (options_.observation != ObservationKind::kNone) write_observation(state, e, out);
+    Action buffer[State::kMaxLegalActions];
+    const int count = state.is_terminal() ? 0 : state.legal_actions(buffer);
+    if (options_.legal_mask) {
+      bool* mask = out.legal_mask + row * num_actions_;
+      std::fill(mask, mask + num_actions_, false);
       for (int k = 0; k < count; ++k) mask[buffer[k]] = true;
+    }
+    if (options_.legal_indices) {
+      std::int32_t* indices = out.legal_indices + row * max_legal_;
+      std::copy(buffer, buffer + count, indices);
+      std::fill(indices + count, indices + max_legal_, -1);
+      out.num_legal[row] = count;
     }
     out.player[row] = state.current_player();
     double returns[kMaxPlayers] = {};
@@ -156,8 +193,28 @@ class VectorEnv final : public AnyVectorEnv {
     out.terminated[row] = ended;
   }
 
+  // Halves are written through a float row of the thread's own, then rounded.
+  void write_observation(const State& state, int e, const VectorBuffers& out) {
+    const auto row = static_cast<std::size_t>(e);
+    thread_local std::vector<float> scratch;
+    float* floats = static_cast<float*>(out.obs) + row * obs_size_;
+    if (options_.half_floats) {
+      scratch.resize(static_cast<std::size_t>(obs_size_));
+      floats = scratch.data();
+    }
+    if (options_.observation == ObservationKind::kCompact)
+      rules_.compact_observation(state, viewers_[e], out.board + row * board_size_, floats);
+    else
+      rules_.observation_tensor(state, viewers_[e], floats);
+    if (options_.half_floats) {
+      std::uint16_t* halves = static_cast<std::uint16_t*>(out.obs) + row * obs_size_;
+      for (int i = 0; i < obs_size_; ++i) halves[i] = half_bits(floats[i]);
+    }
+  }
+
   std::shared_ptr<const AnyGame> owner_;
   const G& rules_;
+  VectorEnvOptions options_;
   State initial_;
   std::vector<State> states_;
   std::vector<std::vector<Action>> histories_;
@@ -165,7 +222,9 @@ class VectorEnv final : public AnyVectorEnv {
   std::vector<Player> viewers_;  // the player to move, or at the end the one who moved last
   std::vector<std::uint8_t> restart_;
   WorkerPool pool_;
-  int obs_size_;
+  int obs_size_;  // floats of one observation row: the planes or the compact features
+  int board_size_;
+  int max_legal_;
   int num_actions_;
   int players_;
 };
