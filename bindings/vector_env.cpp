@@ -85,6 +85,12 @@ class PyVectorEnv {
     env_->reset(buffers());
   }
 
+  void reseed(nb::handle seed) {
+    const auto writing = using_it("reseed");
+    check_idle();
+    env_->reseed(to_seed(seed));
+  }
+
   void step(nb::handle actions) {
     const auto writing = using_it("step");
     check_idle();
@@ -307,6 +313,37 @@ VectorEnvOptions options_from(const std::string& what, nb::handle obs, nb::handl
   return options;
 }
 
+// One entry per seat: None for the learner's seats, else a bot name or (name, params).
+std::vector<BotSpec> seat_bots(const AnyGame& game, const std::string& what, nb::handle given) {
+  std::vector<BotSpec> specs;
+  if (given.is_none()) return specs;
+  if (!PyList_Check(given.ptr()) && !PyTuple_Check(given.ptr()))
+    throw InvalidArgument(what + "opponents must be a list of one entry per seat, got " +
+                          shown(given));
+  const auto seats = nb::borrow<nb::sequence>(given);
+  if (static_cast<int>(nb::len(seats)) != game.num_players())
+    throw InvalidArgument(what + "opponents needs one entry per seat (" +
+                          std::to_string(game.num_players()) + "), got " +
+                          std::to_string(nb::len(seats)));
+  for (std::size_t seat = 0; seat < nb::len(seats); ++seat) {
+    const nb::handle bot = seats[seat];
+    if (bot.is_none()) {
+      specs.push_back({std::string(), Json::object()});
+    } else if (nb::isinstance<nb::str>(bot)) {
+      specs.push_back({to_utf8(bot, what + "bot name"), Json::object()});
+      if (specs.back().name.empty()) throw InvalidArgument(what + "a bot name is empty");
+    } else if (nb::isinstance<nb::tuple>(bot) && nb::len(bot) == 2 &&
+               nb::isinstance<nb::str>(bot[0])) {
+      specs.push_back({to_utf8(bot[0], what + "bot name"), from_python(bot[1], "bot params")});
+      if (specs.back().name.empty()) throw InvalidArgument(what + "a bot name is empty");
+    } else {
+      throw InvalidArgument(what + "seat " + std::to_string(seat) +
+                            ": a bot is a name or (name, params), got " + shown(bot));
+    }
+  }
+  return specs;
+}
+
 }  // namespace
 
 void bind_vector_env(nb::module_& m) {
@@ -316,7 +353,7 @@ void bind_vector_env(nb::module_& m) {
           "__init__",
           [](PyVectorEnv* self, nb::handle game, nb::handle num_envs_arg, nb::handle seed,
              nb::handle threads_arg, nb::handle obs_arg, nb::handle dtype_arg,
-             nb::handle legal_arg) {
+             nb::handle legal_arg, nb::handle opponents_arg) {
             std::shared_ptr<AnyGame> resolved;
             if (nb::isinstance<nb::str>(game)) {
               resolved = make_game(to_utf8(game, "game name"));
@@ -329,18 +366,22 @@ void bind_vector_env(nb::module_& m) {
             const std::string what = resolved->name() + " VectorEnv: ";
             const int num_envs = to_int(num_envs_arg, what + "num_envs", 1, kMaxEnvs);
             const int threads = to_int(threads_arg, what + "threads", 1, kMaxThreads);
-            new (self) PyVectorEnv(std::move(resolved), num_envs, to_seed(seed), threads,
-                                   options_from(what, obs_arg, dtype_arg, legal_arg));
+            VectorEnvOptions options = options_from(what, obs_arg, dtype_arg, legal_arg);
+            options.opponents = seat_bots(*resolved, what, opponents_arg);
+            new (self) PyVectorEnv(std::move(resolved), num_envs, to_seed(seed), threads, options);
           },
           "game"_a, "num_envs"_a.none(), "seed"_a.none() = 0, "threads"_a.none() = 1,
           "obs"_a.none() = "planes", "dtype"_a.none() = "float32", "legal"_a.none() = "mask",
+          "opponents"_a.none() = nb::none(),
           nb::sig("def __init__(self, game: Game | str, num_envs: int, seed: int = 0, threads: int "
-                  "= 1, obs: str | None = 'planes', dtype: str = 'float32', legal: str = 'mask') "
+                  "= 1, obs: str | None = 'planes', dtype: str = 'float32', legal: str = 'mask', "
+                  "opponents: list[str | tuple[str, dict[str, typing.Any]] | None] | None = None) "
                   "-> None"))
       .def_prop_ro("num_envs", &PyVectorEnv::num_envs)
       .def_prop_ro("game", [](const PyVectorEnv& env) { return PyGame{env.game()}; })
       .def("state", &PyVectorEnv::state, "env"_a.none())
       .def("reset", &PyVectorEnv::reset)
+      .def("reseed", &PyVectorEnv::reseed, "seed"_a.none())
       .def("step", &PyVectorEnv::step, "actions"_a.none())
       .def("send", &PyVectorEnv::send, "actions"_a.none())
       .def("recv", &PyVectorEnv::recv)

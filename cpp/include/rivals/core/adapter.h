@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -297,10 +298,7 @@ class GameAdapter final : public AnyGame {
   std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const override;
 
   std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed, int threads,
-                                                const VectorEnvOptions& options) const override {
-    return std::make_unique<VectorEnv<G>>(shared_from_this(), rules_, num_envs, seed, threads,
-                                          options);
-  }
+                                                const VectorEnvOptions& options) const override;
 
   MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed,
                           std::int64_t first_game, int num_games, int threads,
@@ -426,6 +424,53 @@ class BotAdapter final : public AnyBot {
   std::string name_;
   Json params_;
 };
+
+// The bots of one environment's seats, each on its own stream.
+template <Game G>
+class BotSeats final : public SeatBots<G> {
+ public:
+  BotSeats(const G& rules, const std::vector<BotSpec>& specs) {
+    for (const BotSpec& spec : specs) {
+      if (spec.name.empty())
+        bots_.emplace_back();
+      else
+        bots_.emplace_back(make_bot_of<G>(rules, spec, 0));
+    }
+  }
+  bool plays(Player seat) const override { return bots_[seat].has_value(); }
+  Action act(const typename G::State& state, const std::vector<Action>& history) override {
+    return bot_step<G>(*bots_[state.current_player()], state, history);
+  }
+  void reseed(std::uint64_t seed) override {
+    for (std::size_t seat = 0; seat < bots_.size(); ++seat)
+      if (bots_[seat]) bot_reseed<G>(*bots_[seat], derive_seed(seed, seat));
+  }
+
+ private:
+  std::vector<std::optional<BotOf<G>>> bots_;
+};
+
+template <Game G>
+std::unique_ptr<AnyVectorEnv> GameAdapter<G>::make_vector_env(
+    int num_envs, std::uint64_t seed, int threads, const VectorEnvOptions& options) const {
+  std::vector<std::unique_ptr<SeatBots<G>>> bots;
+  if (!options.opponents.empty()) {
+    const auto& specs = options.opponents;
+    if (static_cast<int>(specs.size()) != num_players())
+      throw InvalidArgument(name_ + " VectorEnv: opponents needs one entry per seat (" +
+                            std::to_string(num_players()) + "), got " +
+                            std::to_string(specs.size()));
+    if (std::all_of(specs.begin(), specs.end(), [](const BotSpec& s) { return !s.name.empty(); }))
+      throw InvalidArgument(name_ + " VectorEnv: opponents leave no seat to the learner");
+    if (num_envs < 1 || num_envs > kMaxEnvs)
+      throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
+                            std::to_string(num_envs));
+    bots.reserve(static_cast<std::size_t>(num_envs));
+    for (int e = 0; e < num_envs; ++e) bots.push_back(std::make_unique<BotSeats<G>>(rules_, specs));
+  }
+  return std::make_unique<VectorEnv<G>>(shared_from_this(), rules_, num_envs, seed, threads,
+                                        options, std::move(bots));
+}
 
 template <Game G>
 std::unique_ptr<AnyBot> GameAdapter<G>::make_bot(const BotSpec& spec, std::uint64_t seed) const {

@@ -96,6 +96,9 @@ struct VectorEnvOptions {
   bool half_floats = false;    // observations as IEEE float16 rather than float32
   bool legal_mask = true;      // the dense mask over num_distinct_actions
   bool legal_indices = false;  // the legal actions as a padded index array with counts
+  // Per seat, the bot that plays it inside step(); a seat with an empty name is the learner's.
+  // Empty: the learner plays every seat.
+  std::vector<BotSpec> opponents;
 };
 
 // Where a vectorised environment writes each step's results; every array has one row per env, and
@@ -137,6 +140,9 @@ class AnyVectorEnv {
   virtual void step(const std::int32_t* actions, const VectorBuffers& out) = 0;
   // The actions of environment e's current game, chance included, to rebuild it as a state.
   virtual const std::vector<Action>& history(int env) const = 0;
+  // Environment e draws its chance outcomes (and its bots their choices) anew from the streams
+  // derived from (seed, e), as if made with this seed; takes effect with the next reset().
+  virtual void reseed(std::uint64_t seed) = 0;
 };
 
 class AnyGame : public std::enable_shared_from_this<AnyGame> {

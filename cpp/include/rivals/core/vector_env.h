@@ -46,13 +46,27 @@ inline std::uint16_t half_bits(float value) {
                                     (((exponent - 0x38000000u) >> 13) + (significand >> 13)));
 }
 
+// The bots that play the seats a learner leaves to others, in one environment (made where the
+// bots are known: adapter.h).
+template <Game G>
+class SeatBots {
+ public:
+  virtual ~SeatBots() = default;
+  virtual bool plays(Player seat) const = 0;
+  // The bot's choice for the player to move, a seat it plays.
+  virtual Action act(const typename G::State& state, const std::vector<Action>& history) = 0;
+  // Seat s's bot draws from the stream derived from (seed, s).
+  virtual void reseed(std::uint64_t seed) = 0;
+};
+
 template <Game G>
 class VectorEnv final : public AnyVectorEnv {
   using State = typename G::State;
 
  public:
   VectorEnv(std::shared_ptr<const AnyGame> owner, const G& rules, int num_envs, std::uint64_t seed,
-            int threads, const VectorEnvOptions& options)
+            int threads, const VectorEnvOptions& options,
+            std::vector<std::unique_ptr<SeatBots<G>>> bots = {})
       : owner_(std::move(owner)),
         rules_(rules),
         options_(options),
@@ -67,10 +81,23 @@ class VectorEnv final : public AnyVectorEnv {
         board_size_(owner_->compact_board_size()),
         max_legal_(owner_->max_legal_actions()),
         num_actions_(rules.num_distinct_actions()),
-        players_(rules.num_players()) {
-    rngs_.reserve(static_cast<std::size_t>(num_envs));
-    for (int e = 0; e < num_envs; ++e)
-      rngs_.emplace_back(derive_seed(seed, static_cast<std::uint64_t>(e)));
+        players_(rules.num_players()),
+        bots_(std::move(bots)) {
+    rngs_.resize(static_cast<std::size_t>(num_envs));
+    reseed(seed);
+    for (Player seat = 0; seat < players_; ++seat)
+      if (bots_.empty() || !bots_[0]->plays(seat)) learner_seats_.push_back(seat);
+  }
+
+  // Chance draws from derive_seed(seed, e) and the bots from streams derived from
+  // derive_seed(seed, e) itself, so neither depends on how the environments are split between
+  // threads.
+  void reseed(std::uint64_t seed) override {
+    for (std::size_t e = 0; e < rngs_.size(); ++e) {
+      const std::uint64_t stream = derive_seed(seed, static_cast<std::uint64_t>(e));
+      rngs_[e] = Rng(stream);
+      if (!bots_.empty()) bots_[e]->reseed(derive_seed(stream, 1));
+    }
   }
 
   int num_envs() const override { return static_cast<int>(states_.size()); }
@@ -154,18 +181,28 @@ class VectorEnv final : public AnyVectorEnv {
   void restart(int e) {
     states_[e] = initial_;
     histories_[e].clear();
+    viewers_[e] = learner_seats_.front();
     settle(e);
     restart_[e] = states_[e].is_terminal();
   }
 
+  // Chance, and the bots' seats, until a learner's seat is to decide or the game ends.
   void settle(int e) {
     State& state = states_[e];
-    while (state.is_chance_node()) {
-      const Action outcome = state.sample_chance(rngs_[e]);
-      state.apply(outcome);
-      histories_[e].push_back(outcome);
+    std::vector<Action>& history = histories_[e];
+    for (;;) {
+      while (state.is_chance_node()) {
+        const Action outcome = state.sample_chance(rngs_[e]);
+        state.apply(outcome);
+        history.push_back(outcome);
+      }
+      if (state.is_terminal()) return;
+      if (bots_.empty() || !bots_[e]->plays(state.current_player())) break;
+      const Action action = bots_[e]->act(state, history);
+      state.apply(action);
+      history.push_back(action);
     }
-    if (!state.is_terminal()) viewers_[e] = state.current_player();
+    viewers_[e] = state.current_player();
   }
 
   void write(int e, const VectorBuffers& out, bool ended) {
@@ -219,7 +256,8 @@ class VectorEnv final : public AnyVectorEnv {
   std::vector<State> states_;
   std::vector<std::vector<Action>> histories_;
   std::vector<Rng> rngs_;
-  std::vector<Player> viewers_;  // the player to move, or at the end the one who moved last
+  // The learner's seat to move, or at the end the learner's seat that moved last.
+  std::vector<Player> viewers_;
   std::vector<std::uint8_t> restart_;
   WorkerPool pool_;
   int obs_size_;  // floats of one observation row: the planes or the compact features
@@ -227,6 +265,8 @@ class VectorEnv final : public AnyVectorEnv {
   int max_legal_;
   int num_actions_;
   int players_;
+  std::vector<std::unique_ptr<SeatBots<G>>> bots_;  // one per environment, or none
+  std::vector<Player> learner_seats_;
 };
 
 }  // namespace rivals
