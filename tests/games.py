@@ -11,7 +11,6 @@ the repository is checked out.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 # name -> list of (params, differential games in CI, invariant games in CI)

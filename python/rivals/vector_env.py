@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from types import TracebackType
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -54,7 +55,7 @@ class VectorEnv:
     (or leaving a ``with`` block) frees the environments; any later call raises RuntimeError.
     """
 
-    metadata: dict[str, Any] = {"autoreset_mode": "next_step"}
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "next_step"}
 
     def __init__(
         self,
@@ -131,10 +132,8 @@ class VectorEnv:
         harmless."""
         if self._env is None:
             return
-        try:
+        with contextlib.suppress(ValueError):  # raised when nothing was sent
             self._env.recv()
-        except ValueError:
-            pass  # nothing was sent
         self._env = None
         self._views = {}
 
@@ -225,7 +224,9 @@ def _seat_bots(
             if not isinstance(params, dict):
                 raise ValueError(f"opponents: seat {seat}: bot params are a dict, got {params!r}")
         else:
-            raise ValueError(f"opponents: seat {seat}: a bot is a name or (name, params), got {bot!r}")
+            raise ValueError(
+                f"opponents: seat {seat}: a bot is a name or (name, params), got {bot!r}"
+            )
         if not _facts.perfect_information(game.name) and name not in FAIR_BOTS:
             raise ValueError(
                 f"opponents: seat {seat}: {name} searches the true state and would see the "
