@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -420,3 +424,24 @@ def test_opponents_that_would_peek_or_not_repeat_are_refused() -> None:
         rivals.VectorEnv("rosenkoenig", 2, opponents={1: "grandmaster"})
     with pytest.raises(ValueError, match="iterations"):
         rivals.VectorEnv("rosenkoenig", 2, opponents={1: ("mcts", {"iterations": -3})})
+
+
+def test_the_random_policy_example_runs() -> None:
+    """examples/random_policy.py, in a subprocess: a whole loop, the spaces and env_checker."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "random_policy.py"
+    done = subprocess.run(
+        [sys.executable, str(example), "--steps", "120"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(
+        r"VectorEnv: 120 steps of 64 environments, (\d+) games, random won \d+", lines[0]
+    )
+    assert int(lines[0].split(", ")[1].split()[0]) > 0
+    assert re.fullmatch(
+        r"LearnerEnv: env_checker passed; one game of \d+ decisions, return [+-][01]", lines[1]
+    )
