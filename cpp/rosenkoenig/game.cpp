@@ -1,6 +1,8 @@
 #include "rivals/rosenkoenig/game.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 
@@ -227,15 +229,23 @@ void Rosenkoenig::compact_observation(const State& state, Player player, std::ui
   std::fill(board, board + 3 * plane, std::uint8_t{0});
   std::fill(features, features + compact_features_size(), 0.0f);
   const Colour mine = State::colour_of(player);
+  // Squares have a guard column; cells of the observation do not.
+  static constexpr auto kCell = [] {
+    std::array<std::uint8_t, kSquares> cell{};
+    for (int sq = 0; sq < kSquares; ++sq)
+      cell[sq] = static_cast<std::uint8_t>(row_of(sq) * kSize + std::min(col_of(sq), kSize - 1));
+    return cell;
+  }();
   auto mark = [&](int index, u128 stones) {
-    for (; stones; stones &= stones - 1) {
-      const int sq = lowest_bit(stones);
-      board[index * plane + row_of(sq) * kSize + col_of(sq)] = 1;
-    }
+    std::uint8_t* cells = board + index * plane;
+    for (auto half = static_cast<std::uint64_t>(stones); half; half &= half - 1)
+      cells[kCell[std::countr_zero(half)]] = 1;
+    for (auto half = static_cast<std::uint64_t>(stones >> 64); half; half &= half - 1)
+      cells[kCell[64 + std::countr_zero(half)]] = 1;
   };
   mark(0, state.stones(mine));
   mark(1, state.stones(static_cast<Colour>(mine ^ 1)));
-  board[2 * plane + row_of(state.crown()) * kSize + col_of(state.crown())] = 1;
+  board[2 * plane + kCell[state.crown()]] = 1;
   for (int r = 0; r < n; ++r) {
     const Player seat = (player + r) % n;
     for (std::uint32_t h = state.hand(seat); h; h &= h - 1)

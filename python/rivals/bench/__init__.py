@@ -13,7 +13,7 @@ from rich.console import Console
 
 from rivals._core import game_names
 
-from . import battlecards, rheinlaender, rosenkoenig, scale, sekigahara, verraeter
+from . import battlecards, learning, rheinlaender, rosenkoenig, scale, sekigahara, verraeter
 from ._common import Row, Sizes, choose_sizes, machine_line, render
 
 __all__ = ["games", "main"]
@@ -21,6 +21,8 @@ __all__ = ["games", "main"]
 # Game name -> module with ``TITLE`` and ``run(sizes, log) -> (rows, notes)``.
 _GAMES: dict[str, ModuleType] = {
     "battlecards": battlecards,
+    # Not a game: VectorEnv encodings, bots inside step() and playouts (rivals bench learning).
+    "learning": learning,
     "rheinlaender": rheinlaender,
     "rosenkoenig": rosenkoenig,
     # Not a game: VectorEnv and search figures over every game (rivals bench scale).

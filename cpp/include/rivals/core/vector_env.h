@@ -82,7 +82,9 @@ class VectorEnv final : public AnyVectorEnv {
         max_legal_(owner_->max_legal_actions()),
         num_actions_(rules.num_distinct_actions()),
         players_(rules.num_players()),
-        bots_(std::move(bots)) {
+        bots_(std::move(bots)),
+        legal_(static_cast<std::size_t>(num_envs) * State::kMaxLegalActions),
+        legal_count_(static_cast<std::size_t>(num_envs), 0) {
     rngs_.resize(static_cast<std::size_t>(num_envs));
     reseed(seed);
     for (Player seat = 0; seat < players_; ++seat)
@@ -118,20 +120,15 @@ class VectorEnv final : public AnyVectorEnv {
   }
 
   void step(const std::int32_t* actions, const VectorBuffers& out) override {
-    std::atomic<int> first_bad{INT_MAX};
-    pool_.run(num_envs(), [&](int begin, int end) {
-      for (int e = begin; e < end; ++e) {
-        if (restart_[e] || is_legal(states_[e], actions[e])) continue;
-        int seen = first_bad.load();
-        while (e < seen && !first_bad.compare_exchange_weak(seen, e)) {
-        }
-      }
-    });
-    if (first_bad.load() != INT_MAX) {
-      const int e = first_bad.load();
-      throw InvalidArgument("environment " + std::to_string(e) + ": action " +
-                            std::to_string(actions[e]) + " is not legal for player " +
-                            std::to_string(states_[e].current_player()));
+    // The legal actions written with the last results are kept, so checking every action
+    // before any environment changes is a binary search each, not a move generation.
+    for (int e = 0; e < num_envs(); ++e) {
+      if (restart_[e]) continue;
+      const Action* legal = legal_.data() + static_cast<std::size_t>(e) * State::kMaxLegalActions;
+      if (!std::binary_search(legal, legal + legal_count_[e], actions[e]))
+        throw InvalidArgument("environment " + std::to_string(e) + ": action " +
+                              std::to_string(actions[e]) + " is not legal for player " +
+                              std::to_string(states_[e].current_player()));
     }
     pool_.run(num_envs(), [&](int begin, int end) {
       for (int e = begin; e < end; ++e) {
@@ -156,10 +153,10 @@ class VectorEnv final : public AnyVectorEnv {
     if (num_envs < 1 || num_envs > kMaxEnvs)
       throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
                             std::to_string(num_envs));
-    // What one environment holds at most: its state, its game's history, and the rows of the
-    // result arrays the caller keeps (observation, legal mask, rewards).
+    // What one environment holds at most: its state, its legal actions, its game's history, and
+    // the rows of the result arrays the caller keeps (observation, legal mask, rewards).
     const std::size_t per_env =
-        sizeof(State) + sizeof(Rng) +
+        sizeof(State) + sizeof(Rng) + sizeof(Action) * State::kMaxLegalActions +
         sizeof(Action) * static_cast<std::size_t>(game.max_game_length()) +
         sizeof(float) * static_cast<std::size_t>(game.observation_size() + game.num_players()) +
         static_cast<std::size_t>(game.num_distinct_actions());
@@ -169,12 +166,6 @@ class VectorEnv final : public AnyVectorEnv {
                             std::to_string(bytes >> 20) + " MiB, more than the " +
                             std::to_string(kMaxEnvBytes >> 20) + " MiB one VectorEnv may hold");
     return static_cast<std::size_t>(num_envs);
-  }
-
-  static bool is_legal(const State& state, Action action) {
-    Action buffer[State::kMaxLegalActions];
-    const int count = state.legal_actions(buffer);
-    return std::find(buffer, buffer + count, action) != buffer + count;
   }
 
   // A history keeps its capacity across games, so recording it allocates only in the first ones.
@@ -209,8 +200,9 @@ class VectorEnv final : public AnyVectorEnv {
     const State& state = states_[e];
     const auto row = static_cast<std::size_t>(e);
     if (options_.observation != ObservationKind::kNone) write_observation(state, e, out);
-    Action buffer[State::kMaxLegalActions];
+    Action* buffer = legal_.data() + row * State::kMaxLegalActions;
     const int count = state.is_terminal() ? 0 : state.legal_actions(buffer);
+    legal_count_[e] = count;
     if (options_.legal_mask) {
       bool* mask = out.legal_mask + row * num_actions_;
       std::fill(mask, mask + num_actions_, false);
@@ -267,6 +259,9 @@ class VectorEnv final : public AnyVectorEnv {
   int players_;
   std::vector<std::unique_ptr<SeatBots<G>>> bots_;  // one per environment, or none
   std::vector<Player> learner_seats_;
+  // Per environment, its legal actions as last written (ascending), and their count.
+  std::vector<Action> legal_;
+  std::vector<int> legal_count_;
 };
 
 }  // namespace rivals
