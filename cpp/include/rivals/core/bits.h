@@ -28,8 +28,7 @@ constexpr int popcount(std::uint64_t x) {
 #endif
 }
 constexpr int popcount(u128 x) {
-  return std::popcount(static_cast<std::uint64_t>(x)) +
-         std::popcount(static_cast<std::uint64_t>(x >> 64));
+  return popcount(static_cast<std::uint64_t>(x)) + popcount(static_cast<std::uint64_t>(x >> 64));
 }
 constexpr int lowest_bit(std::uint64_t x) { return std::countr_zero(x); }
 constexpr int lowest_bit(u128 x) {
