@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import rivals
-from rivals import cli, replay, rulebook, viewer
+from rivals import cli, render, replay, rulebook, viewer
 from rivals.render import svg
 
 Capture = pytest.CaptureFixture[str]
@@ -513,6 +515,60 @@ def test_replay_bad_line_in_jsonl(capsys: Capture, tmp_path: Path) -> None:
     path.write_text(good + "\n" + good[:40] + "\n", encoding="utf-8")
     status, _, err = run(capsys, "replay", str(path), "--index", "1")
     assert status == 2 and "line 2" in err and "not JSON" in err
+
+
+def test_replay_for_one_seat_shows_only_its_view(
+    capsys: Capture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # a move whose reveal is long stays on one line
+    game = rivals.make("verraeter")
+    history = game.play_match(["random"] * game.num_players, 1, seed=2, keep_histories=True)[
+        "histories"
+    ][0]
+    state = game.state_from_history(history)
+    path = tmp_path / "game.json"
+    path.write_text(replay.dumps(state), encoding="utf-8")
+
+    def moves(out: str) -> list[str]:
+        return [m.strip() for m in re.findall(r"^\s*\d+\s+(?:chance|seat \d)\s+(.*)$", out, re.M)]
+
+    status, out, _ = run(capsys, "replay", str(path), "--player", "1")
+    assert status == 0 and "as seat 1 sees it" in out
+    seen = moves(out)
+    assert seen == render.move_texts(state, 1)
+    assert any("(hidden)" in text for text in seen)  # other seats' picks and draws
+    status, whole, _ = run(capsys, "replay", str(path))
+    everything = moves(whole)
+    assert not any("(hidden)" in text for text in everything)
+
+    # The final position as seat 1 sees it, not the whole table.
+    def shown(player: int | None) -> str:
+        console = Console(file=io.StringIO(), width=1000, no_color=True)
+        console.print(render.render(state, player=player))
+        return console.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+    assert shown(1) != shown(None)
+    assert shown(1) in out and shown(None) not in out
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_replay_reads_regular_files_only(capsys: Capture, tmp_path: Path, kind: str) -> None:
+    """A FIFO would block the reader for ever and /dev/zero never ends: both are refused."""
+    if kind == "fifo":
+        path = tmp_path / "game.json"
+        os.mkfifo(path)
+    else:
+        path = Path("/dev/zero")
+    status, out, err = run(capsys, "replay", str(path))
+    assert status == 2 and out == ""
+    assert err.strip() == f"rivals replay: error: {path}: not a regular file"
+    with pytest.raises(ValueError, match="not a regular file"):
+        replay.load(path)
+
+
+def test_replay_load_reads_a_file(saved_game: tuple[Path, rivals.State]) -> None:
+    path, state = saved_game
+    assert replay.load(path).history() == state.history()
 
 
 # --------------------------------------------------------------------------------------------

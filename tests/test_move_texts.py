@@ -132,7 +132,7 @@ def test_battlecards_hides_only_the_enemys_secrets(seed: int) -> None:
 
 def test_rosenkoenig_and_sekigahara_tell_every_move() -> None:
     for name in ("rosenkoenig", "sekigahara"):
-        state = random_game(name, {}, 4, limit=80)
+        state = random_game(name, {}, 4, limit=60)
         walker = state.game.new_initial_state()
         views = [move_texts(state, viewer) for viewer in (None, 0, 1)]
         for index, action in enumerate(state.history()):

@@ -305,7 +305,9 @@ def test_every_game_in_chromium(name: str, tmp_path: Path) -> None:
     browser = chromium()
     if browser is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")
-    state = random_game(name, {}, seed=3, limit=300)
+    state = random_game(name, {}, seed=3)
+    if len(state.history()) > 300:  # a page of a long Battlecards game takes long to draw
+        state = state.game.state_from_history(state.history()[:300])
     history = state.history()
     middle = len(history) // 2
     page = tmp_path / f"{name}.html"

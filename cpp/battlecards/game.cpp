@@ -111,7 +111,7 @@ Battlecards::Battlecards(const Json& params) : params_(params) {
                               max_turns_ * (2 + std::max<std::int64_t>(effects, 1)) +
                               battles * combat;
   if (length > std::numeric_limits<int>::max())
-    throw std::invalid_argument(
+    throw InvalidArgument(
         "battlecards: the card set and max_turns allow games longer than 2**31 - 1 actions; "
         "lower max_turns");
   max_game_length_ = static_cast<int>(length);
@@ -125,11 +125,10 @@ std::string Battlecards::action_to_string(const State& state, Action action) con
     const int seat = state.outcome_seat();
     const int size = seat < 0 ? cs.conflict_size : cs.arsenal_size[seat];
     if (action < 0 || action >= size)
-      throw std::invalid_argument("battlecards: chance outcome " + std::to_string(action) +
-                                  " is out of range 0.." + std::to_string(size - 1) +
-                                  (seat < 0
-                                       ? std::string(" (conflict cards)")
-                                       : std::string(" (") + kSideNames[seat] + "'s arsenal)"));
+      throw InvalidArgument("battlecards: chance outcome " + std::to_string(action) +
+                            " is out of range 0.." + std::to_string(size - 1) +
+                            (seat < 0 ? std::string(" (conflict cards)")
+                                      : std::string(" (") + kSideNames[seat] + "'s arsenal)"));
     return seat < 0 ? cs.conflict[static_cast<std::size_t>(action)].id
                     : cs.arsenals[seat][static_cast<std::size_t>(action)].id;
   }
@@ -137,21 +136,21 @@ std::string Battlecards::action_to_string(const State& state, Action action) con
   if (action == kFight) return "fight";
   if (action == kDecline) return "decline";
   if (action < 0 || action >= kNumActions)
-    throw std::invalid_argument("battlecards: action " + std::to_string(action) +
-                                " is out of range 0.." + std::to_string(kNumActions - 1));
+    throw InvalidArgument("battlecards: action " + std::to_string(action) + " is out of range 0.." +
+                          std::to_string(kNumActions - 1));
   const Named named = named_card(state, action);
   std::string id;
   if (named.conflict) {
     if (named.index >= cs.conflict_size)
-      throw std::invalid_argument("battlecards: action " + std::to_string(action) +
-                                  " names conflict card " + std::to_string(named.index) +
-                                  ", which the set lacks");
+      throw InvalidArgument("battlecards: action " + std::to_string(action) +
+                            " names conflict card " + std::to_string(named.index) +
+                            ", which the set lacks");
     id = cs.conflict[static_cast<std::size_t>(named.index)].id;
   } else {
     if (slot_of(named.index) >= cs.arsenal_size[seat_of(named.index)])
-      throw std::invalid_argument("battlecards: action " + std::to_string(action) +
-                                  " names arsenal card " + std::to_string(named.index) +
-                                  ", which the set lacks");
+      throw InvalidArgument("battlecards: action " + std::to_string(action) +
+                            " names arsenal card " + std::to_string(named.index) +
+                            ", which the set lacks");
     id = cs.arsenal(named.index).id;
   }
   switch (named.offset) {
@@ -177,7 +176,7 @@ Action Battlecards::string_to_action(const State& state, std::string_view text) 
                found != arsenal_ids_.end() && seat_of(found->second) == seat) {
       return slot_of(found->second);
     }
-    throw std::invalid_argument(
+    throw InvalidArgument(
         "battlecards: unknown chance outcome '" + id + "'; accepted here: the id of " +
         (seat < 0 ? std::string("a conflict card such as 'C33'")
                   : std::string("a card of ") + kSideNames[seat] + "'s arsenal such as '" +

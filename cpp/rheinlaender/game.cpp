@@ -77,9 +77,9 @@ Rheinlaender::Rheinlaender(const Json& params) {
   g.board = parse_map(map);
   const Board& board = g.board;
   if (board.max_number < kHandSize * g.players)
-    throw std::invalid_argument(map.source + ": the map has " + std::to_string(board.max_number) +
-                                " numbers; players=" + std::to_string(g.players) +
-                                " needs at least " + std::to_string(kHandSize * g.players));
+    throw InvalidArgument(map.source + ": the map has " + std::to_string(board.max_number) +
+                          " numbers; players=" + std::to_string(g.players) + " needs at least " +
+                          std::to_string(kHandSize * g.players));
   data->data = Json::object({{"map", std::move(map.document)}});
   const int S = board.spaces;
   const int N = board.max_number;
@@ -125,9 +125,8 @@ std::vector<int> Rheinlaender::observation_shape() const {
 
 std::string Rheinlaender::action_name(Action action) const {
   if (action < 0 || action >= data_->setup.num_actions)
-    throw std::invalid_argument("rheinlaender: action " + std::to_string(action) +
-                                " is out of range 0.." +
-                                std::to_string(data_->setup.num_actions - 1));
+    throw InvalidArgument("rheinlaender: action " + std::to_string(action) +
+                          " is out of range 0.." + std::to_string(data_->setup.num_actions - 1));
   return data_->names[action];
 }
 
@@ -139,10 +138,9 @@ std::string Rheinlaender::action_to_string(const State& state, Action action) co
   if (!state.is_chance_node()) return action_name(action);
   const auto& names = outcome_names(state);
   if (action < 0 || action >= static_cast<Action>(names.size()))
-    throw std::invalid_argument(
-        "rheinlaender: chance outcome " + std::to_string(action) + " is out of range 0.." +
-        std::to_string(names.size() - 1) +
-        (state.phase() == Phase::kLandmarks ? " (landmark chips)" : " (cards)"));
+    throw InvalidArgument("rheinlaender: chance outcome " + std::to_string(action) +
+                          " is out of range 0.." + std::to_string(names.size() - 1) +
+                          (state.phase() == Phase::kLandmarks ? " (landmark chips)" : " (cards)"));
   return names[action];
 }
 
@@ -151,10 +149,10 @@ Action Rheinlaender::string_to_action(const State& state, std::string_view text)
     const auto& names = outcome_names(state);
     const auto found = std::find(names.begin(), names.end(), text);
     if (found == names.end())
-      throw std::invalid_argument(
-          "unknown Rheinländer chance outcome '" + std::string(text) + "'; accepted here: " +
-          (state.phase() == Phase::kLandmarks ? "'castle', 'church', 'city 3'"
-                                              : "'card 12', 'reshuffle'"));
+      throw InvalidArgument("unknown Rheinländer chance outcome '" + std::string(text) +
+                            "'; accepted here: " +
+                            (state.phase() == Phase::kLandmarks ? "'castle', 'church', 'city 3'"
+                                                                : "'card 12', 'reshuffle'"));
     return static_cast<Action>(found - names.begin());
   }
   const auto found = data_->ids.find(std::string(text));

@@ -75,13 +75,12 @@ std::vector<int> Rosenkoenig::observation_shape() const {
 std::string Rosenkoenig::action_to_string(const State& state, Action action) const {
   if (state.is_chance_node()) {
     if (action < 0 || action >= kCards)
-      throw std::invalid_argument("rosenkoenig: " + std::to_string(action) +
-                                  " is not a card (chance outcomes are 0-23)");
+      throw InvalidArgument("rosenkoenig: " + std::to_string(action) +
+                            " is not a card (chance outcomes are 0-23)");
     return card_name(action);
   }
   if (action < 0 || action >= kNumActions)
-    throw std::invalid_argument("rosenkoenig: " + std::to_string(action) +
-                                " is not an action (0-49)");
+    throw InvalidArgument("rosenkoenig: " + std::to_string(action) + " is not an action (0-49)");
   if (action == kDraw) return "draw";
   if (action == kPass) return "pass";
   if (action >= kFirstHero) return "hero " + card_name(action - kFirstHero);

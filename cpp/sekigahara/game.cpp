@@ -67,13 +67,12 @@ Json cards_json(std::uint16_t cards) {
 std::string action_name(Action action, bool chance) {
   if (chance) {
     if (action < 0 || action >= kNumCards)
-      throw std::invalid_argument("sekigahara: " + std::to_string(action) +
-                                  " is not a chance outcome (0-8)");
+      throw InvalidArgument("sekigahara: " + std::to_string(action) +
+                            " is not a chance outcome (0-8)");
     return outcome_names()[action];
   }
   if (action < 0 || action >= kNumActions)
-    throw std::invalid_argument("sekigahara: " + std::to_string(action) +
-                                " is not an action (0-108)");
+    throw InvalidArgument("sekigahara: " + std::to_string(action) + " is not an action (0-108)");
   return decision_names()[action];
 }
 
@@ -114,8 +113,8 @@ Action Sekigahara::string_to_action(const State& state, std::string_view text) c
     const auto& names = outcome_names();
     const auto found = std::find(names.begin(), names.end(), text);
     if (found == names.end())
-      throw std::invalid_argument("sekigahara: cannot read chance outcome '" + std::string(text) +
-                                  "'; expected 'reveal 7' (cards 1-9)");
+      throw InvalidArgument("sekigahara: cannot read chance outcome '" + std::string(text) +
+                            "'; expected 'reveal 7' (cards 1-9)");
     return static_cast<Action>(found - names.begin());
   }
   const auto& names = decision_names();

@@ -17,8 +17,8 @@ std::string value_name(int value_id, const Cards& cards) {
     std::string values;
     for (int v = 0; v < cards.num_values; ++v)
       values += (v ? ", " : "") + std::to_string(cards.values[v]);
-    throw std::invalid_argument("verraeter: supply value id " + std::to_string(value_id) +
-                                " does not exist (values: [" + values + "])");
+    throw InvalidArgument("verraeter: supply value id " + std::to_string(value_id) +
+                          " does not exist (values: [" + values + "])");
   }
   return std::to_string(cards.values[value_id]);
 }
@@ -119,7 +119,7 @@ std::string action_name(Action action, IdKind kind, const Cards& cards) {
                     : kind == IdKind::kAside     ? kActionCards
                                                  : kMaxValues;
   if (action < 0 || action >= range)
-    throw std::invalid_argument(
+    throw InvalidArgument(
         "verraeter: " + std::string(kind == IdKind::kDecision ? "action " : "chance outcome ") +
         std::to_string(action) + " is out of range 0.." + std::to_string(range - 1) +
         (kind == IdKind::kLandscape ? " (landscape cards)"

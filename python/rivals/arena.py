@@ -594,9 +594,10 @@ def read_log(
     """The lines of a JSON-lines file, read in blocks, so memory follows the longest line and not
     the file. Lines end at ``b"\\n"`` only: JSON strings may hold U+2028 and other characters
     that ``str.splitlines`` would split at. A line longer than any replay may be
-    (``rivals.replay.MAX_BYTES``) is a ``CorruptLog`` naming ``name`` (the path by default)."""
+    (``rivals.replay.MAX_BYTES``) is a ``CorruptLog`` naming ``name`` (the path by default); a
+    path that is not a regular file is a ``ValueError`` (``rivals.replay.open_file``)."""
     if isinstance(source, (str, os.PathLike)):
-        handle: IO[bytes] = open(source, "rb")  # noqa: SIM115
+        handle: IO[bytes] = replays.open_file(source)
         where = name or str(source)
     else:
         handle, where = source, name or "the log"

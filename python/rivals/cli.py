@@ -40,7 +40,16 @@ from rivals import replay as replays
 from rivals._core import Bot, Game
 from rivals.arena import BotSpec
 from rivals.play import PLAY_HELP, PlaySession
-from rivals.render import params_text, player_label, render, result_text, rules_hint, seat_name, svg
+from rivals.render import (
+    move_texts,
+    params_text,
+    player_label,
+    render,
+    result_text,
+    rules_hint,
+    seat_name,
+    svg,
+)
 
 __all__ = ["CliError", "main"]
 
@@ -454,7 +463,7 @@ def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:
     """The replay dict picked from a .json or .jsonl file, and a name for it in messages."""
     try:
         if path.suffix != ".jsonl":
-            with open(path, "rb") as handle:
+            with replays.open_file(path) as handle:
                 data = handle.read(replays.MAX_BYTES + 1)  # more is refused as too large
             try:
                 return _one_replay(replays.decode(data), path, index), str(path)
@@ -469,6 +478,8 @@ def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:
         raise CliError(f"{path}: is a directory") from None
     except OSError as error:
         raise CliError(f"{path}: {error.strerror}") from None
+    except ValueError as error:  # not a regular file
+        raise CliError(str(error)) from None
 
 
 def _one_replay(data: Any, path: Path, index: int | None) -> Any:
@@ -523,19 +534,24 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     if isinstance(bots, list) and len(bots) == game.num_players:
         seats = ", ".join(f"{player_label(final, seat)}: {name}" for seat, name in enumerate(bots))
         console.print(Text(seats))
+    seat = args.player
+    if seat is not None:
+        console.print(Text(f"as {seat_name(final, seat)} sees it", style="dim"))
+    # A seat sees its own moves and what the rules reveal; without --player, the whole record.
+    texts = move_texts(final, seat) if seat is not None else None
     walker = game.new_initial_state()
     for number, action in enumerate(final.history(), start=1):
         player = walker.current_player()
         line = Text(f"{number:>4}  ")
         line.append(f"{player_label(walker, player):<12}", "dim" if player < 0 else "bold")
-        line.append(f" {walker.action_to_string(action)}")
+        line.append(f" {walker.action_to_string(action) if texts is None else texts[number - 1]}")
         console.print(line)
         walker.apply_action(action)
         if args.boards:
-            console.print(render(walker))
+            console.print(render(walker, player=seat))
     console.print()
     console.print(Text("final position", style="bold"))
-    console.print(render(final))
+    console.print(render(final, player=seat))
     console.print(Text(f"result: {result_text(final)}", style="bold"))
     return 0
 
@@ -692,7 +708,10 @@ def build_parser() -> ArgumentParser:
         "--html", default=None, metavar="OUT.html", help="write a page that steps through the game"
     )
     replay.add_argument(
-        "--player", type=integer(0), default=None, help="with --html: show what this seat sees"
+        "--player",
+        type=integer(0),
+        default=None,
+        help="show only what this seat sees (moves, boards, --html); default: the whole record",
     )
     replay.set_defaults(handler=cmd_replay)
 

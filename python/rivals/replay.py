@@ -15,9 +15,11 @@ Version-1 replays load too: their chance outcomes had other ids (see ``_upgrade_
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from functools import cache
-from typing import Any, cast
+from typing import IO, Any, cast
 
 from rivals._core import Game, State, make_game, shipped_data_names
 from rivals._core import portable_params as _portable_params
@@ -37,7 +39,9 @@ __all__ = [
     "decode",
     "dumps",
     "from_dict",
+    "load",
     "loads",
+    "open_file",
     "portable_params",
     "to_dict",
 ]
@@ -427,3 +431,26 @@ def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
 def loads(text: str | bytes) -> State:
     """The state of a replay in JSON text; raises ``ValueError`` naming the bad entry."""
     return from_dict(decode(text))
+
+
+def open_file(path: str | os.PathLike[str]) -> IO[bytes]:
+    """``path`` opened for reading a replay or a replay log, if it is a regular file: a FIFO
+    would block the reader for ever and a device (``/dev/zero``) never ends, so both are refused
+    with a ``ValueError`` naming the path (``OSError`` for a file that cannot be opened)."""
+    # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer before fstat runs.
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"{os.fsdecode(path)}: not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def load(path: str | os.PathLike[str]) -> State:
+    """The replay in the file ``path`` (see ``open_file`` and ``loads``); nothing past
+    ``MAX_BYTES`` is read."""
+    with open_file(path) as handle:
+        return loads(handle.read(MAX_BYTES + 1))
