@@ -26,6 +26,9 @@ OPPONENT = ("mcts", {"iterations": 50})
 # Two-player random Rosenkönig games/s of the hand-tuned single-file playout on this machine kind
 # (../shared/PERFORMANCE-NOTES.md: 418,000 on one core; 2.5 us a game in the latest profile).
 TUNED_PLAYOUTS_PER_S = 418_000.0
+# Above this many actions the benchmark reads the legal actions as index arrays, as such games
+# should (Rheinländer: 9,184 actions, a few hundred legal); smaller ones read the dense mask.
+LARGE_ACTION_SPACE = 512
 
 Log = Callable[[str], None]
 Results = dict[str, Any]
@@ -77,14 +80,22 @@ def vector_rate(game: Game, steps: int, **options: Any) -> Callable[[], float]:
     return run
 
 
-def python_rate(game: Game, steps: int, obs: str | None, bot: tuple[str, Any] | None = None):
+def python_rate(
+    game: Game,
+    steps: int,
+    obs: str | None,
+    bot: tuple[str, Any] | None = None,
+    legal: str = "mask",
+) -> Callable[[], float]:
     """The work of VectorEnv.step in Python over single states: per environment, apply the
     action, resolve chance (and with ``bot``, let it play seat 1), write the observation of the
-    encoding and the legal mask, restart finished games."""
+    encoding and the legal mask (or index array), restart finished games."""
 
     def run() -> float:
         rng = random.Random(1)
         mask = np.zeros((NUM_ENVS, game.num_distinct_actions), dtype=bool)
+        indices = np.zeros((NUM_ENVS, game.max_legal_actions), dtype=np.int32)
+        counts = np.zeros(NUM_ENVS, dtype=np.int32)
         if obs == "planes":
             planes = np.zeros((NUM_ENVS, *game.observation_shape), dtype=np.float32)
         elif obs == "compact":
@@ -125,8 +136,14 @@ def python_rate(game: Game, steps: int, obs: str | None, bot: tuple[str, Any] | 
                         view = state.observation_tensor(player, kind="compact")
                         board[e] = view["board"]
                         features[e] = view["features"]
-                    mask[e] = False
-                    mask[e, state.legal_actions()] = True
+                    actions = state.legal_actions()
+                    if legal == "mask":
+                        mask[e] = False
+                        mask[e, actions] = True
+                    else:
+                        indices[e, : len(actions)] = actions
+                        indices[e, len(actions) :] = -1
+                        counts[e] = len(actions)
 
         return NUM_ENVS * steps / positive(timed(loop).cpu_s)
 
@@ -138,17 +155,18 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
     rows: list[Row] = []
     for name in game_names():
         game = rivals.make(name)
-        log(f"{name}: VectorEnv(compact) vs a Python loop")
+        legal = "indices" if game.num_distinct_actions > LARGE_ACTION_SPACE else "mask"
+        log(f"{name}: VectorEnv(compact, legal={legal!r}) vs a Python loop")
         pair = alternate(
-            vector_rate(game, steps, obs="compact"),
-            python_rate(game, steps, "compact"),
+            vector_rate(game, steps, obs="compact", legal=legal),
+            python_rate(game, steps, "compact", legal=legal),
             sizes.rounds,
         )
         goal = 10 if name == "rosenkoenig" else 5
         rows.append(
             Row(
                 "1",
-                f"{name}: env steps/s, VectorEnv({NUM_ENVS}, compact) / Python loop",
+                f"{name}: env steps/s, VectorEnv({NUM_ENVS}, compact, {legal}) / Python loop",
                 pair.a_median,
                 pair.b_median,
                 pair.ratio(),
@@ -208,8 +226,9 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
         f"Rows 1-5: {NUM_ENVS} environments, one thread, {steps} steps per measurement "
         f"({bot_steps} with bots), random legal actions chosen in numpy; the Python loop does the "
         "same work per environment over single states (apply, resolve chance, the observation of "
-        "the same encoding and the legal mask, restart finished games; row 5 also calls "
-        "bot.step for seat 1).",
+        "the same encoding and the legal mask, or for games of more than "
+        f"{LARGE_ACTION_SPACE} actions the legal index array, restart finished games; row 5 "
+        "also calls bot.step for seat 1).",
         "Row 6: the baseline is the figure of ../shared/PERFORMANCE-NOTES.md (418,000 games/s "
         "on one core of this machine kind), not a run of the same session.",
     ]
