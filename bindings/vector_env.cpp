@@ -352,8 +352,8 @@ void bind_vector_env(nb::module_& m) {
       .def(
           "__init__",
           [](PyVectorEnv* self, nb::handle game, nb::handle num_envs_arg, nb::handle seed,
-             nb::handle threads_arg, nb::handle obs_arg, nb::handle dtype_arg,
-             nb::handle legal_arg, nb::handle opponents_arg) {
+             nb::handle threads_arg, nb::handle obs_arg, nb::handle dtype_arg, nb::handle legal_arg,
+             nb::handle opponents_arg) {
             std::shared_ptr<AnyGame> resolved;
             if (nb::isinstance<nb::str>(game)) {
               resolved = make_game(to_utf8(game, "game name"));

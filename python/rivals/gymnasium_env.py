@@ -18,7 +18,7 @@ Needs gymnasium (``pip install 'rivals[gymnasium]'``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -34,8 +34,6 @@ ILLEGAL_ACTIONS = ("raise", "lose")
 
 class LearnerEnv(gymnasium.Env[Any, np.int64]):
     """Seat ``seat`` of ``game``; ``opponents`` gives a bot for every other seat."""
-
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
     def __init__(
         self,
@@ -58,6 +56,7 @@ class LearnerEnv(gymnasium.Env[Any, np.int64]):
                 f"opponents must name a bot for every seat but the learner's ({seat}); "
                 f"the learner would play seats {list(self._env.learner_seats)}"
             )
+        self.metadata = {"render_modes": []}
         self.game = self._env.game
         self.seat = seat
         self.illegal_action = illegal_action
