@@ -297,6 +297,7 @@ class GameAdapter final : public AnyGame {
 
   std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const override;
 
+  using AnyGame::make_vector_env;
   std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed, int threads,
                                                 const VectorEnvOptions& options) const override;
 

@@ -200,6 +200,11 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   virtual std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed,
                                                         int threads,
                                                         const VectorEnvOptions& options) const = 0;
+  // The planes, the dense mask and no bots.
+  std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed,
+                                                int threads) const {
+    return make_vector_env(num_envs, seed, threads, VectorEnvOptions{});
+  }
 
   // Bots play each other entirely in C++. Game i seats bot (seat + i) mod bots.size() in each
   // seat, so every bot plays every seat equally often; bots.size() must equal num_players().
