@@ -140,8 +140,9 @@ class AnyVectorEnv {
   virtual void step(const std::int32_t* actions, const VectorBuffers& out) = 0;
   // The actions of environment e's current game, chance included, to rebuild it as a state.
   virtual const std::vector<Action>& history(int env) const = 0;
-  // Environment e draws its chance outcomes (and its bots their choices) anew from the streams
-  // derived from (seed, e), as if made with this seed; takes effect with the next reset().
+  // From now on environment e draws its chance outcomes (and its bots their choices) from the
+  // streams derived from (seed, e); followed by reset(), the games are those of an environment
+  // made with this seed.
   virtual void reseed(std::uint64_t seed) = 0;
 };
 

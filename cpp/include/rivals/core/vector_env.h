@@ -3,9 +3,7 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
-#include <climits>
 #include <memory>
 #include <stdexcept>
 #include <string>
