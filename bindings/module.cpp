@@ -236,6 +236,21 @@ NB_MODULE(_core, m) {
                      for (int d : shape) dims.append(d);
                      return Shape(nb::tuple(dims));
                    })
+      .def_prop_ro(
+          "compact_observation_shape",
+          [](const PyGame& g) {
+            nb::list dims;
+            for (int d : g.impl->compact_board_shape()) dims.append(d);
+            nb::dict out;
+            out["board"] = Shape(nb::tuple(dims));
+            out["features"] = Shape(nb::make_tuple(g.impl->compact_features_size()));
+            return out;
+          },
+          nb::sig("def compact_observation_shape(self) -> dict[str, tuple[int, ...]]"),
+          "The shapes of the compact observation: {'board': ..., 'features': (F,)}.")
+      .def_prop_ro(
+          "max_legal_actions", [](const PyGame& g) { return g.impl->max_legal_actions(); },
+          "An upper bound on the number of legal actions of any decision.")
       .def("new_initial_state",
            [](const PyGame& g) { return PyState{g.impl->new_initial_state()}; })
       .def(
@@ -468,20 +483,44 @@ NB_MODULE(_core, m) {
           "player"_a.none(), nb::sig("def information_state_string(self, player: int) -> str"))
       .def(
           "observation_tensor",
-          [](const PyState& s, nb::handle p) {
+          [](const PyState& s, nb::handle p, nb::handle kind_arg) -> nb::object {
             const Player player = to_player(*s.impl, p);
-            const auto& shape = s.impl->game().observation_shape();
-            std::vector<float> data(static_cast<std::size_t>(s.impl->game().observation_size()));
+            const std::string kind =
+                kind_arg.is_none() ? std::string("planes") : to_utf8(kind_arg, "observation kind");
+            const AnyGame& game = s.impl->game();
+            if (kind == "planes") {
+              const auto& shape = game.observation_shape();
+              std::vector<float> data(static_cast<std::size_t>(game.observation_size()));
+              {
+                const auto reading = s.reading("observation_tensor");
+                s.impl->observation_tensor(player, data.data());
+              }
+              return nb::cast(
+                  to_numpy(std::move(data), std::vector<std::size_t>(shape.begin(), shape.end())));
+            }
+            if (kind != "compact")
+              throw InvalidArgument("observation kind must be 'planes' or 'compact', got " +
+                                    shown(kind_arg));
+            const auto& board_shape = game.compact_board_shape();
+            std::vector<std::uint8_t> board(static_cast<std::size_t>(game.compact_board_size()));
+            std::vector<float> features(static_cast<std::size_t>(game.compact_features_size()));
             {
               const auto reading = s.reading("observation_tensor");
-              s.impl->observation_tensor(player, data.data());
+              s.impl->compact_observation(player, board.data(), features.data());
             }
-            return to_numpy(std::move(data), std::vector<std::size_t>(shape.begin(), shape.end()));
+            nb::dict out;
+            out["board"] = to_numpy(
+                std::move(board), std::vector<std::size_t>(board_shape.begin(), board_shape.end()));
+            out["features"] = to_numpy(std::move(features),
+                                       {static_cast<std::size_t>(game.compact_features_size())});
+            return out;
           },
-          "player"_a.none(),
-          nb::sig("def observation_tensor(self, player: int) -> "
-                  "numpy.typing.NDArray[numpy.float32]"),
-          "float32 array of game.observation_shape, from the view of `player`.")
+          "player"_a.none(), "kind"_a.none() = "planes",
+          nb::sig("def observation_tensor(self, player: int, kind: str = 'planes') -> "
+                  "typing.Any"),
+          "From the view of `player`: kind='planes', a float32 array of game.observation_shape; "
+          "kind='compact', {'board': uint8 array, 'features': float32 array} of "
+          "game.compact_observation_shape (docs/rules/<game>.md).")
       .def(
           "resample_from_infostate",
           [](const PyState& s, nb::handle p, nb::handle seed_arg) {

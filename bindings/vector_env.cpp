@@ -35,11 +35,24 @@ class BoolBuffer {
 
 class PyVectorEnv {
  public:
-  PyVectorEnv(std::shared_ptr<AnyGame> game, int num_envs, std::uint64_t seed, int threads)
-      : game_(std::move(game)), env_(game_->make_vector_env(num_envs, seed, threads)) {
+  PyVectorEnv(std::shared_ptr<AnyGame> game, int num_envs, std::uint64_t seed, int threads,
+              const VectorEnvOptions& options)
+      : game_(std::move(game)),
+        options_(options),
+        env_(game_->make_vector_env(num_envs, seed, threads, options)) {
     const auto n = static_cast<std::size_t>(num_envs);
-    obs_.resize(n * static_cast<std::size_t>(game_->observation_size()));
-    mask_.resize(n * static_cast<std::size_t>(game_->num_distinct_actions()));
+    const bool compact = options.observation == ObservationKind::kCompact;
+    if (options.observation != ObservationKind::kNone) {
+      const auto floats = compact ? game_->compact_features_size() : game_->observation_size();
+      obs_.resize(n * static_cast<std::size_t>(floats));  // halves use its first half
+    }
+    if (compact) board_.resize(n * static_cast<std::size_t>(game_->compact_board_size()));
+    if (options.legal_mask)
+      mask_.resize(n * static_cast<std::size_t>(game_->num_distinct_actions()));
+    if (options.legal_indices) {
+      legal_indices_.resize(n * static_cast<std::size_t>(game_->max_legal_actions()));
+      num_legal_.resize(n);
+    }
     player_.resize(n);
     rewards_.resize(n * static_cast<std::size_t>(game_->num_players()));
     terminated_.resize(n);
@@ -72,6 +85,12 @@ class PyVectorEnv {
     env_->reset(buffers());
   }
 
+  void reseed(nb::handle seed) {
+    const auto writing = using_it("reseed");
+    check_idle();
+    env_->reseed(to_seed(seed));
+  }
+
   void step(nb::handle actions) {
     const auto writing = using_it("step");
     check_idle();
@@ -100,16 +119,38 @@ class PyVectorEnv {
     done.get();
   }
 
-  // Views of the buffers; `self` keeps this object (and so the memory) alive.
+  // Views of the buffers; `self` keeps this object (and so the memory) alive. Only the arrays
+  // the options ask for are there.
   nb::dict views(nb::handle self) {
     const auto n = static_cast<std::size_t>(num_envs());
-    std::vector<std::size_t> obs_shape{n};
-    for (int d : game_->observation_shape()) obs_shape.push_back(static_cast<std::size_t>(d));
     nb::dict out;
-    out["obs"] =
-        nb::ndarray<nb::numpy, float>(obs_.data(), obs_shape.size(), obs_shape.data(), self);
-    out["legal_mask"] =
-        array(mask_.data(), {n, static_cast<std::size_t>(game_->num_distinct_actions())}, self);
+    if (options_.observation != ObservationKind::kNone) {
+      const bool compact = options_.observation == ObservationKind::kCompact;
+      std::vector<std::size_t> obs_shape{n};
+      if (compact)
+        obs_shape.push_back(static_cast<std::size_t>(game_->compact_features_size()));
+      else
+        for (int d : game_->observation_shape()) obs_shape.push_back(static_cast<std::size_t>(d));
+      const nb::dlpack::dtype dtype{static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float),
+                                    static_cast<std::uint8_t>(options_.half_floats ? 16 : 32), 1};
+      out[compact ? "features" : "obs"] = nb::ndarray<nb::numpy>(
+          obs_.data(), obs_shape.size(), obs_shape.data(), self, nullptr, dtype);
+      if (compact) {
+        std::vector<std::size_t> board_shape{n};
+        for (int d : game_->compact_board_shape())
+          board_shape.push_back(static_cast<std::size_t>(d));
+        out["board"] = nb::ndarray<nb::numpy, std::uint8_t>(board_.data(), board_shape.size(),
+                                                            board_shape.data(), self);
+      }
+    }
+    if (options_.legal_mask)
+      out["legal_mask"] =
+          array(mask_.data(), {n, static_cast<std::size_t>(game_->num_distinct_actions())}, self);
+    if (options_.legal_indices) {
+      out["legal_actions"] = array(legal_indices_.data(),
+                                   {n, static_cast<std::size_t>(game_->max_legal_actions())}, self);
+      out["num_legal"] = array(num_legal_.data(), {n}, self);
+    }
     out["player"] = array(player_.data(), {n}, self);
     out["rewards"] =
         array(rewards_.data(), {n, static_cast<std::size_t>(game_->num_players())}, self);
@@ -125,7 +166,14 @@ class PyVectorEnv {
   }
 
   VectorBuffers buffers() {
-    return {obs_.data(), mask_.data(), player_.data(), rewards_.data(), terminated_.data()};
+    return {obs_.empty() ? nullptr : obs_.data(),
+            board_.data(),
+            mask_.data(),
+            legal_indices_.data(),
+            num_legal_.data(),
+            player_.data(),
+            rewards_.data(),
+            terminated_.data()};
   }
 
   UseGuard::Writing using_it(const char* call) const {
@@ -225,9 +273,13 @@ class PyVectorEnv {
   }
 
   std::shared_ptr<AnyGame> game_;
+  VectorEnvOptions options_;
   std::unique_ptr<AnyVectorEnv> env_;
-  std::vector<float> obs_;
+  std::vector<float> obs_;  // float32, or float16 bits packed from the start
+  std::vector<std::uint8_t> board_;
   BoolBuffer mask_;
+  std::vector<std::int32_t> legal_indices_;
+  std::vector<std::int32_t> num_legal_;
   std::vector<std::int32_t> player_;
   std::vector<float> rewards_;
   BoolBuffer terminated_;
@@ -235,6 +287,62 @@ class PyVectorEnv {
   std::future<void> pending_;
   UseGuard guard_;
 };
+
+// The choices of rivals.VectorEnv, by name (the Python class documents them).
+VectorEnvOptions options_from(const std::string& what, nb::handle obs, nb::handle dtype,
+                              nb::handle legal) {
+  VectorEnvOptions options;
+  const std::string kind = obs.is_none() ? std::string() : to_utf8(obs, what + "obs");
+  if (obs.is_none())
+    options.observation = ObservationKind::kNone;
+  else if (kind == "planes")
+    options.observation = ObservationKind::kPlanes;
+  else if (kind == "compact")
+    options.observation = ObservationKind::kCompact;
+  else
+    throw InvalidArgument(what + "obs must be 'planes', 'compact' or None, got " + shown(obs));
+  const std::string type = to_utf8(dtype, what + "dtype");
+  if (type != "float32" && type != "float16")
+    throw InvalidArgument(what + "dtype must be 'float32' or 'float16', got " + shown(dtype));
+  options.half_floats = type == "float16";
+  const std::string arrays = to_utf8(legal, what + "legal");
+  if (arrays != "mask" && arrays != "indices" && arrays != "both")
+    throw InvalidArgument(what + "legal must be 'mask', 'indices' or 'both', got " + shown(legal));
+  options.legal_mask = arrays != "indices";
+  options.legal_indices = arrays != "mask";
+  return options;
+}
+
+// One entry per seat: None for the learner's seats, else a bot name or (name, params).
+std::vector<BotSpec> seat_bots(const AnyGame& game, const std::string& what, nb::handle given) {
+  std::vector<BotSpec> specs;
+  if (given.is_none()) return specs;
+  if (!PyList_Check(given.ptr()) && !PyTuple_Check(given.ptr()))
+    throw InvalidArgument(what + "opponents must be a list of one entry per seat, got " +
+                          shown(given));
+  const auto seats = nb::borrow<nb::sequence>(given);
+  if (static_cast<int>(nb::len(seats)) != game.num_players())
+    throw InvalidArgument(what + "opponents needs one entry per seat (" +
+                          std::to_string(game.num_players()) + "), got " +
+                          std::to_string(nb::len(seats)));
+  for (std::size_t seat = 0; seat < nb::len(seats); ++seat) {
+    const nb::handle bot = seats[seat];
+    if (bot.is_none()) {
+      specs.push_back({std::string(), Json::object()});
+    } else if (nb::isinstance<nb::str>(bot)) {
+      specs.push_back({to_utf8(bot, what + "bot name"), Json::object()});
+      if (specs.back().name.empty()) throw InvalidArgument(what + "a bot name is empty");
+    } else if (nb::isinstance<nb::tuple>(bot) && nb::len(bot) == 2 &&
+               nb::isinstance<nb::str>(bot[0])) {
+      specs.push_back({to_utf8(bot[0], what + "bot name"), from_python(bot[1], "bot params")});
+      if (specs.back().name.empty()) throw InvalidArgument(what + "a bot name is empty");
+    } else {
+      throw InvalidArgument(what + "seat " + std::to_string(seat) +
+                            ": a bot is a name or (name, params), got " + shown(bot));
+    }
+  }
+  return specs;
+}
 
 }  // namespace
 
@@ -244,7 +352,8 @@ void bind_vector_env(nb::module_& m) {
       .def(
           "__init__",
           [](PyVectorEnv* self, nb::handle game, nb::handle num_envs_arg, nb::handle seed,
-             nb::handle threads_arg) {
+             nb::handle threads_arg, nb::handle obs_arg, nb::handle dtype_arg, nb::handle legal_arg,
+             nb::handle opponents_arg) {
             std::shared_ptr<AnyGame> resolved;
             if (nb::isinstance<nb::str>(game)) {
               resolved = make_game(to_utf8(game, "game name"));
@@ -257,15 +366,22 @@ void bind_vector_env(nb::module_& m) {
             const std::string what = resolved->name() + " VectorEnv: ";
             const int num_envs = to_int(num_envs_arg, what + "num_envs", 1, kMaxEnvs);
             const int threads = to_int(threads_arg, what + "threads", 1, kMaxThreads);
-            new (self) PyVectorEnv(std::move(resolved), num_envs, to_seed(seed), threads);
+            VectorEnvOptions options = options_from(what, obs_arg, dtype_arg, legal_arg);
+            options.opponents = seat_bots(*resolved, what, opponents_arg);
+            new (self) PyVectorEnv(std::move(resolved), num_envs, to_seed(seed), threads, options);
           },
           "game"_a, "num_envs"_a.none(), "seed"_a.none() = 0, "threads"_a.none() = 1,
+          "obs"_a.none() = "planes", "dtype"_a.none() = "float32", "legal"_a.none() = "mask",
+          "opponents"_a.none() = nb::none(),
           nb::sig("def __init__(self, game: Game | str, num_envs: int, seed: int = 0, threads: int "
-                  "= 1) -> None"))
+                  "= 1, obs: str | None = 'planes', dtype: str = 'float32', legal: str = 'mask', "
+                  "opponents: list[str | tuple[str, dict[str, typing.Any]] | None] | None = None) "
+                  "-> None"))
       .def_prop_ro("num_envs", &PyVectorEnv::num_envs)
       .def_prop_ro("game", [](const PyVectorEnv& env) { return PyGame{env.game()}; })
       .def("state", &PyVectorEnv::state, "env"_a.none())
       .def("reset", &PyVectorEnv::reset)
+      .def("reseed", &PyVectorEnv::reseed, "seed"_a.none())
       .def("step", &PyVectorEnv::step, "actions"_a.none())
       .def("send", &PyVectorEnv::send, "actions"_a.none())
       .def("recv", &PyVectorEnv::recv)

@@ -1,14 +1,17 @@
 """The benchmark command's table: every row is there with finite positive figures.
 
-Runs the quick mode shrunk to tiny sizes (a second or two) without the pyspiel comparison, which
-would build a separate environment. Speeds are never asserted: they depend on the machine.
+Runs the quick mode shrunk to tiny sizes (a second or two) without the pyspiel comparison.
+Speeds are never asserted: they depend on the machine.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import math
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -147,3 +150,38 @@ def test_every_game_prints_its_table(name: str, monkeypatch: pytest.MonkeyPatch)
     assert "random playouts: games/s, C++ / reference" in text
     assert "state copy: ns, C++ copy / Python state.clone()" in text
     assert "games/s, play_match / playouts" in text
+
+
+def test_learning_rows_cover_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert bench.main(["learning"], quick=True, tiny=True) == 0
+    rows = table_rows(buffer.getvalue())
+    labels = [label for label in rows if label.endswith("/ Python loop")]
+    assert sorted(label.split(":")[0] for label in labels) == rivals.games()
+    for name in rivals.games():
+        assert f"{name}: env steps/s, compact / planes" in rows
+    for label, (ours, baseline, ratio, clock, _target) in rows.items():
+        # The ratio is the median of the rounds' ratios, not the ratio of the medians.
+        assert number(ours) > 0 and number(baseline) > 0 and number(ratio) > 0, label
+        assert math.isfinite(number(ratio)) and clock == "cpu", label
+
+
+def test_the_pyspiel_row_uses_this_environment_or_says_what_is_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The benchmark installs nothing: with pyspiel missing, the row is skipped with the reason,
+    and nothing appears in the folder it runs from."""
+    from rivals.bench import _pyspiel
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(_pyspiel.importlib.util, "find_spec", lambda name: None)
+    reason = _pyspiel.find_pyspiel()
+    assert isinstance(reason, str) and "open-spiel is not installed" in reason
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    found = _pyspiel.find_pyspiel()
+    if importlib.util.find_spec("pyspiel") is not None:
+        assert isinstance(found, _pyspiel.Pyspiel) and found.python == Path(sys.executable)
+        assert _pyspiel.loop_plies_per_s(found, "tic_tac_toe", 0.05, 1) > 0

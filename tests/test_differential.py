@@ -59,6 +59,11 @@ def compare_views(engine: Any, oracle: Any, where: Place) -> None:
         np.testing.assert_array_equal(
             engine.observation_tensor(player), oracle.observation_tensor(player), str(where)
         )
+        compact = engine.observation_tensor(player, kind="compact")
+        expected = oracle.observation_tensor(player, kind="compact")
+        for part in ("board", "features"):
+            assert compact[part].dtype == expected[part].dtype, where
+            np.testing.assert_array_equal(compact[part], expected[part], str(where))
         assert engine.observation_string(player) == oracle.observation_string(player), where
 
 
@@ -104,6 +109,7 @@ def test_engine_matches_reference(
     assert game.max_chance_outcomes == oracle_game.max_chance_outcomes
     assert game.max_game_length == oracle_game.max_game_length
     assert game.observation_shape == tuple(oracle_game.observation_shape)
+    assert game.compact_observation_shape == oracle_game.compact_observation_shape
     rng = random.Random(f"{config_id(name, params)}-{first}")
     hashes = Hashes()
     for number in range(first, first + count):

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -9,7 +13,7 @@ import numpy.typing as npt
 import pytest
 
 import rivals
-from tests.games import config_id, configs
+from tests.games import CONFIGS, config_id, configs
 
 CASES = [(name, params) for name, params, _ in configs("invariants")]
 IDS = [config_id(name, params) for name, params in CASES]
@@ -131,3 +135,313 @@ def test_bad_construction_is_a_value_error() -> None:
         rivals.VectorEnv("go", 2)
     with pytest.raises(ValueError, match="threads"):
         rivals.VectorEnv("rosenkoenig", 2, threads=0)
+
+
+# --- encodings, legal-action indices, spaces ------------------------------------------------
+
+
+def expected_observation(state: Any, player: int, obs: str, dtype: str) -> Any:
+    if obs == "planes":
+        return state.observation_tensor(player).astype(dtype)
+    compact = state.observation_tensor(player, kind="compact")
+    return {"board": compact["board"], "features": compact["features"].astype(dtype)}
+
+
+def assert_same(a: Any, b: Any) -> None:
+    if isinstance(b, dict):
+        assert sorted(a) == sorted(b)
+        for key in b:
+            assert_same(a[key], b[key])
+        return
+    assert a.dtype == b.dtype and a.shape == b.shape
+    # Bit for bit: the engine rounds to float16 as numpy does.
+    np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+def check_encodings(env: rivals.VectorEnv, out: dict[str, Any]) -> None:
+    """Every array the options ask for, against the single-state API; the spaces hold them."""
+    width = env.game.max_legal_actions
+    if env.obs is None:
+        assert "obs" not in out
+    else:
+        assert env.observation_space.contains(out["obs"])
+    assert ("legal_mask" in out) == (env.legal != "indices")
+    assert ("legal_actions" in out) == (env.legal != "mask")
+    for e in range(env.num_envs):
+        state = env.state(e)
+        legal = [] if state.is_terminal() else state.legal_actions()
+        if "legal_actions" in out:
+            assert out["num_legal"][e] == len(legal)
+            np.testing.assert_array_equal(
+                out["legal_actions"][e], np.array(legal + [-1] * (width - len(legal)), np.int32)
+            )
+        if env.obs is None:
+            continue
+        row = (
+            out["obs"][e]
+            if env.obs == "planes"
+            else {key: value[e] for key, value in out["obs"].items()}
+        )
+        assert env.single_observation_space.contains(row)
+        if not out["terminated"][e]:
+            assert_same(
+                row, expected_observation(state, int(out["player"][e]), env.obs, env.dtype.name)
+            )
+
+
+ENCODINGS = [
+    ("compact", "float32", "both"),
+    ("compact", "float16", "indices"),
+    ("planes", "float16", "both"),
+    (None, "float32", "indices"),
+]
+
+
+@pytest.mark.parametrize(("obs", "dtype", "legal"), ENCODINGS)
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+def test_every_encoding_agrees_with_single_states(
+    name: str, params: dict[str, Any], obs: str | None, dtype: str, legal: str
+) -> None:
+    game = rivals.make(name, **params)
+    env = rivals.VectorEnv(game, 4, seed=5, threads=2, obs=obs, dtype=dtype, legal=legal)
+    out = env.reset()
+    check_encodings(env, out)
+    rng = np.random.default_rng(3)
+    finished = 0
+    for step in range(150):
+        if "legal_mask" in out:
+            actions = random_legal(out["legal_mask"], rng)
+        else:
+            picks = (rng.random(env.num_envs) * np.maximum(out["num_legal"], 1)).astype(int)
+            actions = np.maximum(out["legal_actions"][np.arange(env.num_envs), picks], 0)
+        out = env.step(actions)
+        finished += int(out["terminated"].sum())
+        if step % 5 == 0 or out["terminated"].any():
+            check_encodings(env, out)
+
+
+def test_spaces_are_gymnasium_spaces() -> None:
+    from gymnasium import spaces
+
+    env = rivals.VectorEnv("rosenkoenig", 3, obs="compact", dtype=np.float16)
+    single = env.single_observation_space
+    assert isinstance(single, spaces.Dict)
+    assert single["board"].shape == (3, 9, 9) and single["board"].dtype == np.uint8
+    assert single["features"].shape == (77,) and single["features"].dtype == np.float16
+    assert env.observation_space["features"].shape == (3, 77)
+    assert env.single_action_space == spaces.Discrete(50)
+    assert env.action_space == spaces.MultiDiscrete([50, 50, 50])
+    planes = rivals.VectorEnv("verraeter", 2).single_observation_space
+    assert planes.shape == (277,) and planes.dtype == np.float32
+
+
+def test_bad_options_are_value_errors() -> None:
+    with pytest.raises(ValueError, match="obs must be"):
+        rivals.VectorEnv("rosenkoenig", 2, obs="bits")
+    with pytest.raises(ValueError, match="dtype must be float32 or float16"):
+        rivals.VectorEnv("rosenkoenig", 2, dtype=np.int8)
+    with pytest.raises(ValueError, match="dtype must be float32 or float16"):
+        rivals.VectorEnv("rosenkoenig", 2, dtype="no such type")
+    with pytest.raises(ValueError, match="legal must be"):
+        rivals.VectorEnv("rosenkoenig", 2, legal="all")
+    with pytest.raises(ValueError, match="obs must be"):
+        rivals._core.VectorEnv("rosenkoenig", 2, 0, 1, "bits", "float32", "mask", None)
+
+
+# --- Gymnasium conventions: reset(seed=), close(), with ----------------------------------------
+
+
+def trace(env: rivals.VectorEnv, steps: int, seed: int | None = None) -> list[dict[str, Any]]:
+    rng = np.random.default_rng(0)
+    out = env.reset(seed=seed)
+    runs = [{key: np.copy(value) for key, value in out.items()}]
+    for _ in range(steps):
+        out = env.step(random_legal(out["legal_mask"], rng))
+        runs.append({key: np.copy(value) for key, value in out.items()})
+    return runs
+
+
+def test_reset_with_a_seed_starts_the_streams_over() -> None:
+    fresh = trace(rivals.VectorEnv("verraeter", 4, seed=7), 120)
+    env = rivals.VectorEnv("verraeter", 4, seed=1)
+    other = trace(env, 120)
+    reseeded = trace(env, 120, seed=7)
+    again = trace(env, 120, seed=7)
+    for a, b, c in zip(fresh, reseeded, again):
+        for key in a:
+            np.testing.assert_array_equal(a[key], b[key])
+            np.testing.assert_array_equal(a[key], c[key])
+    assert any(not np.array_equal(a["obs"], b["obs"]) for a, b in zip(fresh, other))
+    with pytest.raises(ValueError, match="seed"):
+        env.reset(seed=-1)
+    with pytest.raises(ValueError, match="no options"):
+        env.reset(options={"x": 1})
+
+
+def test_close_and_context_manager() -> None:
+    with rivals.VectorEnv("rosenkoenig", 2) as env:
+        out = env.reset()
+        env.send(random_legal(out["legal_mask"], np.random.default_rng(0)))
+    assert env.closed
+    for call in (env.reset, lambda: env.step([0, 0]), lambda: env.state(0), env.recv):
+        with pytest.raises(RuntimeError, match="closed"):
+            call()
+    env.close()  # closing twice is harmless
+
+
+# --- opponents inside C++ ----------------------------------------------------------------------
+
+MASK64 = (1 << 64) - 1
+
+
+def mix64(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def derive_seed(seed: int, stream: int) -> int:
+    """core/rng.h: the seed of stream `stream` of `seed`."""
+    return mix64(mix64(seed) ^ mix64((stream + 0x632BE59BD9B4E019) & MASK64))
+
+
+OPPONENTS = {
+    "rosenkoenig": {1: ("mcts", {"iterations": 20})},
+    "sekigahara": {0: ("mcts", {"iterations": 20})},
+    "verraeter": {1: ("ismcts", {"iterations": 10}), 2: "random"},
+    "rheinlaender": {0: "random", 2: ("ismcts", {"iterations": 5})},
+    "battlecards": {1: "random"},
+}
+# One parameter set per game: bots inside step() cost most of these tests' time.
+OPPONENT_CASES = [(name, rows[0][0]) for name, rows in CONFIGS.items()]
+
+
+def bot_spec(bot: str | tuple[str, dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    return (bot, {}) if isinstance(bot, str) else bot
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), OPPONENT_CASES, ids=[config_id(*case) for case in OPPONENT_CASES]
+)
+def test_opponents_play_inside_and_replay_from_their_seeds(
+    name: str, params: dict[str, Any]
+) -> None:
+    """Every finished game, replayed through single states with bots made from the documented
+    seeds, gives the bots' moves; the learner only ever sees its own seats to move."""
+    game = rivals.make(name, **params)
+    opponents = OPPONENTS[name]
+    seed, num_envs = 11, 3
+    env = rivals.VectorEnv(game, num_envs, seed=seed, threads=2, obs="compact", opponents=opponents)
+    learners = set(env.learner_seats)
+    assert learners == set(range(game.num_players)) - set(opponents)
+    replay_bots = []
+    for e in range(num_envs):
+        stream = derive_seed(derive_seed(seed, e), 1)
+        bots = {}
+        for seat, bot in opponents.items():
+            bot_name, bot_params = bot_spec(bot)
+            bots[seat] = rivals.bots.make(
+                bot_name, game, seed=derive_seed(stream, seat), **bot_params
+            )
+        replay_bots.append(bots)
+    sent: list[list[int]] = [[] for _ in range(num_envs)]
+    out = env.reset()
+    rng = np.random.default_rng(4)
+    finished = 0
+    for _ in range(400):
+        check_against_states_compact(env, out, learners)
+        for e in np.flatnonzero(out["terminated"]):
+            replay(game, env.state(int(e)).history(), sent[e], replay_bots[e], learners)
+            sent[e] = []
+            finished += 1
+        actions = random_legal(out["legal_mask"], rng)
+        for e in range(num_envs):
+            if not out["terminated"][e]:
+                sent[e].append(int(actions[e]))
+        out = env.step(actions)
+        if finished >= 3:
+            break
+    assert finished >= 1
+
+
+def check_against_states_compact(
+    env: rivals.VectorEnv, out: dict[str, Any], learners: set[int]
+) -> None:
+    for e in range(env.num_envs):
+        if out["terminated"][e]:
+            assert not out["legal_mask"][e].any()
+            continue
+        state = env.state(e)
+        player = int(out["player"][e])
+        assert player in learners and state.current_player() == player
+        assert_same(
+            {k: v[e] for k, v in out["obs"].items()},
+            expected_observation(state, player, "compact", "float32"),
+        )
+
+
+def replay(
+    game: Any, history: list[int], sent: list[int], bots: dict[int, Any], learners: set[int]
+) -> None:
+    state = game.new_initial_state()
+    mine = iter(sent)
+    for action in history:
+        if not state.is_chance_node():
+            seat = state.current_player()
+            if seat in learners:
+                assert action == next(mine)
+            else:
+                assert bots[seat].step(state) == action
+        state.apply_action(action)
+    assert state.is_terminal()
+    assert next(mine, None) is None
+
+
+@pytest.mark.parametrize("name", ["rosenkoenig", "verraeter"])
+def test_opponents_give_the_same_games_whatever_the_threads(name: str) -> None:
+    runs = []
+    for threads in (1, 3):
+        env = rivals.VectorEnv(name, 6, seed=2, threads=threads, opponents=OPPONENTS[name])
+        runs.append(trace(env, 60))
+    for a, b in zip(*runs):
+        for key in a:
+            np.testing.assert_array_equal(a[key], b[key])
+
+
+def test_opponents_that_would_peek_or_not_repeat_are_refused() -> None:
+    with pytest.raises(ValueError, match="would see the learner's hidden cards"):
+        rivals.VectorEnv("verraeter", 2, opponents={1: "mcts"})
+    with pytest.raises(ValueError, match="thinks by the clock"):
+        rivals.VectorEnv("rosenkoenig", 2, opponents={1: ("mcts", {"time_s": 0.1})})
+    with pytest.raises(ValueError, match="leave its threads at 1"):
+        rivals.VectorEnv("rosenkoenig", 2, opponents={1: ("mcts", {"threads": 2})})
+    with pytest.raises(ValueError, match="leave one to the learner"):
+        rivals.VectorEnv("rosenkoenig", 2, opponents={0: "random", 1: "random"})
+    with pytest.raises(ValueError, match="not a seat"):
+        rivals.VectorEnv("rosenkoenig", 2, opponents={2: "random"})
+    with pytest.raises(ValueError, match="unknown bot"):
+        rivals.VectorEnv("rosenkoenig", 2, opponents={1: "grandmaster"})
+    with pytest.raises(ValueError, match="iterations"):
+        rivals.VectorEnv("rosenkoenig", 2, opponents={1: ("mcts", {"iterations": -3})})
+
+
+def test_the_random_policy_example_runs() -> None:
+    """examples/random_policy.py, in a subprocess: a whole loop, the spaces and env_checker."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "random_policy.py"
+    done = subprocess.run(
+        [sys.executable, str(example), "--steps", "120"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(
+        r"VectorEnv: 120 steps of 64 environments, (\d+) games, random won \d+", lines[0]
+    )
+    assert int(lines[0].split(", ")[1].split()[0]) > 0
+    assert re.fullmatch(
+        r"LearnerEnv: env_checker passed; one game of \d+ decisions, return [+-][01]", lines[1]
+    )

@@ -127,6 +127,7 @@ Battlecards::Battlecards(const Json& params) : params_(params) {
         "lower max_turns");
   max_game_length_ = static_cast<int>(length);
   observation_size_ = static_cast<int>(9 * arsenal + 6 * cs.conflict_size + kObservationGlobals);
+  arsenal_cards_ = static_cast<int>(arsenal);
 }
 
 std::string Battlecards::action_to_string(const State& state, Action action) const {
@@ -400,32 +401,40 @@ std::string Battlecards::observation_string(const State& state, Player player) c
          picture(state, player);
 }
 
-void Battlecards::observation_tensor(const State& state, Player player, float* out) const {
+template <class Cell>
+void Battlecards::write_observation(const State& state, Player player, Cell* arsenal,
+                                    int card_stride, int flag_stride, float* rest) const {
   const CardSet& cs = *cards_;
-  std::fill(out, out + observation_size_, 0.0f);
+  std::fill(arsenal, arsenal + 9 * arsenal_cards_, Cell{0});
+  std::fill(rest, rest + observation_size_ - 9 * arsenal_cards_, 0.0f);
   const Battle& b = state.battle();
   const bool battle = state.in_battle();
-  int offset = 0;
+  int card = 0;
   for (int r = 0; r < 2; ++r) {
     const int seat = (player + r) % 2;
-    for (int slot = 0; slot < cs.arsenal_size[seat]; ++slot, offset += 9) {
+    for (int slot = 0; slot < cs.arsenal_size[seat]; ++slot, ++card) {
+      auto flag = [&](int j, bool on) {
+        if (on) arsenal[card * card_stride + j * flag_stride] = Cell{1};
+      };
       const u128 bit = card_bit(slot);
       const int a = kMaxArsenal * seat + slot;
       const bool in_stack = (state.pile(kStack, seat) & bit) != 0;
       const bool up = (state.pile(kFaceUp, seat) & bit) != 0;
       if (r == 0) {
-        out[offset + 0] = (state.pile(kArsenalDeck, seat) & bit) != 0;
-        out[offset + 1] = (state.pile(kReserve, seat) & bit) != 0;
-        out[offset + 2] = in_stack && !up;
+        flag(0, (state.pile(kArsenalDeck, seat) & bit) != 0);
+        flag(1, (state.pile(kReserve, seat) & bit) != 0);
+        flag(2, in_stack && !up);
       }
-      out[offset + 3] = in_stack && up;
-      out[offset + 4] = (state.pile(kTakingPart, seat) & bit) != 0;
-      out[offset + 5] = (state.pile(kWithdrawn, seat) & bit) != 0;
-      out[offset + 6] = (state.pile(kArsenalDiscard, seat) & bit) != 0;
-      out[offset + 7] = battle && b.unit == a;
-      out[offset + 8] = battle && b.target == a;
+      flag(3, in_stack && up);
+      flag(4, (state.pile(kTakingPart, seat) & bit) != 0);
+      flag(5, (state.pile(kWithdrawn, seat) & bit) != 0);
+      flag(6, (state.pile(kArsenalDiscard, seat) & bit) != 0);
+      flag(7, battle && b.unit == a);
+      flag(8, battle && b.target == a);
     }
   }
+  float* out = rest;
+  int offset = 0;
   for (int k = 0; k < cs.conflict_size; ++k, offset += 6) {
     const u128 bit = card_bit(k);
     out[offset + 0] = (state.pile(static_cast<ConflictPile>(kKept + player)) & bit) != 0;
@@ -474,6 +483,15 @@ void Battlecards::observation_tensor(const State& state, Player player, float* o
   o[63] = static_cast<float>(state.left());
   o[64] = static_cast<float>(state.effect_index() + 1);
   o[65] = state.drawing() == player;
+}
+
+void Battlecards::observation_tensor(const State& state, Player player, float* out) const {
+  write_observation(state, player, out, 9, 1, out + 9 * arsenal_cards_);
+}
+
+void Battlecards::compact_observation(const State& state, Player player, std::uint8_t* board,
+                                      float* features) const {
+  write_observation(state, player, board, 1, arsenal_cards_, features);
 }
 
 }  // namespace rivals::battlecards

@@ -14,6 +14,11 @@ int AnyGame::observation_size() const {
   return std::accumulate(shape.begin(), shape.end(), 1, std::multiplies<>());
 }
 
+int AnyGame::compact_board_size() const {
+  const auto& shape = compact_board_shape();
+  return std::accumulate(shape.begin(), shape.end(), 1, std::multiplies<>());
+}
+
 std::unique_ptr<AnyState> AnyGame::state_from_history(const std::vector<Action>& actions) const {
   auto state = new_initial_state();
   for (std::size_t i = 0; i < actions.size(); ++i) {

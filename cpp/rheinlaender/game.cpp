@@ -338,38 +338,46 @@ std::string Rheinlaender::observation_string(const State& state, Player player) 
   return out;
 }
 
-void Rheinlaender::observation_tensor(const State& state, Player player, float* out) const {
+int Rheinlaender::compact_features_size() const {
+  const Setup& g = data_->setup;
+  return 4 * g.board.sites + g.players * g.board.sites + 2 * g.board.max_number + 8 * g.players + 9;
+}
+
+template <class Cell>
+void Rheinlaender::write_observation(const State& state, Player player, Cell* spaces,
+                                     float* rest) const {
   const Setup& g = data_->setup;
   const Board& board = g.board;
   const int n = g.players;
   const int S = board.spaces;
   const int T = board.sites;
   const int N = board.max_number;
+  // The space planes, then the rest with offsets counted from its start (the tensor's A4).
   const int a1 = n * S;
   const int a2 = a1 + S;
   const int a3 = a2 + n * S;
-  const int a4 = a3 + S;
-  const int a5 = a4 + 4 * T;
+  const int a5 = 4 * T;
   const int a6 = a5 + n * T;
   const int a7 = a6 + N;
   const int a8 = a7 + N;
   const int a9 = a8 + 8 * n;
-  std::fill(out, out + a9 + 9, 0.0f);
+  std::fill(spaces, spaces + a3 + S, Cell{0});
+  std::fill(rest, rest + a9 + 9, 0.0f);
   const Bits& occupied = state.occupied();
-  state.bastions().for_each([&](int s) { out[a1 + s] = 1; });
+  state.bastions().for_each([&](int s) { spaces[a1 + s] = Cell{1}; });
   // A knight is in a domain exactly when a neighbouring space holds a knight too.
   occupied.for_each([&](int s) {
-    if (board.neighbours[s].intersects(occupied)) out[a3 + s] = 1;
+    if (board.neighbours[s].intersects(occupied)) spaces[a3 + s] = Cell{1};
   });
   for (int t = 0; t < T; ++t) {
     const int kind = state.chip(t);
     if (kind >= 0) {
-      out[a4 + 4 * t + std::min(kind, 2)] = 1;
-      out[a4 + 4 * t + 3] = ratio(chip_value(kind), 4);
+      rest[4 * t + std::min(kind, 2)] = 1;
+      rest[4 * t + 3] = ratio(chip_value(kind), 4);
     }
   }
-  for (std::uint64_t h = state.hand(player); h; h &= h - 1) out[a6 + std::countr_zero(h) - 1] = 1;
-  for (std::uint64_t d = state.discard(); d; d &= d - 1) out[a7 + std::countr_zero(d) - 1] = 1;
+  for (std::uint64_t h = state.hand(player); h; h &= h - 1) rest[a6 + std::countr_zero(h) - 1] = 1;
+  for (std::uint64_t d = state.discard(); d; d &= d - 1) rest[a7 + std::countr_zero(d) - 1] = 1;
   int owned[kMaxPlayers] = {};
   for_each_domain(state, [&](const Bits& part) {
     const Player owner = state.owner_at(part.first());
@@ -377,11 +385,11 @@ void Rheinlaender::observation_tensor(const State& state, Player player, float* 
   });
   for (Player seat = 0; seat < n; ++seat) {
     const int r = (seat - player + n) % n;
-    state.knights(seat).for_each([&](int s) { out[r * S + s] = 1; });
-    state.owned(seat).for_each([&](int s) { out[a2 + r * S + s] = 1; });
+    state.knights(seat).for_each([&](int s) { spaces[r * S + s] = Cell{1}; });
+    state.owned(seat).for_each([&](int s) { spaces[a2 + r * S + s] = Cell{1}; });
     for (int t = 0; t < T; ++t)
-      if (state.castle_knight(t) == seat) out[a5 + r * T + t] = 1;
-    float* row = out + a8 + 8 * r;
+      if (state.castle_knight(t) == seat) rest[a5 + r * T + t] = 1;
+    float* row = rest + a8 + 8 * r;
     row[0] = ratio(state.knights_left(seat), g.knights);
     row[1] = ratio(state.bastions_left(seat), kBastions);
     row[2] = ratio(owned[seat], 10);
@@ -391,10 +399,20 @@ void Rheinlaender::observation_tensor(const State& state, Player player, float* 
     row[6] = state.current_player() == seat ? 1.0f : 0.0f;
     row[7] = state.is_chance_node() && state.receiving() == seat ? 1.0f : 0.0f;
   }
-  out[a9 + 0] = ratio(std::popcount(state.deck()), N + 1);
-  out[a9 + 1] = state.bastion_placed() ? 1.0f : 0.0f;
-  out[a9 + 2 + static_cast<int>(state.phase())] = 1;
-  out[a9 + 8] = ratio(state.turn(), g.max_turns);
+  rest[a9 + 0] = ratio(std::popcount(state.deck()), N + 1);
+  rest[a9 + 1] = state.bastion_placed() ? 1.0f : 0.0f;
+  rest[a9 + 2 + static_cast<int>(state.phase())] = 1;
+  rest[a9 + 8] = ratio(state.turn(), g.max_turns);
+}
+
+void Rheinlaender::observation_tensor(const State& state, Player player, float* out) const {
+  const Setup& g = data_->setup;
+  write_observation(state, player, out, out + (2 * g.players + 2) * g.board.spaces);
+}
+
+void Rheinlaender::compact_observation(const State& state, Player player, std::uint8_t* board,
+                                       float* features) const {
+  write_observation(state, player, board, features);
 }
 
 }  // namespace rivals::rheinlaender

@@ -1,6 +1,8 @@
 #include "rivals/rosenkoenig/game.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 
@@ -231,6 +233,41 @@ void Rosenkoenig::observation_tensor(const State& state, Player player, float* o
   for (std::uint32_t d = state.discard(); d; d &= d - 1)
     fill_plane(4 + 24 * n + std::countr_zero(d), 1);
   fill_plane(28 + 25 * n, static_cast<float>(state.stones_left()) / kTotalStones);
+}
+
+void Rosenkoenig::compact_observation(const State& state, Player player, std::uint8_t* board,
+                                      float* features) const {
+  const int n = setup_.players;
+  const int plane = kSize * kSize;
+  std::fill(board, board + 3 * plane, std::uint8_t{0});
+  std::fill(features, features + compact_features_size(), 0.0f);
+  const Colour mine = State::colour_of(player);
+  // Squares have a guard column; cells of the observation do not.
+  static constexpr auto kCell = [] {
+    std::array<std::uint8_t, kSquares> cell{};
+    for (int sq = 0; sq < kSquares; ++sq)
+      cell[sq] = static_cast<std::uint8_t>(row_of(sq) * kSize + std::min(col_of(sq), kSize - 1));
+    return cell;
+  }();
+  auto mark = [&](int index, u128 stones) {
+    std::uint8_t* cells = board + index * plane;
+    for (auto half = static_cast<std::uint64_t>(stones); half; half &= half - 1)
+      cells[kCell[std::countr_zero(half)]] = 1;
+    for (auto half = static_cast<std::uint64_t>(stones >> 64); half; half &= half - 1)
+      cells[kCell[64 + std::countr_zero(half)]] = 1;
+  };
+  mark(0, state.stones(mine));
+  mark(1, state.stones(static_cast<Colour>(mine ^ 1)));
+  board[2 * plane + kCell[state.crown()]] = 1;
+  for (int r = 0; r < n; ++r) {
+    const Player seat = (player + r) % n;
+    for (std::uint32_t h = state.hand(seat); h; h &= h - 1)
+      features[24 * r + std::countr_zero(h)] = 1;
+    features[24 + 24 * n + r] = static_cast<float>(state.heroes(seat)) / setup_.heroes;
+    if (state.current_player() == seat) features[25 + 25 * n + r] = 1;
+  }
+  for (std::uint32_t d = state.discard(); d; d &= d - 1) features[24 * n + std::countr_zero(d)] = 1;
+  features[24 + 25 * n] = static_cast<float>(state.stones_left()) / kTotalStones;
 }
 
 // The score difference is what decides the game; a hero left is worth about one flipped stone in

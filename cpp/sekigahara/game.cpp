@@ -260,39 +260,52 @@ std::string Sekigahara::observation_string(const State& state, Player player) co
          to_string(state);
 }
 
-void Sekigahara::observation_tensor(const State& state, Player player, float* out) const {
-  std::fill(out, out + kObservationSize, 0.0f);
+template <class Cell>
+void Sekigahara::write_observation(const State& state, Player player, Cell* camps,
+                                   float* rest) const {
+  std::fill(camps, camps + kCampCells, Cell{0});
+  std::fill(rest, rest + kObservationSize - kCampCells, 0.0f);
   // Divided in double and then rounded, as numpy does with Python's float division.
   auto ratio = [](int a, int b) { return static_cast<float>(static_cast<double>(a) / b); };
+  // `rest` starts at tensor index 162: the offsets below are the tensor's minus 162.
   for (Player seat = 0; seat < 2; ++seat) {
     const int r = (seat - player + 2) % 2;
     const Camp& camp = state.camp(seat);
-    for (int i = 0; i < camp.size; ++i) out[81 * r + 9 * i + camp.cards[i] - 1] = 1;
+    for (int i = 0; i < camp.size; ++i) camps[81 * r + 9 * i + camp.cards[i] - 1] = Cell{1};
     for (unsigned c = state.central(); c; c &= c - 1) {
       const int card = std::countr_zero(c);
-      out[180 + 9 * r + card - 1] = ratio(state.influence(seat, card), kTokens);
+      rest[18 + 9 * r + card - 1] = ratio(state.influence(seat, card), kTokens);
       if (state.has_start_influence())
-        out[218 + 9 * r + card - 1] = ratio(state.start_influence(seat, card), kTokens);
+        rest[56 + 9 * r + card - 1] = ratio(state.start_influence(seat, card), kTokens);
     }
-    out[216 + r] = ratio(state.supply(seat), kTokens);
+    rest[54 + r] = ratio(state.supply(seat), kTokens);
   }
   auto mark = [&](int offset, unsigned cards) {
-    for (; cards; cards &= cards - 1) out[offset + std::countr_zero(cards) - 1] = 1;
+    for (; cards; cards &= cards - 1) rest[offset + std::countr_zero(cards) - 1] = 1;
   };
-  mark(162, state.blank());
-  mark(171, state.central());
-  mark(198, state.locked());
-  mark(207, state.deck());
-  out[236 + static_cast<int>(state.phase())] = 1;
-  if (state.current_player() >= 0) out[242 + (state.current_player() - player + 2) % 2] = 1;
+  mark(0, state.blank());
+  mark(9, state.central());
+  mark(36, state.locked());
+  mark(45, state.deck());
+  rest[74 + static_cast<int>(state.phase())] = 1;
+  if (state.current_player() >= 0) rest[80 + (state.current_player() - player + 2) % 2] = 1;
   if (!state.is_terminal()) {
-    out[244 + (state.turn_player() - player + 2) % 2] = 1;
-    out[247] = state.turn() == 0 ? 1.0f : 0.0f;
+    rest[82 + (state.turn_player() - player + 2) % 2] = 1;
+    rest[85] = state.turn() == 0 ? 1.0f : 0.0f;
   }
-  out[246] = ratio(state.actions_left(), 3);
-  out[248] = ratio(state.reveals_pending(), 3);
-  out[249] = ratio(state.turn(), setup_.max_turns);
-  out[250] = player == 1 ? 1.0f : 0.0f;
+  rest[84] = ratio(state.actions_left(), 3);
+  rest[86] = ratio(state.reveals_pending(), 3);
+  rest[87] = ratio(state.turn(), setup_.max_turns);
+  rest[88] = player == 1 ? 1.0f : 0.0f;
+}
+
+void Sekigahara::observation_tensor(const State& state, Player player, float* out) const {
+  write_observation(state, player, out, out + kCampCells);
+}
+
+void Sekigahara::compact_observation(const State& state, Player player, std::uint8_t* board,
+                                     float* features) const {
+  write_observation(state, player, board, features);
 }
 
 std::vector<Action> Sekigahara::resample_history(const std::vector<Action>& history,

@@ -354,28 +354,29 @@ std::string Verraeter::observation_string(const State& state, Player player) con
   return out;
 }
 
-void Verraeter::observation_tensor(const State& state, Player player, float* out) const {
+template <class Cell>
+void Verraeter::write_observation(const State& state, Player player, Cell* ring,
+                                  int position_stride, int flag_stride, float* rest) const {
   const Cards& cards = setup_->cards;
   const int n = setup_->players;
-  std::fill(out, out + observation_size(), 0.0f);
+  std::fill(ring, ring + kRingSize * (10 + n), Cell{0});
+  std::fill(rest, rest + 20 * n + 29, 0.0f);
   // Divided in double and then rounded, as numpy does with Python's float division.
   auto ratio = [](int a, int b) { return static_cast<float>(static_cast<double>(a) / b); };
-  const int stride = 10 + n;
   for (int i = 0; i < state.ring_size(); ++i) {
-    float* land = out + i * stride;
-    land[state.type_at(i)] = 1;
-    land[6 + state.house_at(i)] = 1;
+    auto flag = [&](int k) { ring[i * position_stride + k * flag_stride] = Cell{1}; };
+    flag(state.type_at(i));
+    flag(6 + state.house_at(i));
     const Player owner = state.estate_at(i);
     if (owner >= 0) {
-      land[8 + (owner - player + n) % n] = 1;
-      if (state.kontor_at(i)) land[8 + n] = 1;
+      flag(8 + (owner - player + n) % n);
+      if (state.kontor_at(i)) flag(8 + n);
     }
-    if (state.conflict() == i) land[9 + n] = 1;
+    if (state.conflict() == i) flag(9 + n);
   }
-  const int seat_base = kRingSize * stride;
   const bool receiving = state.phase() == Phase::kDraw && state.is_chance_node();
   for (Player s = 0; s < n; ++s) {
-    float* seat = out + seat_base + 20 * ((s - player + n) % n);
+    float* seat = rest + 20 * ((s - player + n) % n);
     seat[state.house_of(s)] = 1;
     seat[2] = ratio(state.vp(s), 32);
     seat[3] = ratio(state.hand_size(s), 5);
@@ -387,7 +388,7 @@ void Verraeter::observation_tensor(const State& state, Player player, float* out
     if (s == state.current_player()) seat[18] = 1;
     if (receiving && state.queue_at(0) == s) seat[19] = 1;
   }
-  float* own = out + seat_base + 20 * n;
+  float* own = rest + 20 * n;
   for (int v = 0; v < cards.num_values; ++v) {
     own[v] = ratio(state.hand(player)[v], 5);
     own[12 + v] = ratio(state.discard_pile()[v], 5);
@@ -398,6 +399,16 @@ void Verraeter::observation_tensor(const State& state, Player player, float* out
   own[18] = ratio(state.pile_size(), cards.deck_size);
   own[19] = ratio(state.round(), setup_->rounds);
   own[20 + static_cast<int>(state.phase())] = 1;
+}
+
+void Verraeter::observation_tensor(const State& state, Player player, float* out) const {
+  const int stride = 10 + setup_->players;
+  write_observation(state, player, out, stride, 1, out + kRingSize * stride);
+}
+
+void Verraeter::compact_observation(const State& state, Player player, std::uint8_t* board,
+                                    float* features) const {
+  write_observation(state, player, board, 1, kRingSize, features);
 }
 
 }  // namespace rivals::verraeter

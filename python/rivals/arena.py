@@ -49,8 +49,8 @@ from typing import IO, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from rivals import stats
 from rivals import replay as replays
+from rivals import stats
 from rivals._core import Bot, Game, State, make_game
 from rivals.bots import clock_dependent
 

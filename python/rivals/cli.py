@@ -246,8 +246,8 @@ class _BotProgress(ProgressColumn):
         return Text(", ".join(parts), style="cyan")
 
 
-def _warn_clock(entries: Sequence[arena.Entry], command: str = "arena") -> None:
-    limited = [e for e in entries if rivals.bots.clock_dependent(e.name, e.params)]
+def _warn_clock(game: Game, entries: Sequence[arena.Entry], command: str = "arena") -> None:
+    limited = [e for e in entries if rivals.bots.clock_dependent(game, e.name, e.params)]
     if limited:
         settings = ", ".join(f"{e.label}.time_s={e.params['time_s']}" for e in limited)
         print(
@@ -261,7 +261,7 @@ def _warn_clock(entries: Sequence[arena.Entry], command: str = "arena") -> None:
 def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
     lineup = _lineup(args, game)
-    _warn_clock(lineup.entries)
+    _warn_clock(game, lineup.entries)
     with _open_arena(args, lineup) as match:
         started = time.perf_counter()
         status, failure = _play(match, args)
@@ -485,7 +485,7 @@ def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tourna
 def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
     game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
     with _open_tournament(args, game) as event:
-        _warn_clock(event.entries, "tournament")
+        _warn_clock(game, event.entries, "tournament")
         started = time.perf_counter()
         status, failure = _play_tournament(event, args)
         elapsed = time.perf_counter() - started

@@ -2,55 +2,279 @@
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any, ClassVar
 
+import numpy as np
 import numpy.typing as npt
 
-from rivals import _core
+from rivals import _core, bots
 
-__all__ = ["VectorEnv"]
+__all__ = ["FAIR_BOTS", "VectorEnv"]
+
+# Bots that decide from the information state of the seat they play, never from hidden cards
+# (docs/bots.md); any other bot given the true state of a game with hidden information peeks.
+FAIR_BOTS = ("ismcts", "random")
+OBSERVATIONS = ("planes", "compact", None)
+LEGAL = ("mask", "indices", "both")
+DTYPES = ("float32", "float16")
+
+Result = dict[str, Any]
 
 
 class VectorEnv:
     """``num_envs`` games of one kind, stepped together in C++ with the GIL released.
 
     ``reset()`` and ``step(actions)`` return a dict of numpy arrays, one row per environment:
-    ``obs`` float32 ``[num_envs, *observation_shape]`` from the view of the player to move (at the
-    end of a game, of the player who moved last), ``legal_mask`` bool
-    ``[num_envs, num_distinct_actions]``, ``player`` int32, ``rewards`` float32
-    ``[num_envs, num_players]`` (a game's returns, on the step that ends it) and ``terminated``
-    bool. Chance nodes are resolved inside from per-environment random streams derived from
-    ``seed``; nothing outside can read them. An environment that terminated restarts on the next
-    ``step``, which ignores its action.
 
-    The arrays are views of buffers that every call overwrites: copy what you keep.
+    - ``obs``: with ``obs="planes"`` (the default) the tensor ``[num_envs, *observation_shape]``;
+      with ``obs="compact"`` a dict ``{"board": uint8 [num_envs, *board], "features":
+      [num_envs, F]}`` of ``game.compact_observation_shape`` (docs/rules/<game>.md, "Compact
+      observation"); absent with ``obs=None``. Floats are ``dtype`` (float32 or float16). The view
+      is the learner's seat to move (at the end of a game, the learner's seat that moved last).
+    - ``legal_mask`` bool ``[num_envs, num_distinct_actions]`` (``legal="mask"`` or ``"both"``);
+      ``legal_actions`` int32 ``[num_envs, game.max_legal_actions]``, the legal actions ascending
+      and then -1, with ``num_legal`` int32 ``[num_envs]`` (``legal="indices"`` or ``"both"``).
+    - ``player`` int32 (the seat to move; -4 at the end), ``rewards`` float32
+      ``[num_envs, num_players]`` (a game's returns, on the step that ends it, else 0) and
+      ``terminated`` bool.
+
+    Chance nodes are resolved inside from per-environment random streams derived from ``seed``.
+    ``opponents={seat: bot}`` (a bot name or ``(name, params)``) has those seats played by rivals
+    bots inside ``step()``, so the arrays only ever show the learner's seats to move. In a game with
+    hidden information only bots that decide from what their seat sees (``FAIR_BOTS``) may play.
+
+    Autoreset: on the step that ends a game, ``terminated`` is True, ``rewards`` holds the returns
+    and the legal mask is all False (``num_legal`` 0) as nobody is to move; the next ``step``
+    restarts that environment, ignores its action and reports the new game's first position
+    (``terminated`` False, ``rewards`` 0). This is Gymnasium's "next step" autoreset mode.
+
+    The arrays are views of buffers that every call overwrites: copy what you keep. ``close()``
+    (or leaving a ``with`` block) frees the environments; any later call raises RuntimeError.
     """
 
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "next_step"}
+
     def __init__(
-        self, game: _core.Game | str, num_envs: int, seed: int = 0, threads: int = 1
+        self,
+        game: _core.Game | str,
+        num_envs: int,
+        seed: int = 0,
+        threads: int = 1,
+        *,
+        obs: str | None = "planes",
+        dtype: Any = "float32",
+        legal: str = "mask",
+        opponents: Mapping[int, str | tuple[str, dict[str, Any]]] | None = None,
     ) -> None:
-        self._env = _core.VectorEnv(game, num_envs, seed, threads)
-        self._views: dict[str, npt.NDArray[Any]] = self._env.views()
+        if obs not in OBSERVATIONS:
+            raise ValueError(f"obs must be 'planes', 'compact' or None, got {obs!r}")
+        if legal not in LEGAL:
+            raise ValueError(f"legal must be 'mask', 'indices' or 'both', got {legal!r}")
+        try:
+            dtype_name = np.dtype(dtype).name
+        except TypeError as error:
+            raise ValueError(f"dtype must be float32 or float16, got {dtype!r}") from error
+        if dtype_name not in DTYPES:
+            raise ValueError(f"dtype must be float32 or float16, got {dtype!r}")
+        resolved = _core.make_game(game, {}) if isinstance(game, str) else game
+        if not isinstance(resolved, _core.Game):
+            raise ValueError(f"game must be a rivals.Game or a game name, got {game!r}")
+        seats = _seat_bots(resolved, opponents)
+        self._env: _core.VectorEnv | None = _core.VectorEnv(
+            resolved, num_envs, seed, threads, obs, dtype_name, legal, seats
+        )
         self.game: _core.Game = self._env.game
         self.num_envs: int = num_envs
+        self.obs: str | None = obs
+        self.dtype: np.dtype[Any] = np.dtype(dtype_name)
+        self.legal: str = legal
+        self.learner_seats: tuple[int, ...] = tuple(
+            seat for seat in range(self.game.num_players) if seats is None or seats[seat] is None
+        )
+        self._views: dict[str, npt.NDArray[Any]] = self._env.views()
+        self._spaces: dict[str, Any] = {}
 
-    def reset(self) -> dict[str, npt.NDArray[Any]]:
-        self._env.reset()
-        return dict(self._views)
+    # -- stepping ---------------------------------------------------------------------------------
 
-    def step(self, actions: npt.ArrayLike) -> dict[str, npt.NDArray[Any]]:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> Result:
+        """Every environment at the start of a new game. With ``seed``, the random streams start
+        over as if the environment had been made with that seed."""
+        if options:
+            raise ValueError(f"VectorEnv.reset takes no options, got {options!r}")
+        env = self._open("reset")
+        if seed is not None:
+            env.reseed(seed)
+        env.reset()
+        return self._result()
+
+    def step(self, actions: npt.ArrayLike) -> Result:
         """One action per environment; an illegal one raises ValueError and changes nothing."""
-        self._env.step(actions)
-        return dict(self._views)
+        self._open("step").step(actions)
+        return self._result()
 
     def state(self, env: int) -> _core.State:
         """Environment ``env``'s current game as a full state (rebuilt from its history)."""
-        return self._env.state(env)
+        return self._open("state").state(env)
 
     def send(self, actions: npt.ArrayLike) -> None:
         """Starts ``step(actions)`` in the background; ``recv()`` returns its results."""
-        self._env.send(actions)
+        self._open("send").send(actions)
 
-    def recv(self) -> dict[str, npt.NDArray[Any]]:
-        self._env.recv()
-        return dict(self._views)
+    def recv(self) -> Result:
+        self._open("recv").recv()
+        return self._result()
+
+    def close(self) -> None:
+        """Waits for a step sent with ``send()`` and frees the environments; closing twice is
+        harmless."""
+        if self._env is None:
+            return
+        with contextlib.suppress(ValueError):  # raised when nothing was sent
+            self._env.recv()
+        self._env = None
+        self._views = {}
+
+    @property
+    def closed(self) -> bool:
+        return self._env is None
+
+    def __enter__(self) -> VectorEnv:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- spaces ----------------------------------------------------------------------------------
+
+    @property
+    def single_observation_space(self) -> Any:
+        """One environment's ``obs`` as a gymnasium space (an empty Dict with ``obs=None``)."""
+        return self._space("single_observation")
+
+    @property
+    def observation_space(self) -> Any:
+        """The batched ``obs`` as a gymnasium space (``num_envs`` rows)."""
+        return self._space("observation")
+
+    @property
+    def single_action_space(self) -> Any:
+        """``Discrete(num_distinct_actions)``; the legal ones are in ``legal_mask``."""
+        return self._space("single_action")
+
+    @property
+    def action_space(self) -> Any:
+        """``MultiDiscrete``: one action per environment."""
+        return self._space("action")
+
+    def _space(self, which: str) -> Any:
+        if not self._spaces:
+            self._spaces = _spaces(self)
+        return self._spaces[which]
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _open(self, call: str) -> _core.VectorEnv:
+        if self._env is None:
+            raise RuntimeError(f"VectorEnv.{call}: the environment is closed")
+        return self._env
+
+    def _result(self) -> Result:
+        views = self._views
+        out: Result = {}
+        if self.obs == "planes":
+            out["obs"] = views["obs"]
+        elif self.obs == "compact":
+            out["obs"] = {"board": views["board"], "features": views["features"]}
+        for key in ("legal_mask", "legal_actions", "num_legal", "player", "rewards", "terminated"):
+            if key in views:
+                out[key] = views[key]
+        return out
+
+
+def _seat_bots(
+    game: _core.Game, opponents: Mapping[int, str | tuple[str, dict[str, Any]]] | None
+) -> list[str | tuple[str, dict[str, Any]] | None] | None:
+    """The per-seat list the engine takes, after the checks only the package can make: bots that
+    would peek, think by the clock (so that a run would not repeat) or start threads of their own
+    inside the environment's workers."""
+    if opponents is None:
+        return None
+    if not isinstance(opponents, Mapping):
+        raise ValueError(f"opponents must be a dict {{seat: bot}}, got {opponents!r}")
+    seats: list[str | tuple[str, dict[str, Any]] | None] = [None] * game.num_players
+    for seat, bot in opponents.items():
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValueError(f"opponents: a seat is an int, got {seat!r}")
+        if not 0 <= seat < game.num_players:
+            raise ValueError(
+                f"opponents: seat {seat} is not a seat of {game.name} (0..{game.num_players - 1})"
+            )
+        if isinstance(bot, str):
+            name, params = bot, {}
+        elif isinstance(bot, tuple) and len(bot) == 2 and isinstance(bot[0], str):
+            name, params = bot[0], bot[1]
+            if not isinstance(params, dict):
+                raise ValueError(f"opponents: seat {seat}: bot params are a dict, got {params!r}")
+        else:
+            raise ValueError(
+                f"opponents: seat {seat}: a bot is a name or (name, params), got {bot!r}"
+            )
+        if game.info.information != "perfect" and name not in FAIR_BOTS:
+            raise ValueError(
+                f"opponents: seat {seat}: {name} searches the true state and would see the "
+                f"learner's hidden cards in {game.name}; use one of {', '.join(FAIR_BOTS)}"
+            )
+        if bots.clock_dependent(game, name, params):
+            raise ValueError(
+                f"opponents: seat {seat}: {name} with time_s thinks by the clock, so runs would "
+                "not repeat; give it iterations instead"
+            )
+        if params.get("threads", 1) != 1:
+            raise ValueError(
+                f"opponents: seat {seat}: {name} runs inside the environment's threads; "
+                "leave its threads at 1 and give the VectorEnv threads= instead"
+            )
+        seats[seat] = name if not params else (name, params)
+    if all(bot is not None for bot in seats):
+        raise ValueError(f"opponents: every seat of {game.name} is a bot; leave one to the learner")
+    return seats
+
+
+def _spaces(env: VectorEnv) -> dict[str, Any]:
+    try:
+        from gymnasium import spaces
+        from gymnasium.vector.utils import batch_space
+    except ImportError as error:
+        raise ModuleNotFoundError(
+            "VectorEnv spaces are gymnasium spaces: pip install 'rivals[gymnasium]'"
+        ) from error
+    game = env.game
+    low, high = game.info.observation_bounds
+    single: Any
+    if env.obs == "planes":
+        single = spaces.Box(low, high, shape=tuple(game.observation_shape), dtype=env.dtype)
+    elif env.obs == "compact":
+        shape = game.compact_observation_shape
+        single = spaces.Dict(
+            {
+                "board": spaces.Box(0, 1, shape=tuple(shape["board"]), dtype=np.uint8),
+                "features": spaces.Box(low, high, shape=tuple(shape["features"]), dtype=env.dtype),
+            }
+        )
+    else:
+        single = spaces.Dict({})
+    action = spaces.Discrete(game.num_distinct_actions)
+    return {
+        "single_observation": single,
+        "observation": batch_space(single, env.num_envs),
+        "single_action": action,
+        "action": batch_space(action, env.num_envs),
+    }

@@ -20,8 +20,9 @@ from ._common import Row, Sizes, choose_sizes, machine_line, render
 __all__ = ["games", "main"]
 
 # Game name -> module with ``TITLE`` and ``run(sizes, log) -> (rows, notes)``: every public module
-# of this package, found by name, so a game's benchmarks need only their module. ``scale`` is not
-# a game: VectorEnv and search figures over every game (rivals bench scale).
+# of this package, found by name, so a game's benchmarks need only their module. ``scale`` and
+# ``learning`` are not games: VectorEnv and search figures over every game (rivals bench scale);
+# VectorEnv encodings, bots inside step() and playouts (rivals bench learning).
 _GAMES: dict[str, ModuleType] = {
     info.name: importlib.import_module(f"{__name__}.{info.name}")
     for info in pkgutil.iter_modules(__path__)

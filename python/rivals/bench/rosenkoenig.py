@@ -36,7 +36,7 @@ def _python_loop_row(sizes: Sizes, log: Log) -> tuple[Row, str]:
 
     skipped = "pyspiel row skipped: turned off (tiny mode or RIVALS_BENCH_PYSPIEL=0)"
     if sizes.pyspiel:
-        env = _pyspiel.ensure_pyspiel(log)
+        env = _pyspiel.find_pyspiel()
         if isinstance(env, str):
             skipped = f"pyspiel row skipped: {env}"
         else:
@@ -57,7 +57,7 @@ def _python_loop_row(sizes: Sizes, log: Log) -> tuple[Row, str]:
                 skipped = f"pyspiel row skipped: {error}"
             else:
                 ratio = pair.ratio()
-                note = f"pyspiel: OpenSpiel in {env.python.parent.parent}"
+                note = f"pyspiel: OpenSpiel imported by {env.python}"
                 return (
                     Row(
                         "2",

@@ -14,9 +14,6 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Protocol
 
-import numpy as np
-import numpy.typing as npt
-
 from . import battlecards, rheinlaender, rosenkoenig, sekigahara, verraeter
 
 CHANCE = -1
@@ -49,7 +46,7 @@ class State(Protocol):
     def clone(self) -> Any: ...
     def history(self) -> list[int]: ...
     def to_dict(self) -> dict[str, Any]: ...
-    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]: ...
+    def observation_tensor(self, player: int, kind: str = ...) -> Any: ...
     def observation_string(self, player: int) -> str: ...
     def information_state_string(self, player: int) -> str: ...
 
@@ -64,6 +61,7 @@ class Game(Protocol):
     max_chance_outcomes: int
     max_game_length: int
     observation_shape: tuple[int, ...]
+    compact_observation_shape: dict[str, tuple[int, ...]]
 
     def new_initial_state(self) -> Any: ...
 

@@ -706,6 +706,10 @@ class Game(_base.Game["State"]):
             + battles * combat
         )
         self.observation_shape: tuple[int, ...] = (9 * n_arsenal + 6 * n_conflict + OBS_GLOBALS,)
+        self.compact_observation_shape: dict[str, tuple[int, ...]] = {
+            "board": (9, n_arsenal),
+            "features": (6 * n_conflict + OBS_GLOBALS,),
+        }
 
     def new_initial_state(self) -> State:
         return State(self)
@@ -1682,7 +1686,22 @@ class State(_base.State):
             "scores": list(self.vp),
         }
 
-    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+    def observation_tensor(self, player: int, kind: str = "planes") -> Any:
+        """``kind="planes"``: the float32 tensor; ``kind="compact"``: ``{"board": uint8,
+        "features": float32}``, the same entries rearranged (docs/rules/battlecards.md, "Compact
+        observation")."""
+        if kind not in ("planes", "compact"):
+            raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
+        planes = self._planes(player)
+        if kind == "planes":
+            return planes
+        cards = self.game.compact_observation_shape["board"][1]
+        return {
+            "board": planes[: 9 * cards].reshape(cards, 9).T.astype(np.uint8),
+            "features": planes[9 * cards :].copy(),
+        }
+
+    def _planes(self, player: int) -> npt.NDArray[np.float32]:
         p = self._check_seat(player)
         obs = np.zeros(self.game.observation_shape, dtype=np.float32)
         b = self.battle

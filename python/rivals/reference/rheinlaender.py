@@ -354,6 +354,10 @@ class Game(_base.Game["State"]):
         self.observation_shape: tuple[int, ...] = (
             2 * n * S + 2 * S + 4 * T + n * T + 2 * N + 8 * n + 9,
         )
+        self.compact_observation_shape: dict[str, tuple[int, ...]] = {
+            "board": (2 * n + 2, S),
+            "features": (4 * T + n * T + 2 * N + 8 * n + 9,),
+        }
         self._names: list[str] | None = None
         self._parse: dict[str, int] | None = None
 
@@ -954,7 +958,22 @@ class State(_base.State):
             "scores": self.int_scores(),
         }
 
-    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+    def observation_tensor(self, player: int, kind: str = "planes") -> Any:
+        """``kind="planes"``: the float32 tensor; ``kind="compact"``: ``{"board": uint8,
+        "features": float32}``, the same entries rearranged (docs/rules/rheinlaender.md, "Compact
+        observation")."""
+        if kind not in ("planes", "compact"):
+            raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
+        planes = self._planes(player)
+        if kind == "planes":
+            return planes
+        rows, spaces = self.game.compact_observation_shape["board"]
+        return {
+            "board": planes[: rows * spaces].reshape(rows, spaces).astype(np.uint8),
+            "features": planes[rows * spaces :].copy(),
+        }
+
+    def _planes(self, player: int) -> npt.NDArray[np.float32]:
         p = self._check_seat(player)
         game = self.game
         board = game.board

@@ -236,6 +236,10 @@ class Game(_base.Game["State"]):
             BOARD_SIZE,
             BOARD_SIZE,
         )
+        self.compact_observation_shape: dict[str, tuple[int, ...]] = {
+            "board": (3, BOARD_SIZE, BOARD_SIZE),
+            "features": (25 + 26 * n,),
+        }
 
     def new_initial_state(self) -> State:
         return State(self)
@@ -432,7 +436,22 @@ class State(_base.State):
             "scores": [by_colour[self.colour_of(s)] for s in range(self.num_players)],
         }
 
-    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+    def observation_tensor(self, player: int, kind: str = "planes") -> Any:
+        """``kind="planes"``: the float32 tensor; ``kind="compact"``: ``{"board": uint8,
+        "features": float32}``, the same entries rearranged (docs/rules/rosenkoenig.md, "Compact
+        observation")."""
+        if kind not in ("planes", "compact"):
+            raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
+        planes = self._planes(player)
+        if kind == "planes":
+            return planes
+        # Every plane from 4 on is constant: its value is one feature.
+        return {
+            "board": planes[[0, 1, 3]].astype(np.uint8),
+            "features": planes[4:, 0, 0].copy(),
+        }
+
+    def _planes(self, player: int) -> npt.NDArray[np.float32]:
         p = self._check_seat(player)
         n = self.num_players
         obs = np.zeros(self.game.observation_shape, dtype=np.float32)

@@ -258,6 +258,10 @@ class Game(_base.Game["State"]):
         # 7 order decisions over the whole game.
         self.max_game_length: int = 3 * self.max_turns + 18
         self.observation_shape: tuple[int, ...] = (OBSERVATION_SIZE,)
+        self.compact_observation_shape: dict[str, tuple[int, ...]] = {
+            "board": (2, 9, 9),
+            "features": (OBSERVATION_SIZE - 162,),
+        }
 
     def new_initial_state(self) -> State:
         return State(self)
@@ -558,7 +562,21 @@ class State(_base.State):
             "strengths": camp_strengths(self.camps, self.blank, self.game.strength),
         }
 
-    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+    def observation_tensor(self, player: int, kind: str = "planes") -> Any:
+        """``kind="planes"``: the float32 tensor; ``kind="compact"``: ``{"board": uint8,
+        "features": float32}``, the same entries rearranged (docs/rules/sekigahara.md, "Compact
+        observation")."""
+        if kind not in ("planes", "compact"):
+            raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
+        planes = self._planes(player)
+        if kind == "planes":
+            return planes
+        return {
+            "board": planes[:162].reshape(2, 9, 9).astype(np.uint8),
+            "features": planes[162:].copy(),
+        }
+
+    def _planes(self, player: int) -> npt.NDArray[np.float32]:
         p = self._check_seat(player)
         obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         for seat in (0, 1):

@@ -377,6 +377,10 @@ class Game(_base.Game["State"]):
         self.seat_base: int = RING_SIZE * self.ring_stride
         self.own_base: int = self.seat_base + 20 * n
         self.observation_shape: tuple[int, ...] = (self.own_base + 29,)
+        self.compact_observation_shape: dict[str, tuple[int, ...]] = {
+            "board": (self.ring_stride, RING_SIZE),
+            "features": (20 * n + 29,),
+        }
 
     def new_initial_state(self) -> State:
         return State(self)
@@ -802,7 +806,22 @@ class State(_base.State):
             return None
         return card
 
-    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+    def observation_tensor(self, player: int, kind: str = "planes") -> Any:
+        """``kind="planes"``: the float32 tensor; ``kind="compact"``: ``{"board": uint8,
+        "features": float32}``, the same entries rearranged (docs/rules/verraeter.md, "Compact
+        observation")."""
+        if kind not in ("planes", "compact"):
+            raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
+        planes = self._planes(player)
+        if kind == "planes":
+            return planes
+        ring = planes[: self.game.seat_base].reshape(RING_SIZE, self.game.ring_stride)
+        return {
+            "board": ring.T.astype(np.uint8),
+            "features": planes[self.game.seat_base :].copy(),
+        }
+
+    def _planes(self, player: int) -> npt.NDArray[np.float32]:
         p = self._check_seat(player)
         n = self.num_players
         g = self.game

@@ -145,6 +145,11 @@ class StateAdapter final : public AnyState {
     rules().observation_tensor(state_, player, out);
   }
 
+  void compact_observation(Player player, std::uint8_t* board, float* features) const override {
+    check_player(player);
+    rules().compact_observation(state_, player, board, features);
+  }
+
   std::unique_ptr<AnyState> resample_from_infostate(Player player,
                                                     std::uint64_t seed) const override {
     check_player(player);
@@ -200,7 +205,8 @@ class GameAdapter final : public AnyGame {
         name_(G::kName),
         params_(rules_.params()),
         observation_shape_(rules_.observation_shape()),
-        info_(complete_info(rules_)) {
+        info_(complete_info(rules_)),
+        compact_board_shape_(rules_.compact_board_shape()) {
     // The identity is the name, the other parameters and the documents, each with sorted keys.
     Json others = Json::object();
     for (const auto& [key, value] : params_.as_object())
@@ -235,6 +241,11 @@ class GameAdapter final : public AnyGame {
   int max_chance_outcomes() const override { return rules_.max_chance_outcomes(); }
   int max_game_length() const override { return rules_.max_game_length(); }
   const std::vector<int>& observation_shape() const override { return observation_shape_; }
+  const std::vector<int>& compact_board_shape() const override { return compact_board_shape_; }
+  int compact_features_size() const override { return rules_.compact_features_size(); }
+  int max_legal_actions() const override {
+    return std::min(G::State::kMaxLegalActions, rules_.num_distinct_actions());
+  }
 
   std::unique_ptr<AnyState> new_initial_state() const override {
     return std::make_unique<StateAdapter<G>>(self());
@@ -292,10 +303,9 @@ class GameAdapter final : public AnyGame {
 
   std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const override;
 
-  std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed,
-                                                int threads) const override {
-    return std::make_unique<VectorEnv<G>>(shared_from_this(), rules_, num_envs, seed, threads);
-  }
+  using AnyGame::make_vector_env;
+  std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed, int threads,
+                                                const VectorEnvOptions& options) const override;
 
   MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed,
                           std::int64_t first_game, int num_games, int threads, bool keep_histories,
@@ -405,6 +415,7 @@ class GameAdapter final : public AnyGame {
   Json params_;
   std::vector<int> observation_shape_;
   GameInfo info_;
+  std::vector<int> compact_board_shape_;
   std::string identity_;
 };
 
@@ -471,6 +482,53 @@ class BotAdapter final : public AnyBot {
   std::string name_;
   Json params_;
 };
+
+// The bots of one environment's seats, each on its own stream.
+template <Game G>
+class BotSeats final : public SeatBots<G> {
+ public:
+  BotSeats(const G& rules, const std::vector<BotSpec>& specs) {
+    for (const BotSpec& spec : specs) {
+      if (spec.name.empty())
+        bots_.emplace_back();
+      else
+        bots_.emplace_back(make_bot_of<G>(rules, spec, 0));
+    }
+  }
+  bool plays(Player seat) const override { return bots_[seat].has_value(); }
+  Action act(const typename G::State& state, const std::vector<Action>& history) override {
+    return bot_step<G>(*bots_[state.current_player()], state, history);
+  }
+  void reseed(std::uint64_t seed) override {
+    for (std::size_t seat = 0; seat < bots_.size(); ++seat)
+      if (bots_[seat]) bot_reseed<G>(*bots_[seat], derive_seed(seed, seat));
+  }
+
+ private:
+  std::vector<std::optional<BotOf<G>>> bots_;
+};
+
+template <Game G>
+std::unique_ptr<AnyVectorEnv> GameAdapter<G>::make_vector_env(
+    int num_envs, std::uint64_t seed, int threads, const VectorEnvOptions& options) const {
+  std::vector<std::unique_ptr<SeatBots<G>>> bots;
+  if (!options.opponents.empty()) {
+    const auto& specs = options.opponents;
+    if (static_cast<int>(specs.size()) != num_players())
+      throw InvalidArgument(name_ + " VectorEnv: opponents needs one entry per seat (" +
+                            std::to_string(num_players()) + "), got " +
+                            std::to_string(specs.size()));
+    if (std::all_of(specs.begin(), specs.end(), [](const BotSpec& s) { return !s.name.empty(); }))
+      throw InvalidArgument(name_ + " VectorEnv: opponents leave no seat to the learner");
+    if (num_envs < 1 || num_envs > kMaxEnvs)
+      throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
+                            std::to_string(num_envs));
+    bots.reserve(static_cast<std::size_t>(num_envs));
+    for (int e = 0; e < num_envs; ++e) bots.push_back(std::make_unique<BotSeats<G>>(rules_, specs));
+  }
+  return std::make_unique<VectorEnv<G>>(shared_from_this(), rules_, num_envs, seed, threads,
+                                        options, std::move(bots));
+}
 
 template <Game G>
 std::unique_ptr<AnyBot> GameAdapter<G>::make_bot(const BotSpec& spec, std::uint64_t seed) const {

@@ -49,6 +49,11 @@ class Battlecards {
   std::string to_string(const State& state) const;
   std::string observation_string(const State& state, Player player) const;
   void observation_tensor(const State& state, Player player, float* out) const;
+  // The arsenal flags (the tensor's first 9 N entries) as 9 bit planes over the N arsenal cards.
+  std::vector<int> compact_board_shape() const { return {9, arsenal_cards_}; }
+  int compact_features_size() const { return observation_size_ - 9 * arsenal_cards_; }
+  void compact_observation(const State& state, Player player, std::uint8_t* board,
+                           float* features) const;
 
   // Hidden information (rules page, "Information state"): the history with a permutation of the
   // cards `player` has not seen, drawn with `rng` exactly as the page prescribes.
@@ -58,6 +63,12 @@ class Battlecards {
                                        Player player) const;
 
  private:
+  // Both encodings: flag j of arsenal card a (in the tensor's order) goes to
+  // arsenal[a * card_stride + j * flag_stride], the rest of the tensor to `rest`.
+  template <class Cell>
+  void write_observation(const State& state, Player player, Cell* arsenal, int card_stride,
+                         int flag_stride, float* rest) const;
+
   // The table as text; `viewer` sees only their own hidden cards (-1: everything).
   std::string picture(const State& state, Player viewer) const;
 
@@ -67,6 +78,7 @@ class Battlecards {
   std::int32_t max_turns_ = 1000;
   int max_game_length_ = 0;
   int observation_size_ = 0;
+  int arsenal_cards_ = 0;                              // of both sides
   std::unordered_map<std::string, int> arsenal_ids_;   // id -> global arsenal index
   std::unordered_map<std::string, int> conflict_ids_;  // id -> conflict index
 };

@@ -54,6 +54,8 @@ class AnyState {
   virtual std::string information_state_string(Player player) const = 0;
   // Writes game().observation_size() floats.
   virtual void observation_tensor(Player player, float* out) const = 0;
+  // Writes game().compact_board_size() bytes (0 or 1) and game().compact_features_size() floats.
+  virtual void compact_observation(Player player, std::uint8_t* board, float* features) const = 0;
   virtual std::unique_ptr<AnyState> resample_from_infostate(Player player,
                                                             std::uint64_t seed) const = 0;
 };
@@ -92,13 +94,31 @@ struct MatchResults {
   std::vector<std::vector<Action>> histories;  // filled only when asked for
 };
 
-// Where a vectorised environment writes each step's results; every array has one row per env.
+// What a vectorised environment writes on every step besides players, rewards and ends.
+enum class ObservationKind : std::uint8_t { kNone, kPlanes, kCompact };
+struct VectorEnvOptions {
+  ObservationKind observation = ObservationKind::kPlanes;
+  bool half_floats = false;    // observations as IEEE float16 rather than float32
+  bool legal_mask = true;      // the dense mask over num_distinct_actions
+  bool legal_indices = false;  // the legal actions as a padded index array with counts
+  // Per seat, the bot that plays it inside step(); a seat with an empty name is the learner's.
+  // Empty: the learner plays every seat.
+  std::vector<BotSpec> opponents;
+};
+
+// Where a vectorised environment writes each step's results; every array has one row per env, and
+// the arrays its options leave out may be null.
 struct VectorBuffers {
-  float* obs;            // num_envs x observation_size, from the view of the player to move
-  bool* legal_mask;      // num_envs x num_distinct_actions
-  std::int32_t* player;  // num_envs
-  float* rewards;        // num_envs x num_players: the returns on the step that ends a game
-  bool* terminated;      // num_envs
+  // planes: num_envs x observation_size; compact: num_envs x compact_features_size. float32, or
+  // float16 bits (std::uint16_t) with half_floats; from the view of the player to move.
+  void* obs;
+  std::uint8_t* board;          // compact: num_envs x compact_board_size, 0 or 1
+  bool* legal_mask;             // num_envs x num_distinct_actions
+  std::int32_t* legal_indices;  // num_envs x max_legal_actions, ascending, then -1
+  std::int32_t* num_legal;      // num_envs
+  std::int32_t* player;         // num_envs
+  float* rewards;               // num_envs x num_players: the returns on the step that ends a game
+  bool* terminated;             // num_envs
 };
 
 // The largest batch one call plays (random_playouts, play_match): its results are held in memory
@@ -128,6 +148,10 @@ class AnyVectorEnv {
   virtual void step(const std::int32_t* actions, const VectorBuffers& out) = 0;
   // The actions of environment e's current game, chance included, to rebuild it as a state.
   virtual const std::vector<Action>& history(int env) const = 0;
+  // From now on environment e draws its chance outcomes (and its bots their choices) from the
+  // streams derived from (seed, e); followed by reset(), the games are those of an environment
+  // made with this seed.
+  virtual void reseed(std::uint64_t seed) = 0;
 };
 
 class AnyGame : public std::enable_shared_from_this<AnyGame> {
@@ -159,6 +183,12 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   virtual int max_game_length() const = 0;
   virtual const std::vector<int>& observation_shape() const = 0;
   int observation_size() const;
+  // The compact observation (docs/rules/<game>.md): the board's bit planes and a flat vector.
+  virtual const std::vector<int>& compact_board_shape() const = 0;
+  int compact_board_size() const;
+  virtual int compact_features_size() const = 0;
+  // The most legal actions any decision of the game has: the width of padded index arrays.
+  virtual int max_legal_actions() const = 0;
 
   virtual std::unique_ptr<AnyState> new_initial_state() const = 0;
   // Replays `actions` with full checks; throws std::invalid_argument naming the first bad index.
@@ -179,7 +209,13 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   // Environment e draws its chance outcomes from the stream derived from (seed, e). num_envs in
   // 1..kMaxEnvs, threads in 1..kMaxThreads, else std::invalid_argument.
   virtual std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed,
-                                                        int threads) const = 0;
+                                                        int threads,
+                                                        const VectorEnvOptions& options) const = 0;
+  // The planes, the dense mask and no bots.
+  std::unique_ptr<AnyVectorEnv> make_vector_env(int num_envs, std::uint64_t seed,
+                                                int threads) const {
+    return make_vector_env(num_envs, seed, threads, VectorEnvOptions{});
+  }
 
   // Bots play each other entirely in C++. Game i seats bot (seat + i) mod bots.size() in each
   // seat, so every bot plays every seat equally often; bots.size() must equal num_players().

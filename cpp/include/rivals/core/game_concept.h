@@ -53,7 +53,7 @@ concept GameState = std::copyable<S> && requires(const S& cs, S& s, Action a, Ac
 template <class G>
 concept Game = GameState<typename G::State> &&
                requires(const G& g, const typename G::State& s, Action a, Player p,
-                        std::string_view text, float* tensor, double* out) {
+                        std::string_view text, float* tensor, std::uint8_t* bits, double* out) {
                  { G::kName } -> std::convertible_to<const char*>;
                  { G::param_specs() } -> std::same_as<std::vector<ParamSpec>>;
                  { G::info() } -> std::same_as<GameInfo>;
@@ -73,6 +73,11 @@ concept Game = GameState<typename G::State> &&
                  { g.to_string(s) } -> std::same_as<std::string>;
                  { g.observation_string(s, p) } -> std::same_as<std::string>;
                  { g.observation_tensor(s, p, tensor) } -> std::same_as<void>;
+                 // The compact observation: the board as 0/1 bytes of compact_board_shape() and
+                 // every other entry as compact_features_size() floats (docs/rules/<game>.md).
+                 { g.compact_board_shape() } -> std::same_as<std::vector<int>>;
+                 { g.compact_features_size() } -> std::same_as<int>;
+                 { g.compact_observation(s, p, bits, tensor) } -> std::same_as<void>;
                };
 
 // Optional for games with hidden information: a history that `player` cannot tell apart from

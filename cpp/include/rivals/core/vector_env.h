@@ -3,8 +3,7 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
-#include <climits>
+#include <bit>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -19,27 +18,86 @@
 
 namespace rivals {
 
+// IEEE binary16 bits of `value`, rounded to nearest even as numpy's astype(float16) does.
+inline std::uint16_t half_bits(float value) {
+  const std::uint32_t f = std::bit_cast<std::uint32_t>(value);
+  const auto sign = static_cast<std::uint16_t>((f & 0x80000000u) >> 16);
+  std::uint32_t exponent = f & 0x7f800000u;
+  if (exponent >= 0x47800000u) {  // too large, infinite or NaN
+    const std::uint32_t significand = f & 0x007fffffu;
+    if (exponent == 0x7f800000u && significand != 0)
+      return static_cast<std::uint16_t>(sign | 0x7c00u | std::max(1u, significand >> 13));
+    return static_cast<std::uint16_t>(sign | 0x7c00u);
+  }
+  if (exponent <= 0x38000000u) {  // a subnormal half, or zero
+    if (exponent < 0x33000000u) return sign;
+    exponent >>= 23;
+    std::uint32_t significand = (0x00800000u + (f & 0x007fffffu)) >> (113 - exponent);
+    if ((significand & 0x00003fffu) != 0x00001000u || (f & 0x000007ffu) != 0)
+      significand += 0x00001000u;
+    return static_cast<std::uint16_t>(sign + (significand >> 13));
+  }
+  std::uint32_t significand = f & 0x007fffffu;
+  if ((significand & 0x00003fffu) != 0x00001000u) significand += 0x00001000u;
+  // A carry out of the significand rightly moves into the exponent.
+  return static_cast<std::uint16_t>(sign +
+                                    (((exponent - 0x38000000u) >> 13) + (significand >> 13)));
+}
+
+// The bots that play the seats a learner leaves to others, in one environment (made where the
+// bots are known: adapter.h).
+template <Game G>
+class SeatBots {
+ public:
+  virtual ~SeatBots() = default;
+  virtual bool plays(Player seat) const = 0;
+  // The bot's choice for the player to move, a seat it plays.
+  virtual Action act(const typename G::State& state, const std::vector<Action>& history) = 0;
+  // Seat s's bot draws from the stream derived from (seed, s).
+  virtual void reseed(std::uint64_t seed) = 0;
+};
+
 template <Game G>
 class VectorEnv final : public AnyVectorEnv {
   using State = typename G::State;
 
  public:
   VectorEnv(std::shared_ptr<const AnyGame> owner, const G& rules, int num_envs, std::uint64_t seed,
-            int threads)
+            int threads, const VectorEnvOptions& options,
+            std::vector<std::unique_ptr<SeatBots<G>>> bots = {})
       : owner_(std::move(owner)),
         rules_(rules),
+        options_(options),
         initial_(rules.initial_state()),
         states_(checked_count(num_envs, *owner_), initial_),
         histories_(static_cast<std::size_t>(num_envs)),
         viewers_(static_cast<std::size_t>(num_envs), 0),
         restart_(static_cast<std::size_t>(num_envs), 1),
         pool_(std::min(checked_threads(threads, owner_->name() + " VectorEnv"), num_envs)),
-        obs_size_(owner_->observation_size()),
+        obs_size_(options.observation == ObservationKind::kCompact ? owner_->compact_features_size()
+                                                                   : owner_->observation_size()),
+        board_size_(owner_->compact_board_size()),
+        max_legal_(owner_->max_legal_actions()),
         num_actions_(rules.num_distinct_actions()),
-        players_(rules.num_players()) {
-    rngs_.reserve(static_cast<std::size_t>(num_envs));
-    for (int e = 0; e < num_envs; ++e)
-      rngs_.emplace_back(derive_seed(seed, static_cast<std::uint64_t>(e)));
+        players_(rules.num_players()),
+        bots_(std::move(bots)),
+        legal_(static_cast<std::size_t>(num_envs) * State::kMaxLegalActions),
+        legal_count_(static_cast<std::size_t>(num_envs), 0) {
+    rngs_.resize(static_cast<std::size_t>(num_envs));
+    reseed(seed);
+    for (Player seat = 0; seat < players_; ++seat)
+      if (bots_.empty() || !bots_[0]->plays(seat)) learner_seats_.push_back(seat);
+  }
+
+  // Chance draws from derive_seed(seed, e) and the bots from streams derived from
+  // derive_seed(seed, e) itself, so neither depends on how the environments are split between
+  // threads.
+  void reseed(std::uint64_t seed) override {
+    for (std::size_t e = 0; e < rngs_.size(); ++e) {
+      const std::uint64_t stream = derive_seed(seed, static_cast<std::uint64_t>(e));
+      rngs_[e] = Rng(stream);
+      if (!bots_.empty()) bots_[e]->reseed(derive_seed(stream, 1));
+    }
   }
 
   int num_envs() const override { return static_cast<int>(states_.size()); }
@@ -60,20 +118,15 @@ class VectorEnv final : public AnyVectorEnv {
   }
 
   void step(const std::int32_t* actions, const VectorBuffers& out) override {
-    std::atomic<int> first_bad{INT_MAX};
-    pool_.run(num_envs(), [&](int begin, int end) {
-      for (int e = begin; e < end; ++e) {
-        if (restart_[e] || is_legal(states_[e], actions[e])) continue;
-        int seen = first_bad.load();
-        while (e < seen && !first_bad.compare_exchange_weak(seen, e)) {
-        }
-      }
-    });
-    if (first_bad.load() != INT_MAX) {
-      const int e = first_bad.load();
-      throw InvalidArgument("environment " + std::to_string(e) + ": action " +
-                            std::to_string(actions[e]) + " is not legal for player " +
-                            std::to_string(states_[e].current_player()));
+    // The legal actions written with the last results are kept, so checking every action
+    // before any environment changes is a binary search each, not a move generation.
+    for (int e = 0; e < num_envs(); ++e) {
+      if (restart_[e]) continue;
+      const Action* legal = legal_.data() + static_cast<std::size_t>(e) * State::kMaxLegalActions;
+      if (!std::binary_search(legal, legal + legal_count_[e], actions[e]))
+        throw InvalidArgument("environment " + std::to_string(e) + ": action " +
+                              std::to_string(actions[e]) + " is not legal for player " +
+                              std::to_string(states_[e].current_player()));
     }
     pool_.run(num_envs(), [&](int begin, int end) {
       for (int e = begin; e < end; ++e) {
@@ -98,10 +151,10 @@ class VectorEnv final : public AnyVectorEnv {
     if (num_envs < 1 || num_envs > kMaxEnvs)
       throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
                             std::to_string(num_envs));
-    // What one environment holds at most: its state, its game's history, and the rows of the
-    // result arrays the caller keeps (observation, legal mask, rewards).
+    // What one environment holds at most: its state, its legal actions, its game's history, and
+    // the rows of the result arrays the caller keeps (observation, legal mask, rewards).
     const std::size_t per_env =
-        sizeof(State) + sizeof(Rng) +
+        sizeof(State) + sizeof(Rng) + sizeof(Action) * State::kMaxLegalActions +
         sizeof(Action) * static_cast<std::size_t>(game.max_game_length()) +
         sizeof(float) * static_cast<std::size_t>(game.observation_size() + game.num_players()) +
         static_cast<std::size_t>(game.num_distinct_actions());
@@ -113,40 +166,51 @@ class VectorEnv final : public AnyVectorEnv {
     return static_cast<std::size_t>(num_envs);
   }
 
-  static bool is_legal(const State& state, Action action) {
-    Action buffer[State::kMaxLegalActions];
-    const int count = state.legal_actions(buffer);
-    return std::find(buffer, buffer + count, action) != buffer + count;
-  }
-
   // A history keeps its capacity across games, so recording it allocates only in the first ones.
   void restart(int e) {
     states_[e] = initial_;
     histories_[e].clear();
+    viewers_[e] = learner_seats_.front();
     settle(e);
     restart_[e] = states_[e].is_terminal();
   }
 
+  // Chance, and the bots' seats, until a learner's seat is to decide or the game ends.
   void settle(int e) {
     State& state = states_[e];
-    while (state.is_chance_node()) {
-      const Action outcome = state.sample_chance(rngs_[e]);
-      state.apply(outcome);
-      histories_[e].push_back(outcome);
+    std::vector<Action>& history = histories_[e];
+    for (;;) {
+      while (state.is_chance_node()) {
+        const Action outcome = state.sample_chance(rngs_[e]);
+        state.apply(outcome);
+        history.push_back(outcome);
+      }
+      if (state.is_terminal()) return;
+      if (bots_.empty() || !bots_[e]->plays(state.current_player())) break;
+      const Action action = bots_[e]->act(state, history);
+      state.apply(action);
+      history.push_back(action);
     }
-    if (!state.is_terminal()) viewers_[e] = state.current_player();
+    viewers_[e] = state.current_player();
   }
 
   void write(int e, const VectorBuffers& out, bool ended) {
     const State& state = states_[e];
     const auto row = static_cast<std::size_t>(e);
-    rules_.observation_tensor(state, viewers_[e], out.obs + row * obs_size_);
-    bool* mask = out.legal_mask + row * num_actions_;
-    std::fill(mask, mask + num_actions_, false);
-    if (!state.is_terminal()) {
-      Action buffer[State::kMaxLegalActions];
-      const int count = state.legal_actions(buffer);
+    if (options_.observation != ObservationKind::kNone) write_observation(state, e, out);
+    Action* buffer = legal_.data() + row * State::kMaxLegalActions;
+    const int count = state.is_terminal() ? 0 : state.legal_actions(buffer);
+    legal_count_[e] = count;
+    if (options_.legal_mask) {
+      bool* mask = out.legal_mask + row * num_actions_;
+      std::fill(mask, mask + num_actions_, false);
       for (int k = 0; k < count; ++k) mask[buffer[k]] = true;
+    }
+    if (options_.legal_indices) {
+      std::int32_t* indices = out.legal_indices + row * max_legal_;
+      std::copy(buffer, buffer + count, indices);
+      std::fill(indices + count, indices + max_legal_, -1);
+      out.num_legal[row] = count;
     }
     out.player[row] = state.current_player();
     double returns[kMaxPlayers] = {};
@@ -156,18 +220,46 @@ class VectorEnv final : public AnyVectorEnv {
     out.terminated[row] = ended;
   }
 
+  // Halves are written through a float row of the thread's own, then rounded.
+  void write_observation(const State& state, int e, const VectorBuffers& out) {
+    const auto row = static_cast<std::size_t>(e);
+    thread_local std::vector<float> scratch;
+    float* floats = static_cast<float*>(out.obs) + row * obs_size_;
+    if (options_.half_floats) {
+      scratch.resize(static_cast<std::size_t>(obs_size_));
+      floats = scratch.data();
+    }
+    if (options_.observation == ObservationKind::kCompact)
+      rules_.compact_observation(state, viewers_[e], out.board + row * board_size_, floats);
+    else
+      rules_.observation_tensor(state, viewers_[e], floats);
+    if (options_.half_floats) {
+      std::uint16_t* halves = static_cast<std::uint16_t*>(out.obs) + row * obs_size_;
+      for (int i = 0; i < obs_size_; ++i) halves[i] = half_bits(floats[i]);
+    }
+  }
+
   std::shared_ptr<const AnyGame> owner_;
   const G& rules_;
+  VectorEnvOptions options_;
   State initial_;
   std::vector<State> states_;
   std::vector<std::vector<Action>> histories_;
   std::vector<Rng> rngs_;
-  std::vector<Player> viewers_;  // the player to move, or at the end the one who moved last
+  // The learner's seat to move, or at the end the learner's seat that moved last.
+  std::vector<Player> viewers_;
   std::vector<std::uint8_t> restart_;
   WorkerPool pool_;
-  int obs_size_;
+  int obs_size_;  // floats of one observation row: the planes or the compact features
+  int board_size_;
+  int max_legal_;
   int num_actions_;
   int players_;
+  std::vector<std::unique_ptr<SeatBots<G>>> bots_;  // one per environment, or none
+  std::vector<Player> learner_seats_;
+  // Per environment, its legal actions as last written (ascending), and their count.
+  std::vector<Action> legal_;
+  std::vector<int> legal_count_;
 };
 
 }  // namespace rivals

@@ -50,6 +50,12 @@ class Rheinlaender {
   std::string to_string(const State& state) const;
   std::string observation_string(const State& state, Player player) const;
   void observation_tensor(const State& state, Player player, float* out) const;
+  std::vector<int> compact_board_shape() const {
+    return {2 * data_->setup.players + 2, data_->setup.board.spaces};
+  }
+  int compact_features_size() const;
+  void compact_observation(const State& state, Player player, std::uint8_t* board,
+                           float* features) const;
 
   // Hidden information (docs/rules/rheinlaender.md, "Hidden information"): the cards other seats
   // receive are hidden; a resampled history re-deals those of them that are never played.
@@ -62,6 +68,11 @@ class Rheinlaender {
   std::string action_name(Action action) const;
 
  private:
+  // Both encodings: the space planes (the tensor's first (2n + 2) * S entries) into `spaces`, the
+  // rest of the tensor into `rest`.
+  template <class Cell>
+  void write_observation(const State& state, Player player, Cell* spaces, float* rest) const;
+
   // Immutable and shared by copies of the game (vector environments copy it), so the states'
   // pointers to the setup stay valid as long as any copy lives.
   struct Data {

@@ -1,6 +1,7 @@
 // Rosenkönig (The Rose King) for 2 players, or 4 in two teams. Rules: docs/rules/rosenkoenig.md.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,10 @@ class Rosenkoenig {
   std::string to_string(const State& state) const;
   std::string observation_string(const State& state, Player player) const;
   void observation_tensor(const State& state, Player player, float* out) const;
+  std::vector<int> compact_board_shape() const { return {3, kSize, kSize}; }
+  int compact_features_size() const { return 25 + 26 * setup_.players; }
+  void compact_observation(const State& state, Player player, std::uint8_t* board,
+                           float* features) const;
 
   // For search (bots/alphabeta.h): docs/rules/rosenkoenig.md, "Evaluation".
   double evaluate(const State& state, Player player) const;

@@ -1,6 +1,7 @@
 // Sekigahara for 2 players. Rules: docs/rules/sekigahara.md.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@
 namespace rivals::sekigahara {
 
 inline constexpr int kObservationSize = 251;
+// The compact observation's board is the camps, the first 162 entries of the tensor.
+inline constexpr int kCampCells = 162;
 
 class Sekigahara {
  public:
@@ -48,6 +51,10 @@ class Sekigahara {
   std::string to_string(const State& state) const;
   std::string observation_string(const State& state, Player player) const;
   void observation_tensor(const State& state, Player player, float* out) const;
+  std::vector<int> compact_board_shape() const { return {2, 9, 9}; }
+  int compact_features_size() const { return kObservationSize - kCampCells; }
+  void compact_observation(const State& state, Player player, std::uint8_t* board,
+                           float* features) const;
 
   // For search (bots/alphabeta.h): docs/rules/sekigahara.md, "Evaluation".
   double evaluate(const State& state, Player player) const;
@@ -61,6 +68,10 @@ class Sekigahara {
                                        Player player) const;
 
  private:
+  // Both encodings: the camps into `camps`, the rest of the tensor into `rest`.
+  template <class Cell>
+  void write_observation(const State& state, Player player, Cell* camps, float* rest) const;
+
   Setup setup_;
   Json cards_param_;
   std::shared_ptr<const Json> data_;

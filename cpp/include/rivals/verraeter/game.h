@@ -42,6 +42,10 @@ class Verraeter {
   std::string to_string(const State& state) const;
   std::string observation_string(const State& state, Player player) const;
   void observation_tensor(const State& state, Player player, float* out) const;
+  std::vector<int> compact_board_shape() const { return {10 + setup_->players, kRingSize}; }
+  int compact_features_size() const { return 20 * setup_->players + 29; }
+  void compact_observation(const State& state, Player player, std::uint8_t* board,
+                           float* features) const;
 
   // Hidden information (docs/rules/verraeter.md, "Hidden information"); in hidden.cpp.
   std::vector<Action> resample_history(const std::vector<Action>& history, Player player,
@@ -50,6 +54,12 @@ class Verraeter {
                                        Player player) const;
 
  private:
+  // Both encodings: flag k of ring position i goes to ring[i * position_stride + k * flag_stride],
+  // the rest of the tensor to `rest`.
+  template <class Cell>
+  void write_observation(const State& state, Player player, Cell* ring, int position_stride,
+                         int flag_stride, float* rest) const;
+
   int observation_size() const {
     return kRingSize * (10 + setup_->players) + 20 * setup_->players + 29;
   }

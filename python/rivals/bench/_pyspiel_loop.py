@@ -1,7 +1,8 @@
 """The random-move loop over an OpenSpiel game, the baseline for rivals' Python-level loop.
 
-Run by ``rivals bench`` with bench/.venv-openspiel's interpreter (pyspiel is not a dependency of
-rivals). The loop is the same as ``python_loop`` in python/rivals/bench/_loops.py: legal
+Run by ``rivals bench`` as a script in a subprocess of the same interpreter, when open-spiel is
+installed there (it is an optional extra of rivals), so that importing pyspiel stays out of the
+measuring process. The loop is the same as ``python_loop`` in python/rivals/bench/_loops.py: legal
 actions, a choice by ``random.Random``, apply; chance nodes go through legal_actions() too.
 Prints one JSON line: {"plies_per_s": ..., "plies": ..., "games": ..., "cpu_s": ...}.
 """

@@ -1,0 +1,235 @@
+"""Learning at full speed, for every game: ``rivals bench learning``.
+
+VectorEnv against a Python loop doing the same work per environment, compact against planes,
+bots inside step() against bots called from Python, and the engine's random playouts against the
+hand-tuned single-file playout of the performance notes. One thread throughout; every ratio is
+measured in the same run, A and B alternating.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import rivals
+from rivals._core import Game, State, game_names
+
+from ._common import Row, Sizes, alternate, games_for, playout_rate, positive, timed
+
+TITLE = "Learning"
+NUM_ENVS = 256
+OPPONENT = ("mcts", {"iterations": 50})
+# Two-player random Rosenkönig games/s of the hand-tuned single-file playout on this machine kind
+# (../shared/PERFORMANCE-NOTES.md: 418,000 on one core; 2.5 us a game in the latest profile).
+TUNED_PLAYOUTS_PER_S = 418_000.0
+# Above this many actions the benchmark reads the legal actions as index arrays, as such games
+# should (Rheinländer: 9,184 actions, a few hundred legal); smaller ones read the dense mask.
+LARGE_ACTION_SPACE = 512
+
+Log = Callable[[str], None]
+Results = dict[str, Any]
+
+
+def _steps(sizes: Sizes) -> int:
+    return {"full": 200, "quick": 60}.get(sizes.mode, 3)
+
+
+def random_legal(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.intp]:
+    """One uniformly random legal action per row, in time linear in the mask."""
+    rows, cols = np.nonzero(mask)
+    counts = np.bincount(rows, minlength=len(mask))
+    starts = np.cumsum(counts) - counts
+    picks = starts + (rng.random(len(mask)) * counts).astype(np.intp)
+    # A finished environment has no legal action; its action is ignored, so any id will do.
+    return np.where(counts > 0, cols[np.minimum(picks, len(cols) - 1)], 0)
+
+
+def random_indexed(out: Results, rng: np.random.Generator) -> npt.NDArray[np.int32]:
+    """The same choice from the padded index arrays."""
+    counts = np.maximum(out["num_legal"], 1)
+    picks = (rng.random(len(counts)) * counts).astype(np.intp)
+    chosen: npt.NDArray[np.int32] = out["legal_actions"][np.arange(len(counts)), picks]
+    return np.maximum(chosen, 0)
+
+
+def vector_rate(game: Game, steps: int, **options: Any) -> Callable[[], float]:
+    """Environment steps per CPU second of VectorEnv, actions chosen in numpy."""
+
+    def run() -> float:
+        with rivals.VectorEnv(game, NUM_ENVS, seed=1, **options) as env:
+            out = env.reset()
+            rng = np.random.default_rng(1)
+            indexed = options.get("legal") == "indices"
+
+            def loop() -> None:
+                nonlocal out
+                for _ in range(steps):
+                    actions = (
+                        random_indexed(out, rng)
+                        if indexed
+                        else random_legal(out["legal_mask"], rng)
+                    )
+                    out = env.step(actions)
+
+            return NUM_ENVS * steps / positive(timed(loop).cpu_s)
+
+    return run
+
+
+def python_rate(
+    game: Game,
+    steps: int,
+    obs: str | None,
+    bot: tuple[str, Any] | None = None,
+    legal: str = "mask",
+) -> Callable[[], float]:
+    """The work of VectorEnv.step in Python over single states: per environment, apply the
+    action, resolve chance (and with ``bot``, let it play seat 1), write the observation of the
+    encoding and the legal mask (or index array), restart finished games."""
+
+    def run() -> float:
+        rng = random.Random(1)
+        mask = np.zeros((NUM_ENVS, game.num_distinct_actions), dtype=bool)
+        indices = np.zeros((NUM_ENVS, game.max_legal_actions), dtype=np.int32)
+        counts = np.zeros(NUM_ENVS, dtype=np.int32)
+        if obs == "planes":
+            planes = np.zeros((NUM_ENVS, *game.observation_shape), dtype=np.float32)
+        elif obs == "compact":
+            shape = game.compact_observation_shape
+            board = np.zeros((NUM_ENVS, *shape["board"]), dtype=np.uint8)
+            features = np.zeros((NUM_ENVS, *shape["features"]), dtype=np.float32)
+        opponents = (
+            [rivals.bots.make(bot[0], game, seed=e, **bot[1]) for e in range(NUM_ENVS)]
+            if bot
+            else []
+        )
+
+        def settle(state: State, e: int) -> State:
+            while True:
+                while state.is_chance_node():
+                    actions, weights = zip(*state.chance_outcomes())
+                    state.apply_action(rng.choices(actions, weights)[0])
+                if not opponents or state.current_player() != 1:
+                    return state
+                state.apply_action(opponents[e].step(state))
+
+        states = [settle(game.new_initial_state(), e) for e in range(NUM_ENVS)]
+
+        def loop() -> None:
+            for _ in range(steps):
+                for e, state in enumerate(states):
+                    if state.is_terminal():
+                        state = states[e] = settle(game.new_initial_state(), e)
+                    else:
+                        state.apply_action(rng.choice(state.legal_actions()))
+                        settle(state, e)
+                    player = state.current_player()
+                    if player < 0:
+                        continue
+                    if obs == "planes":
+                        planes[e] = state.observation_tensor(player)
+                    elif obs == "compact":
+                        view = state.observation_tensor(player, kind="compact")
+                        board[e] = view["board"]
+                        features[e] = view["features"]
+                    actions = state.legal_actions()
+                    if legal == "mask":
+                        mask[e] = False
+                        mask[e, actions] = True
+                    else:
+                        indices[e, : len(actions)] = actions
+                        indices[e, len(actions) :] = -1
+                        counts[e] = len(actions)
+
+        return NUM_ENVS * steps / positive(timed(loop).cpu_s)
+
+    return run
+
+
+def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
+    steps = _steps(sizes)
+    rows: list[Row] = []
+    for name in game_names():
+        game = rivals.make(name)
+        legal = "indices" if game.num_distinct_actions > LARGE_ACTION_SPACE else "mask"
+        log(f"{name}: VectorEnv(compact, legal={legal!r}) vs a Python loop")
+        pair = alternate(
+            vector_rate(game, steps, obs="compact", legal=legal),
+            python_rate(game, steps, "compact", legal=legal),
+            sizes.rounds,
+        )
+        goal = 10 if name == "rosenkoenig" else 5
+        rows.append(
+            Row(
+                "1",
+                f"{name}: env steps/s, VectorEnv({NUM_ENVS}, compact, {legal}) / Python loop",
+                pair.a_median,
+                pair.b_median,
+                pair.ratio(),
+                "cpu",
+                f">= {goal}x" + (", >= 3M/s" if name == "rosenkoenig" else ""),
+                pair.ratio() >= goal and (name != "rosenkoenig" or pair.a_median >= 3e6),
+            )
+        )
+    for name in game_names():
+        game = rivals.make(name)
+        log(f"{name}: VectorEnv, compact vs planes")
+        pair = alternate(
+            vector_rate(game, steps, obs="compact"),
+            vector_rate(game, steps, obs="planes"),
+            sizes.rounds,
+        )
+        label = f"{name}: env steps/s, compact / planes"
+        rows.append(Row("2", label, pair.a_median, pair.b_median, pair.ratio(), "cpu"))
+    rosenkoenig = rivals.make("rosenkoenig")
+    log("rosenkoenig: VectorEnv without observations vs a Python loop")
+    pair = alternate(
+        vector_rate(rosenkoenig, steps, obs=None),
+        python_rate(rosenkoenig, steps, None),
+        sizes.rounds,
+    )
+    label = "rosenkoenig: env steps/s, VectorEnv(obs=None) / Python loop (mask only)"
+    rows.append(Row("3", label, pair.a_median, pair.b_median, pair.ratio(), "cpu"))
+    rheinlaender = rivals.make("rheinlaender")
+    log("rheinlaender: legal-action indices vs the dense mask")
+    pair = alternate(
+        vector_rate(rheinlaender, steps, obs="compact", legal="indices"),
+        vector_rate(rheinlaender, steps, obs="compact"),
+        sizes.rounds,
+    )
+    label = "rheinlaender: env steps/s, legal='indices' / legal='mask'"
+    rows.append(Row("4", label, pair.a_median, pair.b_median, pair.ratio(), "cpu"))
+    bot_steps = max(1, steps // 4)
+    log("rosenkoenig: mcts opponents inside step() vs called from Python")
+    pair = alternate(
+        vector_rate(rosenkoenig, bot_steps, obs="compact", opponents={1: OPPONENT}),
+        python_rate(rosenkoenig, bot_steps, "compact", OPPONENT),
+        sizes.rounds,
+    )
+    label = "rosenkoenig: learner steps/s, opponents={1: mcts 50} / Python loop with bot.step"
+    rows.append(Row("5", label, pair.a_median, pair.b_median, pair.ratio(), "cpu"))
+    log("rosenkoenig: random playouts")
+    rate, _ = playout_rate(rosenkoenig, sizes.calibration_games, seed=1)
+    games = games_for(rate, sizes.work_s)
+    rates = [playout_rate(rosenkoenig, games, seed=r)[0] for r in range(sizes.rounds)]
+    engine = float(np.median(rates))
+    ratio = engine / TUNED_PLAYOUTS_PER_S
+    label = "rosenkoenig: 2p random playouts games/s, engine / hand-tuned playout (notes)"
+    rows.append(
+        Row("6", label, engine, TUNED_PLAYOUTS_PER_S, ratio, "cpu", ">= 0.75x", ratio >= 0.75)
+    )
+    notes = [
+        f"Rows 1-5: {NUM_ENVS} environments, one thread, {steps} steps per measurement "
+        f"({bot_steps} with bots), random legal actions chosen in numpy; the Python loop does the "
+        "same work per environment over single states (apply, resolve chance, the observation of "
+        "the same encoding and the legal mask, or for games of more than "
+        f"{LARGE_ACTION_SPACE} actions the legal index array, restart finished games; row 5 "
+        "also calls bot.step for seat 1).",
+        "Row 6: the baseline is the figure of ../shared/PERFORMANCE-NOTES.md (418,000 games/s "
+        "on one core of this machine kind), not a run of the same session.",
+    ]
+    return rows, notes
