@@ -136,7 +136,25 @@ class State:
     def to_dict(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _planes(self, player: int) -> Any:
+        """The observation tensor of ``player`` (checked with ``_check_seat``) as its rules page
+        lays it out."""
+        raise NotImplementedError
+
+    def _compact(self, planes: Any) -> dict[str, Any]:
+        """The compact observation (``board`` and ``features``) made from ``_planes``."""
+        raise NotImplementedError
+
     # -- queries ---------------------------------------------------------------------------------
+
+    def observation_tensor(self, player: int, kind: str = "planes") -> Any:
+        """``kind="planes"``: the float32 tensor; ``kind="compact"``: ``{"board": uint8,
+        "features": float32}``, the same entries rearranged (the rules page, "Compact
+        observation")."""
+        if kind not in ("planes", "compact"):
+            raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
+        planes = self._planes(player)
+        return planes if kind == "planes" else self._compact(planes)
 
     def current_player(self) -> int:
         return self.player

@@ -1686,15 +1686,9 @@ class State(_base.State):
             "scores": list(self.vp),
         }
 
-    def observation_tensor(self, player: int, kind: str = "planes") -> Any:
-        """``kind="planes"``: the float32 tensor; ``kind="compact"``: ``{"board": uint8,
-        "features": float32}``, the same entries rearranged (docs/rules/battlecards.md, "Compact
-        observation")."""
-        if kind not in ("planes", "compact"):
-            raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
-        planes = self._planes(player)
-        if kind == "planes":
-            return planes
+    def _compact(self, planes: npt.NDArray[np.float32]) -> dict[str, Any]:
+        """The compact observation: the planes' entries rearranged (docs/rules/battlecards.md,
+        "Compact observation")."""
         cards = self.game.compact_observation_shape["board"][1]
         return {
             "board": planes[: 9 * cards].reshape(cards, 9).T.astype(np.uint8),

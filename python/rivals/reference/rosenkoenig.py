@@ -436,15 +436,9 @@ class State(_base.State):
             "scores": [by_colour[self.colour_of(s)] for s in range(self.num_players)],
         }
 
-    def observation_tensor(self, player: int, kind: str = "planes") -> Any:
-        """``kind="planes"``: the float32 tensor; ``kind="compact"``: ``{"board": uint8,
-        "features": float32}``, the same entries rearranged (docs/rules/rosenkoenig.md, "Compact
-        observation")."""
-        if kind not in ("planes", "compact"):
-            raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
-        planes = self._planes(player)
-        if kind == "planes":
-            return planes
+    def _compact(self, planes: npt.NDArray[np.float32]) -> dict[str, Any]:
+        """The compact observation: the planes' entries rearranged (docs/rules/rosenkoenig.md,
+        "Compact observation")."""
         # Every plane from 4 on is constant: its value is one feature.
         return {
             "board": planes[[0, 1, 3]].astype(np.uint8),

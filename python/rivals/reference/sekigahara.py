@@ -562,15 +562,9 @@ class State(_base.State):
             "strengths": camp_strengths(self.camps, self.blank, self.game.strength),
         }
 
-    def observation_tensor(self, player: int, kind: str = "planes") -> Any:
-        """``kind="planes"``: the float32 tensor; ``kind="compact"``: ``{"board": uint8,
-        "features": float32}``, the same entries rearranged (docs/rules/sekigahara.md, "Compact
-        observation")."""
-        if kind not in ("planes", "compact"):
-            raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
-        planes = self._planes(player)
-        if kind == "planes":
-            return planes
+    def _compact(self, planes: npt.NDArray[np.float32]) -> dict[str, Any]:
+        """The compact observation: the planes' entries rearranged (docs/rules/sekigahara.md,
+        "Compact observation")."""
         return {
             "board": planes[:162].reshape(2, 9, 9).astype(np.uint8),
             "features": planes[162:].copy(),

@@ -806,15 +806,9 @@ class State(_base.State):
             return None
         return card
 
-    def observation_tensor(self, player: int, kind: str = "planes") -> Any:
-        """``kind="planes"``: the float32 tensor; ``kind="compact"``: ``{"board": uint8,
-        "features": float32}``, the same entries rearranged (docs/rules/verraeter.md, "Compact
-        observation")."""
-        if kind not in ("planes", "compact"):
-            raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
-        planes = self._planes(player)
-        if kind == "planes":
-            return planes
+    def _compact(self, planes: npt.NDArray[np.float32]) -> dict[str, Any]:
+        """The compact observation: the planes' entries rearranged (docs/rules/verraeter.md,
+        "Compact observation")."""
         ring = planes[: self.game.seat_base].reshape(RING_SIZE, self.game.ring_stride)
         return {
             "board": ring.T.astype(np.uint8),
