@@ -276,21 +276,26 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     return status
 
 
-def _play(match: arena.Arena, args: argparse.Namespace) -> tuple[int, str | None]:
-    """Runs the arena under a progress display: (exit status, error line or None)."""
+def _games_progress(*extra: ProgressColumn) -> Progress:
+    """A bar of games played on stderr, shown at a terminal only and gone when it ends."""
     errors = Console(stderr=True)
-    progress = Progress(
+    return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("games"),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        _BotProgress(match),
+        *extra,
         console=errors,
         transient=True,
         disable=not errors.is_terminal,
     )
+
+
+def _play(match: arena.Arena, args: argparse.Namespace) -> tuple[int, str | None]:
+    """Runs the arena under a progress display: (exit status, error line or None)."""
+    progress = _games_progress(_BotProgress(match))
     labels = " vs ".join(entry.label for entry in match.lineup.entries)
     description = Text(f"{match.lineup.game.name}: {labels}").markup
     task = progress.add_task(description, total=args.games, completed=match.standings.games)
@@ -510,18 +515,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
 def _play_tournament(
     event: tournaments.Tournament, args: argparse.Namespace
 ) -> tuple[int, str | None]:
-    errors = Console(stderr=True)
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=errors,
-        transient=True,
-        disable=not errors.is_terminal,
-    )
+    progress = _games_progress()
     task = progress.add_task(
         f"{event.game.name} {event.mode}", total=event.total_games, completed=event.played
     )
