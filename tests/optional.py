@@ -17,7 +17,7 @@ import pytest
 SMOKE = False
 
 EXTRAS = {
-    "gymnasium": "pettingzoo",
+    "gymnasium": "gymnasium",
     "open_spiel": "openspiel",
     "pettingzoo": "pettingzoo",
     "pyspiel": "openspiel",

@@ -1,0 +1,49 @@
+"""The gymnasium face of VectorEnv: its spaces, and the random-policy example with env_checker."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import rivals
+from tests import optional
+
+spaces = optional.require("gymnasium.spaces")
+
+
+def test_spaces_are_gymnasium_spaces() -> None:
+    env = rivals.VectorEnv("rosenkoenig", 3, obs="compact", dtype=np.float16)
+    single = env.single_observation_space
+    assert isinstance(single, spaces.Dict)
+    assert single["board"].shape == (3, 9, 9) and single["board"].dtype == np.uint8
+    assert single["features"].shape == (77,) and single["features"].dtype == np.float16
+    assert env.observation_space["features"].shape == (3, 77)
+    assert env.single_action_space == spaces.Discrete(50)
+    assert env.action_space == spaces.MultiDiscrete([50, 50, 50])
+    planes = rivals.VectorEnv("verraeter", 2).single_observation_space
+    assert planes.shape == (277,) and planes.dtype == np.float32
+
+
+def test_the_random_policy_example_runs() -> None:
+    """examples/random_policy.py, in a subprocess: a whole loop, the spaces and env_checker."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "random_policy.py"
+    done = subprocess.run(
+        [sys.executable, str(example), "--steps", "120"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(
+        r"VectorEnv: 120 steps of 64 environments, (\d+) games, random won \d+", lines[0]
+    )
+    assert int(lines[0].split(", ")[1].split()[0]) > 0
+    assert re.fullmatch(
+        r"LearnerEnv: env_checker passed; one game of \d+ decisions, return [+-][01]", lines[1]
+    )
