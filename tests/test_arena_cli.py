@@ -252,14 +252,14 @@ def test_ctrl_c_keeps_every_finished_game_and_prints_the_table(tmp_path: Path) -
 def test_an_arena_killed_at_random_moments_resumes_to_the_same_file(tmp_path: Path) -> None:
     whole, killed = tmp_path / "whole.jsonl", tmp_path / "killed.jsonl"
     argv = ["--param", "mcts.iterations=200", "--threads", "2"]
-    assert rivals_cli(*small_arena("rosenkoenig", 30, whole, *argv)).returncode == 0
+    assert rivals_cli(*small_arena("rosenkoenig", 48, whole, *argv)).returncode == 0
     rng = random.Random(13)
     kills = 0
     while kills < 12:
         size = killed.stat().st_size if killed.exists() else 0
         extra = [*argv, "--resume"] if killed.exists() else argv
         run = subprocess.Popen(
-            [sys.executable, "-m", "rivals.cli", *small_arena("rosenkoenig", 30, killed, *extra)],
+            [sys.executable, "-m", "rivals.cli", *small_arena("rosenkoenig", 48, killed, *extra)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=ENV,
@@ -268,14 +268,14 @@ def test_an_arena_killed_at_random_moments_resumes_to_the_same_file(tmp_path: Pa
         # while one is being written, or while the resumed file is being checked.
         while run.poll() is None and (not killed.exists() or killed.stat().st_size == size):
             time.sleep(0.01)
-        time.sleep(rng.uniform(0.0, 0.6))
+        time.sleep(rng.uniform(0.0, 0.3))
         if run.poll() is not None:
             break
         run.send_signal(signal.SIGKILL)
         run.wait()
         kills += 1
     assert kills >= 3
-    final = rivals_cli(*small_arena("rosenkoenig", 30, killed, *argv, "--resume"))
+    final = rivals_cli(*small_arena("rosenkoenig", 48, killed, *argv, "--resume"))
     assert final.returncode == 0, final.stderr
     assert killed.read_bytes() == whole.read_bytes()
 
