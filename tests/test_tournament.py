@@ -154,10 +154,11 @@ def test_tournament_table_report_refusal_and_resume(tmp_path: Path) -> None:
 
 def test_a_killed_tournament_resumes_to_the_uninterrupted_file(tmp_path: Path) -> None:
     whole, killed = tmp_path / "whole.jsonl", tmp_path / "killed.jsonl"
-    argv = ["--param", "mcts.iterations=200", "--threads", "2", "--games", "10"]
+    argv = ["--param", "mcts.iterations=200", "--threads", "2", "--games", "16"]
     assert rivals_cli(*tournament_argv(whole, *argv)).returncode == 0
     kills = 0
-    for delay in (0.3, 0.5, 0.2, 0.6, 0.4, 0.5):
+    # Short delays after each write, so that even a fast machine is killed several times.
+    for delay in (0.1, 0.2, 0.05, 0.25, 0.15, 0.2):
         extra = [*argv, "--resume"] if killed.exists() else argv
         run = subprocess.Popen(
             [sys.executable, "-m", "rivals.cli", *tournament_argv(killed, *extra)],
