@@ -8,13 +8,14 @@ status 2, the same status argparse uses for a bad command line.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import random
 import sys
 import time
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
@@ -293,6 +294,19 @@ def _games_progress(*extra: ProgressColumn) -> Progress:
     )
 
 
+@contextlib.contextmanager
+def _shown(progress: Progress) -> Iterator[None]:
+    """Shows ``progress`` while the block runs."""
+    progress.start()
+    try:
+        yield
+    finally:
+        # A Ctrl-C pressed while the games ran in C++ surfaces at the next Python line; if that
+        # is in here, the display's thread would keep drawing for ever.
+        with arena.interrupts_deferred():
+            progress.stop()
+
+
 def _play(match: arena.Arena, args: argparse.Namespace) -> tuple[int, str | None]:
     """Runs the arena under a progress display: (exit status, error line or None)."""
     progress = _games_progress(_BotProgress(match))
@@ -310,14 +324,8 @@ def _play(match: arena.Arena, args: argparse.Namespace) -> tuple[int, str | None
             progress.update(task, completed=standings.games)
 
     try:
-        progress.start()
-        try:
+        with _shown(progress):
             match.run(update)
-        finally:
-            # A Ctrl-C pressed while the games ran in C++ surfaces at the next Python line; if
-            # that is in here, the display's thread would keep drawing for ever.
-            with arena.interrupts_deferred():
-                progress.stop()
     except KeyboardInterrupt:
         return 130, None
     except OSError as error:
@@ -520,12 +528,8 @@ def _play_tournament(
         f"{event.game.name} {event.mode}", total=event.total_games, completed=event.played
     )
     try:
-        progress.start()
-        try:
+        with _shown(progress):
             event.run(lambda e: progress.update(task, completed=e.played))
-        finally:
-            with arena.interrupts_deferred():
-                progress.stop()
     except KeyboardInterrupt:
         return 130, None
     except OSError as error:
