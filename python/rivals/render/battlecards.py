@@ -261,15 +261,20 @@ def _battle(snapshot: dict[str, Any], cards: dict[str, dict[str, Any]]) -> Text 
         if side is not None:
             text.append(f", {SIDES[side]} fires")
     for seat in (0, 1):
-        bonus = battle["bonus"][seat]
-        given = [
-            f"{kind} +{bonus['attack'][kind]}/+{bonus['defence'][kind]}"
-            for kind in TYPES
-            if bonus["attack"][kind] or bonus["defence"][kind]
-        ]
+        given = bonus_words(battle["bonus"][seat])
         if given:
-            text.append(f" · {SIDES[seat]} bonus {', '.join(given)}")
+            text.append(f" · {SIDES[seat]} bonus {given}")
     return text
+
+
+def bonus_words(bonus: dict[str, Any]) -> str:
+    """A side's battle bonus as ``"ground +1/+0, air +0/+2"`` (attack/defence per unit type that
+    has one); empty when it has none."""
+    return ", ".join(
+        f"{kind} +{bonus['attack'][kind]}/+{bonus['defence'][kind]}"
+        for kind in TYPES
+        if bonus["attack"][kind] or bonus["defence"][kind]
+    )
 
 
 def render(

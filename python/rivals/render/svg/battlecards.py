@@ -15,7 +15,7 @@ from typing import Any, cast
 from rivals._core import CHANCE, State
 from rivals.render import move_texts, result_text
 from rivals.render._data import card_index
-from rivals.render.battlecards import effect_words, values
+from rivals.render.battlecards import SIDES, TYPES, bonus_words, effect_words, values
 from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
 
 __all__ = ["draw"]
@@ -26,8 +26,6 @@ LIST_X = 880
 CHIP_W = 262
 CHIP_H = 22
 COLUMN = CHIP_W + 12
-TYPES = ("ground", "air", "sea")
-SIDES = ("Germany", "Britain")
 SIDE_FILL = ("#5d6b4f", "#3e5f8a")
 BACK = "#7d5a3c"
 TAKING_PART = "#d0661b"
@@ -347,14 +345,9 @@ def _right(
         if battle["withdrawing"] is not None:
             lines.append(f"withdrawing: {SIDES[battle['withdrawing']]}")
         for seat in (0, 1):
-            bonus = battle["bonus"][seat]
-            given = [
-                f"{kind} +{bonus['attack'][kind]}/+{bonus['defence'][kind]}"
-                for kind in TYPES
-                if bonus["attack"][kind] or bonus["defence"][kind]
-            ]
+            given = bonus_words(battle["bonus"][seat])
             if given:
-                lines.append(f"{SIDES[seat]} bonus: {', '.join(given)}")
+                lines.append(f"{SIDES[seat]} bonus: {given}")
         box = 12 + 17 * len(lines)
         parts.append(
             f'<rect x="{x}" y="{y}" width="{width}" height="{box}" rx="6" fill="#fdecdc" '
