@@ -86,6 +86,9 @@ GameInfo Sekigahara::info() {
       .utility = Utility::kZeroSum,
       .observation_low = 0,
       .observation_high = 1,
+      .presets = {{"best", "mcts",
+                   Json::object({{"time_s", 0.1}, {"rollout_depth", 4}, {"exploration", 1.0}}),
+                   "mcts with rollouts cut off by the evaluation (docs/bots.md, presets)"}},
   };
 }
 
