@@ -676,7 +676,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     console.print(
         Text(f"{game.name}: you are {seat_name(state, args.seat)} against {bot_name}; seed {seed}")
     )
-    if hidden and bot_name not in FAIR_BOTS:
+    if hidden and rivals.bots.resolve(game, bot_name, opponent_params)[0] not in FAIR_BOTS:
         console.print(
             Text(
                 f"note: {bot_name} searches the true state, so it sees your hidden cards; "
@@ -849,6 +849,36 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
         counts = ", ".join(str(count) for count in info.player_counts)
         table.add_row(
             name, counts, Text.assemble((info.long_name, "italic"), ": ", info.description)
+        )
+    console.print(table)
+    return 0
+
+
+def cmd_bots(args: argparse.Namespace, console: Console) -> int:
+    names = list(args.games) or rivals.games()
+    unknown = [name for name in names if name not in rivals.games()]
+    if unknown:
+        raise CliError(f"unknown game {unknown[0]!r}; choose from {', '.join(rivals.games())}")
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("game", style="bold")
+    table.add_column("bots")
+    table.add_column("evaluations")
+    table.add_column("presets")
+    for name in names:
+        info = rivals.make(name).info
+        presets = [
+            Text.assemble(
+                (preset, "bold"),
+                f" = {spec['bot']} "
+                + " ".join(f"{key}={json.dumps(value)}" for key, value in spec["params"].items()),
+            )
+            for preset, spec in info.presets.items()
+        ]
+        table.add_row(
+            name,
+            ", ".join(info.bots),
+            ", ".join(info.evaluations) or "-",
+            Text("\n").join(presets),
         )
     console.print(table)
     return 0
@@ -1041,6 +1071,12 @@ def build_parser() -> ArgumentParser:
 
     games = commands.add_parser("games", help="list the games")
     games.set_defaults(handler=cmd_games)
+
+    bots_cmd = commands.add_parser(
+        "bots", help="list each game's bots, evaluations and presets (what 'best' plays)"
+    )
+    bots_cmd.add_argument("games", nargs="*", metavar="GAME", help="games to list (default: all)")
+    bots_cmd.set_defaults(handler=cmd_bots)
     parser.commands = dict(commands.choices)
     return parser
 

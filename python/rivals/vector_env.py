@@ -227,7 +227,10 @@ def _seat_bots(
             raise ValueError(
                 f"opponents: seat {seat}: a bot is a name or (name, params), got {bot!r}"
             )
-        if game.info.information != "perfect" and name not in FAIR_BOTS:
+        if (
+            game.info.information != "perfect"
+            and bots.resolve(game, name, params)[0] not in FAIR_BOTS
+        ):
             raise ValueError(
                 f"opponents: seat {seat}: {name} searches the true state and would see the "
                 f"learner's hidden cards in {game.name}; use one of {', '.join(FAIR_BOTS)}"
