@@ -57,7 +57,7 @@ def test_cut_off_parameters_are_refused_without_an_evaluation(
 @pytest.mark.parametrize("bot", TREE_BOTS)
 def test_bad_cut_off_parameters_are_refused(bot: str) -> None:
     game = rivals.make("rosenkoenig")
-    with pytest.raises(ValueError, match="rollout_depth must be null .* or an int 0-"):
+    with pytest.raises(ValueError, match=r"rollout_depth must be null .* or an int 0-"):
         rivals.bots.make(bot, game, rollout_depth=-1)
     with pytest.raises(ValueError, match='evaluation must be "default" or "thesis"'):
         rivals.bots.make(bot, game, rollout_depth=2, evaluation="material")
@@ -75,7 +75,7 @@ def test_alphabeta_takes_an_evaluation_by_name() -> None:
     assert rivals.bots.make("alphabeta", game, evaluation="thesis").params["evaluation"] == "thesis"
     with pytest.raises(ValueError, match='evaluation must be "default" or "thesis"'):
         rivals.bots.make("alphabeta", game, evaluation="none")
-    with pytest.raises(ValueError, match='evaluation must be "default" .*, got "thesis"'):
+    with pytest.raises(ValueError, match=r'evaluation must be "default" .*, got "thesis"'):
         rivals.bots.make("alphabeta", rivals.make("sekigahara"), evaluation="thesis")
 
 
@@ -271,7 +271,7 @@ def test_a_preset_is_recorded_as_the_bot_it_plays() -> None:
 
 def test_unknown_bots_list_the_presets_and_bad_preset_parameters_name_both() -> None:
     game = rivals.make("sekigahara")
-    with pytest.raises(ValueError, match="available: alphabeta, .*; presets: best"):
+    with pytest.raises(ValueError, match=r"available: alphabeta, .*; presets: best"):
         rivals.bots.make("strongest", game)
     with pytest.raises(ValueError, match=r"best \(mcts\): unknown parameter 'depth'"):
         rivals.bots.make("best", game, depth=3)

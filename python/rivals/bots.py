@@ -37,8 +37,9 @@ def resolve(game: Game, name: str, params: dict[str, Any]) -> tuple[str, dict[st
 
 
 def clock_dependent(game: Game, name: str, params: dict[str, Any]) -> bool:
-    """Whether bot (or preset) ``name`` of ``game`` with ``params`` thinks by the clock (``time_s`` > 0), so
-    that its moves depend on the machine's speed and load and the same seed can give other games.
+    """Whether bot (or preset) ``name`` of ``game`` with ``params`` thinks by the clock
+    (``time_s`` > 0), so that its moves depend on the machine's speed and load and the same seed
+    can give other games.
     An exact solver (``game.info.solvers``) never does: it finds the answer within its time or
     raises ``BudgetExceeded``."""
     name, params = resolve(game, name, params)
