@@ -14,7 +14,6 @@ import pytest
 
 import rivals
 from rivals import arena
-from rivals.vector_env import FAIR_BOTS
 from tests.test_bots import decisions
 
 TREE_BOTS = ["mcts", "ismcts"]
@@ -279,10 +278,13 @@ def test_unknown_bots_list_the_presets_and_bad_preset_parameters_name_both() -> 
 
 @pytest.mark.parametrize("name", HIDDEN)
 def test_best_never_peeks_where_cards_are_hidden(name: str) -> None:
-    """best plays a bot that decides from its seat's information state: one of the fair bots,
-    and its move, at a fixed budget, is the same for two states its seat cannot tell apart."""
+    """best plays a bot that decides from its seat's information state: one of the fair bots
+    (the learning environment accepts it as an opponent), and its move, at a fixed budget, is the same for two states its seat cannot tell apart."""
     game = rivals.make(name)
-    assert game.info.presets["best"]["bot"] in FAIR_BOTS
+    assert game.info.presets["best"]["bot"] in game.info.fair_bots
+    # The learning environment's check of its opponents reads the preset's bot.
+    opponents = {seat: ("best", {"time_s": 0}) for seat in range(1, game.num_players)}
+    rivals.VectorEnv(game, 1, opponents=opponents)
     rng = random.Random(name)
     positions = decisions(name, 6, seed=3)
     for number, state in enumerate(positions):

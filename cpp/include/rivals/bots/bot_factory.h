@@ -77,14 +77,34 @@ constexpr bool is_solver() {
     return false;
 }
 
+// A bot is taken to read the whole state it is given unless it declares otherwise, so a new bot
+// is never seated against a person's hidden cards by mistake.
+template <class Bot>
+constexpr bool reads_seat_information_only() {
+  if constexpr (requires { Bot::kSeatInformationOnly; })
+    return Bot::kSeatInformationOnly;
+  else
+    return false;
+}
+
 }  // namespace detail
 
-// The names of the bots that play G, sorted; with `solvers_only`, the exact solvers among them.
+enum class BotSelection {
+  kAll,
+  kSolvers,              // the exact solvers
+  kSeatInformationOnly,  // the bots that decide from what the mover's seat may see
+};
+
+// The names of the bots of G in `selection`, sorted.
 template <Game G>
-std::vector<std::string> bot_names_of(bool solvers_only = false) {
+std::vector<std::string> bot_names_of(BotSelection selection = BotSelection::kAll) {
   std::vector<std::string> names;
   detail::for_each_bot<G>([&]<class Bot>(std::type_identity<Bot>) {
-    if (!solvers_only || detail::is_solver<Bot>()) names.emplace_back(Bot::kName);
+    const bool selected = selection == BotSelection::kAll ||
+                          (selection == BotSelection::kSolvers && detail::is_solver<Bot>()) ||
+                          (selection == BotSelection::kSeatInformationOnly &&
+                           detail::reads_seat_information_only<Bot>());
+    if (selected) names.emplace_back(Bot::kName);
   });
   std::sort(names.begin(), names.end());
   return names;
@@ -111,22 +131,28 @@ std::vector<BotPreset> presets_of() {
   return presets;
 }
 
+// What a spec plays: a preset's bot with the preset's parameters, the given ones overriding them;
+// any other spec as it is.
+template <Game G>
+BotSpec without_preset(const BotSpec& given) {
+  for (const BotPreset& preset : presets_of<G>()) {
+    if (preset.name != given.name) continue;
+    BotSpec spec{preset.bot, preset.params};
+    if (given.params.is_object())
+      for (const auto& [key, value] : given.params.as_object()) spec.params.set(key, value);
+    return spec;
+  }
+  return given;
+}
+
 // `resolved`, when given, receives every parameter of the bot with the defaults filled in, and
 // `bot_name` the name of the bot that plays (a preset's bot).
 template <Game G>
 BotOf<G> make_bot_of(const G& game, const BotSpec& given, std::uint64_t seed,
                      Json* resolved = nullptr, std::string* bot_name = nullptr) {
-  // A preset is its bot with its parameters, the given ones overriding them.
-  BotSpec spec = given;
-  std::string owner = given.name;
-  for (const BotPreset& preset : presets_of<G>()) {
-    if (preset.name != given.name) continue;
-    spec.name = preset.bot;
-    spec.params = preset.params;
-    if (given.params.is_object())
-      for (const auto& [key, value] : given.params.as_object()) spec.params.set(key, value);
-    owner = preset.name + " (" + preset.bot + ")";
-  }
+  const BotSpec spec = without_preset<G>(given);
+  const std::string owner =
+      spec.name == given.name ? given.name : given.name + " (" + spec.name + ")";
   std::optional<BotOf<G>> bot;
   detail::for_each_bot<G>([&]<class Bot>(std::type_identity<Bot>) {
     if (bot || spec.name != Bot::kName) return;
