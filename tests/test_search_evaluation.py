@@ -279,7 +279,8 @@ def test_unknown_bots_list_the_presets_and_bad_preset_parameters_name_both() -> 
 @pytest.mark.parametrize("name", HIDDEN)
 def test_best_never_peeks_where_cards_are_hidden(name: str) -> None:
     """best plays a bot that decides from its seat's information state: one of the fair bots
-    (the learning environment accepts it as an opponent), and its move, at a fixed budget, is the same for two states its seat cannot tell apart."""
+    (the learning environment accepts it as an opponent), and its move, at a fixed budget, is
+    the same for two states its seat cannot tell apart."""
     game = rivals.make(name)
     assert game.info.presets["best"]["bot"] in game.info.fair_bots
     # The learning environment's check of its opponents reads the preset's bot.
