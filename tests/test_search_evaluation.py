@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import rivals
-from rivals import arena
+from rivals import arena, cli
 from tests.test_bots import decisions
 
 TREE_BOTS = ["mcts", "ismcts"]
@@ -295,3 +295,17 @@ def test_best_never_peeks_where_cards_are_hidden(name: str) -> None:
             for s in (state, twin)
         ]
         assert moves[0] == moves[1]
+
+
+def test_the_bots_command_lists_evaluations_and_what_best_plays(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["bots", "rosenkoenig", "verraeter"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "default, thesis" in out
+    rollout_depth = rivals.bots.make("best", rivals.make("rosenkoenig")).params["rollout_depth"]
+    assert f"best = mcts time_s=0.1 rollout_depth={rollout_depth}" in out
+    assert "best = ismcts time_s=0.1" in out
+    assert "sekigahara" not in out
+    assert cli.main(["bots", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err

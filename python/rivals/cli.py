@@ -854,28 +854,28 @@ def cmd_bots(args: argparse.Namespace, console: Console) -> int:
     unknown = [name for name in names if name not in rivals.games()]
     if unknown:
         raise CliError(f"unknown game {unknown[0]!r}; choose from {', '.join(rivals.games())}")
+    infos = [rivals.make(name).info for name in names]
     table = Table(box=box.SIMPLE_HEAD)
     table.add_column("game", style="bold")
     table.add_column("bots")
     table.add_column("evaluations")
-    table.add_column("presets")
-    for name in names:
-        info = rivals.make(name).info
-        presets = [
-            Text.assemble(
-                (preset, "bold"),
-                f" = {spec['bot']} "
-                + " ".join(f"{key}={json.dumps(value)}" for key, value in spec["params"].items()),
-            )
-            for preset, spec in info.presets.items()
-        ]
-        table.add_row(
-            name,
-            ", ".join(info.bots),
-            ", ".join(info.evaluations) or "-",
-            Text("\n").join(presets),
-        )
+    for info in infos:
+        table.add_row(info.name, ", ".join(info.bots), ", ".join(info.evaluations) or "-")
     console.print(table)
+    console.print(Text("presets (rivals.bots.make(NAME, game), --bots NAME):", style="bold"))
+    for info in infos:
+        for preset, spec in info.presets.items():
+            settings = " ".join(
+                f"{key}={json.dumps(value)}" for key, value in spec["params"].items()
+            )
+            console.print(
+                Text.assemble(
+                    f"  {info.name}: ",
+                    (preset, "bold"),
+                    f" = {spec['bot']} {settings}",
+                    (f"  ({spec['description']})", "dim"),
+                )
+            )
     return 0
 
 
