@@ -59,9 +59,8 @@ GameInfo Rosenkoenig::info() {
       .observation_low = 0,
       .observation_high = 1,
       .teams = {{4, {{0, 2}, {1, 3}}}},
-      .presets = {{"best", "mcts",
-                   Json::object({{"time_s", 0.1}, {"rollout_depth", 4}, {"exploration", 1.0}}),
-                   "mcts with rollouts cut off by the evaluation (docs/bots.md, presets)"}},
+      .presets = {{"best", "mcts", Json::object({{"time_s", 0.1}, {"rollout_depth", 30}}),
+                   "mcts, rollouts cut off by the evaluation after 30 decisions (docs/bots.md)"}},
   };
 }
 
