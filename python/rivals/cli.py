@@ -668,10 +668,12 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         return rivals.bots.make(hint_name, game, (seed + players) % 2**64, **hint_params)
 
     state = game.new_initial_state()
+    plays = rivals.bots.resolve(game, bot_name, opponent_params)[0]
+    against = bot_name if plays == bot_name else f"{bot_name} ({plays})"
     console.print(
-        Text(f"{game.name}: you are {seat_name(state, args.seat)} against {bot_name}; seed {seed}")
+        Text(f"{game.name}: you are {seat_name(state, args.seat)} against {against}; seed {seed}")
     )
-    if rivals.bots.resolve(game, bot_name, opponent_params)[0] not in game.info.fair_bots:
+    if plays not in game.info.fair_bots:
         console.print(
             Text(
                 f"note: {bot_name} searches the true state, so it sees your hidden cards; "
