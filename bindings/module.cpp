@@ -567,7 +567,17 @@ NB_MODULE(_core, m) {
            });
 
   nb::class_<PyBot>(m, "Bot", "A bot built into the engine. Make one with rivals.bots.make().")
-      .def_prop_ro("name", [](const PyBot& b) { return b.impl->name(); })
+      .def_prop_ro(
+          "name", [](const PyBot& b) { return b.impl->name(); },
+          "The bot that plays (for a preset, the bot it names).")
+      .def_prop_ro(
+          "preset",
+          [](const PyBot& b) -> nb::object {
+            if (b.impl->preset().empty()) return nb::none();
+            return nb::str(b.impl->preset().c_str());
+          },
+          nb::sig("def preset(self) -> str | None"),
+          "The preset it was made from (game.info.presets), or None.")
       .def_prop_ro(
           "params", [](const PyBot& b) { return nb::cast<AnyDict>(to_python(b.impl->params())); },
           "Every parameter, defaults filled in.")

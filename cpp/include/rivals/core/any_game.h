@@ -63,7 +63,10 @@ class AnyState {
 class AnyBot {
  public:
   virtual ~AnyBot() = default;
+  // The bot that plays, a preset's bot for a preset.
   virtual const std::string& name() const = 0;
+  // The preset it was made from (GameInfo::presets), or empty.
+  virtual const std::string& preset() const = 0;
   // Every parameter, defaults filled in.
   virtual const Json& params() const = 0;
   // An action legal in `state` for the player to move. Throws std::invalid_argument when the
