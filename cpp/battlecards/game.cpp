@@ -232,10 +232,7 @@ constexpr double kSpread = 2.5;
 
 int strength(const CardSet& cs, int seat, u128 cards) {
   int total = 0;
-  for (; cards; cards &= cards - 1) {
-    const ArsenalCard& unit = cs.arsenal(seat * kMaxArsenal + lowest_bit(cards));
-    total += *std::max_element(unit.attack.begin(), unit.attack.end()) + unit.defence;
-  }
+  for (; cards; cards &= cards - 1) total += cs.strength[seat * kMaxArsenal + lowest_bit(cards)];
   return total;
 }
 }  // namespace

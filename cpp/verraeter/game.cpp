@@ -280,12 +280,8 @@ double Verraeter::evaluate(const State& state, Player player) const {
   for (Player s = 0; s < n; ++s) {
     int hand = 0;
     for (int v = 0; v < cards.num_values; ++v) hand += cards.values[v] * state.hand(s)[v];
-    int drawing = 0;
-    for (int position = 0; position < kRingSize; ++position)
-      drawing += state.estate_at(position) == s && !state.kontor_at(position) &&
-                 state.house_at(position) == state.house_of(s);
     projected[s] = state.vp(s) + state.final_bonus(s) + kHandWorth * hand +
-                   kGutshofWorth * rounds_left * drawing;
+                   kGutshofWorth * rounds_left * state.drawing_estates(s);
   }
   const Phase phase = state.phase();
   if (state.conflict() >= 0 && (phase == Phase::kDraft || phase == Phase::kSupply)) {
