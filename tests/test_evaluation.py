@@ -127,3 +127,31 @@ def test_evaluate_refuses_the_end_and_bad_seats(name: str) -> None:
         final.apply_action(rng.choice(final.legal_actions()))
     with pytest.raises(ValueError, match=f"{name}: evaluate: the game is over"):
         final.evaluate(0)
+
+
+SHORT_GAMES = [
+    ("rheinlaender", {"max_turns": 30}),
+    ("verraeter", {"players": 3, "rounds": 2}),
+    ("battlecards", {"max_turns": 30}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), SHORT_GAMES, ids=[n for n, _ in SHORT_GAMES])
+def test_alphabeta_plays_the_games_with_hidden_cards_to_the_end(
+    name: str, params: dict[str, Any]
+) -> None:
+    game = rivals.make(name, **params)
+    bot = rivals.bots.make("alphabeta", game, seed=2, depth=1)
+    rng = random.Random(f"alphabeta {name}")
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions(), state.history()
+        state.apply_action(action)
+        decisions += 1
+    assert decisions > 10
+    assert sum(state.returns()) == pytest.approx(0)
