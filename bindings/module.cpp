@@ -427,6 +427,18 @@ NB_MODULE(_core, m) {
              const auto reading = s.reading("scores");
              return s.impl->scores();
            })
+      .def(
+          "evaluate",
+          [](const PyState& s, nb::handle p) {
+            const Player player = to_player(*s.impl, p);
+            const auto reading = s.reading("evaluate");
+            return s.impl->evaluate(player);
+          },
+          "player"_a.none(), nb::sig("def evaluate(self, player: int) -> float"),
+          "The game's evaluation of this position from player's side, strictly inside (-1, 1) "
+          "and on the scale of returns(): what search bots use where they stop looking ahead "
+          "(docs/rules/<game>.md, 'Evaluation (for search bots)'). It reads the whole state, "
+          "hidden cards included. ValueError at the end of the game and for a bad player.")
       .def("history",
            [](const PyState& s) {
              const auto reading = s.reading("history");

@@ -1,5 +1,5 @@
 """The evaluation in the tree searches and the presets (docs/bots.md): ``rollout_depth`` cuts the
-rollouts of ``mcts`` and ``ismcts`` off with the game's evaluation, only where a game has one;
+rollouts of ``mcts`` and ``ismcts`` off with the game's evaluation;
 the evaluation's value is backed up from the mover's side (the move it prefers is the move a tiny
 tree plays); games name their evaluations (Rosenkönig's ``thesis``); ``best`` and the other
 presets resolve to a bot with its full parameters, are recorded so, and never peek where cards
@@ -18,17 +18,14 @@ from tests.test_bots import decisions
 
 TREE_BOTS = ["mcts", "ismcts"]
 EVALUATED = [name for name in rivals.games() if rivals.make(name).info.evaluation]
-UNEVALUATED = [name for name in rivals.games() if not rivals.make(name).info.evaluation]
 HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information == "imperfect"]
 
 
-def test_the_games_with_an_evaluation_include_rosenkoenig_and_sekigahara() -> None:
-    assert {"rosenkoenig", "sekigahara"} <= set(EVALUATED)
+def test_every_game_names_its_evaluations_default_first() -> None:
+    assert rivals.games() == EVALUATED
     assert rivals.make("rosenkoenig").info.evaluations == ("default", "thesis")
     for name in EVALUATED:
         assert rivals.make(name).info.evaluations[0] == "default"
-    for name in UNEVALUATED:
-        assert rivals.make(name).info.evaluations == ()
 
 
 # --- parameters -------------------------------------------------------------------------------
@@ -40,17 +37,6 @@ def test_cut_off_parameters_are_declared_with_their_defaults(name: str, bot: str
     params = rivals.bots.make(bot, rivals.make(name)).params
     assert params["rollout_depth"] is None
     assert params["evaluation"] == "default"
-
-
-@pytest.mark.parametrize("bot", TREE_BOTS)
-@pytest.mark.parametrize("name", UNEVALUATED)
-@pytest.mark.parametrize(("key", "value"), [("rollout_depth", 0), ("evaluation", "default")])
-def test_cut_off_parameters_are_refused_without_an_evaluation(
-    name: str, bot: str, key: str, value: Any
-) -> None:
-    with pytest.raises(ValueError, match=f"'{key}' needs the game's evaluation, and {name}"):
-        rivals.bots.make(bot, rivals.make(name), **{key: value})
-    assert "rollout_depth" not in rivals.bots.make(bot, rivals.make(name)).params
 
 
 @pytest.mark.parametrize("bot", TREE_BOTS)

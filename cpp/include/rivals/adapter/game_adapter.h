@@ -109,6 +109,18 @@ class StateAdapter final : public AnyState {
     return out;
   }
 
+  double evaluate(Player player) const override {
+    check_player(player);
+    if (state_.is_terminal())
+      throw InvalidArgument(std::string(G::kName) +
+                            ": evaluate: the game is over; its value is returns()");
+    if constexpr (EvaluatedGame<G>) {
+      return rules().evaluate(state_, player);
+    } else {
+      throw InvalidArgument(std::string(G::kName) + " has no evaluation");
+    }
+  }
+
   const std::vector<Action>& history() const override { return history_; }
   std::uint64_t hash() const override { return state_.hash(); }
 
