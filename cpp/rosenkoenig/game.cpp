@@ -67,7 +67,7 @@ std::vector<ParamSpec> Rosenkoenig::param_specs() {
 }
 
 Rosenkoenig::Rosenkoenig(const Json& params) {
-  setup_.players = static_cast<int>(params.find("players")->as_int());
+  setup_.players = static_cast<std::int8_t>(params.find("players")->as_int());
   setup_.hand_limit = setup_.players == 2 ? 5 : 3;
   setup_.heroes = setup_.players == 2 ? 4 : 2;
 }
