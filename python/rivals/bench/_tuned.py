@@ -84,9 +84,7 @@ def _z(a: float, b: float, variance_a: float, variance_b: float) -> float:
 
 def _share_z(hits_a: int, n_a: int, hits_b: int, n_b: int) -> float:
     pooled = (hits_a + hits_b) / (n_a + n_b)
-    return _z(
-        hits_a / n_a, hits_b / n_b, pooled * (1 - pooled) / n_a, pooled * (1 - pooled) / n_b
-    )
+    return _z(hits_a / n_a, hits_b / n_b, pooled * (1 - pooled) / n_a, pooled * (1 - pooled) / n_b)
 
 
 def disagreement(engine: Tally, tuned: Tally) -> dict[str, float]:
@@ -197,13 +195,17 @@ def tuned_row(sizes: Sizes, seed: int, log: Log) -> tuple[Row, str]:
         f"{target} {verdict(ratio >= TARGET)}",
         ratio >= TARGET,
     )
+
+    def share(hits: int, tally: Tally) -> str:
+        return f"{hits / tally.games:.4f}"
+
     note = (
         f"Row 6: {SOURCE.name} built by {compiler} {' '.join(FLAGS)}; both sides timed on the "
         f"playing thread's CPU clock, {games:,} games a batch. Same game: mean length "
         f"{engine_tally.mean_length():.2f} (engine) vs {tuned_tally.mean_length():.2f}, red wins "
-        f"{engine_tally.red / engine_tally.games:.4f} vs {tuned_tally.red / tuned_tally.games:.4f}, "
-        f"draws {engine_tally.draws / engine_tally.games:.4f} vs "
-        f"{tuned_tally.draws / tuned_tally.games:.4f} over {engine_tally.games:,} games each "
+        f"{share(engine_tally.red, engine_tally)} vs {share(tuned_tally.red, tuned_tally)}, "
+        f"draws {share(engine_tally.draws, engine_tally)} vs "
+        f"{share(tuned_tally.draws, tuned_tally)} over {engine_tally.games:,} games each "
         f"(largest gap {apart[worst]:.1f} standard errors, {worst}; the limit is {MAX_Z:g})."
     )
     return row, note
