@@ -107,6 +107,11 @@ void bind_game_info(nb::module_& m) {
       .def_prop_ro(
           "solvers", [](const GameInfo& i) { return Names(to_tuple(i.solvers)); },
           "The exact solvers among its bots (bot.analyse(state) gives a state's value).")
+      .def_prop_ro(
+          "fair_bots", [](const GameInfo& i) { return Names(to_tuple(i.fair_bots)); },
+          "The bots that decide from what the mover's seat may see, never from another seat's "
+          "hidden cards: those that may play against a person or a learner (every bot where "
+          "nothing is hidden).")
       .def("__repr__", [](const GameInfo& i) {
         std::string counts;
         for (const int count : i.player_counts)

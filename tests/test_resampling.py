@@ -76,20 +76,49 @@ def test_resamples_depend_on_the_information_state_alone(name: str, params: dict
     assert compared == POSITIONS * game.num_players * len(SEEDS) * 2
 
 
-@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
-def test_ismcts_moves_depend_on_the_information_state_alone(
-    name: str, params: dict[str, Any]
+# Every bot a hidden-information game calls fair, with a budget small enough for many positions.
+FAIR_CASES = [
+    (name, params, bot)
+    for name, params in CASES
+    if rivals.make(name, **params).info.information == "imperfect"
+    for bot in rivals.make(name, **params).info.fair_bots
+]
+FAIR_PARAMS: dict[str, dict[str, Any]] = {"ismcts": {"iterations": ISMCTS_ITERATIONS}}
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "bot"),
+    FAIR_CASES,
+    ids=[f"{config_id(name, params)}-{bot}" for name, params, bot in FAIR_CASES],
+)
+def test_fair_bots_move_by_the_information_state_alone(
+    name: str, params: dict[str, Any], bot: str
 ) -> None:
     game = rivals.make(name, **params)
-    rng = random.Random("ismcts " + config_id(name, params))
+    rng = random.Random(f"{bot} " + config_id(name, params))
     states = decision_states(game, POSITIONS, rng)
+    differing = 0
     for number, s in enumerate(states):
         player = s.current_player()
         t = s.resample_from_infostate(player, number)
-        first = rivals.bots.make("ismcts", game, seed=number, iterations=ISMCTS_ITERATIONS)
-        second = rivals.bots.make("ismcts", game, seed=number, iterations=ISMCTS_ITERATIONS)
+        differing += t.history() != s.history()
+        first = rivals.bots.make(bot, game, seed=number, **FAIR_PARAMS.get(bot, {}))
+        second = rivals.bots.make(bot, game, seed=number, **FAIR_PARAMS.get(bot, {}))
         # (3) one seed, one information state: one move.
         assert first.step(s) == second.step(t)
+    # The twins must really differ in what the mover cannot see, or nothing was tested.
+    assert differing > 0
+
+
+def test_every_hidden_information_game_has_fair_bots_and_mcts_is_not_one() -> None:
+    hidden = [n for n in rivals.games() if rivals.make(n).info.information == "imperfect"]
+    assert hidden
+    for name in hidden:
+        info = rivals.make(name).info
+        assert "ismcts" in info.fair_bots and "mcts" not in info.fair_bots
+        assert set(info.fair_bots) <= set(info.bots)
+    for name in set(rivals.games()) - set(hidden):
+        assert rivals.make(name).info.fair_bots == rivals.make(name).info.bots
 
 
 def test_hidden_games_resample_hidden_information() -> None:

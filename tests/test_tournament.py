@@ -39,6 +39,32 @@ def test_a_pairing_writes_exactly_its_arena_s_lines(tmp_path: Path) -> None:
     assert first_chance[0:4] == first_chance[4:8] == first_chance[8:12]
 
 
+def test_a_tournament_log_tallies_to_the_tournament_that_wrote_it(tmp_path: Path) -> None:
+    game = rivals.make("sekigahara")
+    out = tmp_path / "t.jsonl"
+    with tournament.Tournament(game, BOTS, 4, seed=3, out=out) as event:
+        event.run()
+        ratings = event.ratings()
+        played = [(p.first, p.second, p.standings.pentanomial) for p in event.pairings]
+    read = tournament.tally(out)
+    assert read.labels == event.labels
+    assert [(p.first, p.second, p.standings.pentanomial) for p in read.pairings] == played
+    assert read.ratings() == ratings
+    # Read as one arena, the file is refused as what it is, not as a corrupt arena.
+    with pytest.raises(arena.OtherArena, match="3 arenas one after another"):
+        arena.tally(out)
+    # A pairing cut short is still a tournament's log; a game out of order is corrupt.
+    lines = out.read_bytes().splitlines(keepends=True)
+    (tmp_path / "short.jsonl").write_bytes(b"".join(lines[:6]))
+    assert [p.standings.games for p in tournament.tally(tmp_path / "short.jsonl").pairings] == [
+        4,
+        2,
+    ]
+    (tmp_path / "swapped.jsonl").write_bytes(b"".join(lines[:5] + lines[6:7] + lines[5:6]))
+    with pytest.raises(arena.CorruptLog, match=r"swapped.jsonl:6: corrupt: game 2 where game 1"):
+        tournament.tally(tmp_path / "swapped.jsonl")
+
+
 def test_gauntlet_and_labels_and_refusals() -> None:
     game = rivals.make("sekigahara")
     event = tournament.Tournament(game, BOTS, 2, mode="gauntlet")

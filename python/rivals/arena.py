@@ -15,7 +15,8 @@ that is never lost, overwritten or mixed.
 - ``Arena``: plays the games, appends each chunk's replays to the log (one write, then fsync)
   under an exclusive lock, and resumes a log after re-checking every stored game.
 - ``read_log``: the one reader of replay logs (``rivals replay``, ``render`` and ``--resume``).
-- ``tally(path)``: the standings of a log, every game re-checked.
+- ``tally(path)``: the standings of a log, every game re-checked (``tally_runs`` for a log of
+  several arenas one after another, as a tournament writes).
 
 Game ``i`` of an arena is seeded from ``(seed, i)`` alone (its bots) and ``(seed, i // group)``
 (its chance outcomes), so the results are the same whatever the backend, the chunk sizes or the
@@ -76,6 +77,7 @@ __all__ = [
     "replay_lines",
     "run",
     "tally",
+    "tally_runs",
     "wilson",
 ]
 
@@ -1169,35 +1171,64 @@ def replay_lines(
 
 def tally(path: str | os.PathLike[str]) -> Standings:
     """The standings of an arena's replay log, every game re-checked as ``Arena`` does on resume
-    (``OtherArena``, ``CorruptLog``); a last line cut off mid-write is left out."""
+    (``OtherArena``, ``CorruptLog``); a last line cut off mid-write is left out. A tournament's
+    log holds one arena per pairing: ``rivals.tournament.tally`` reads it."""
+    runs = tally_runs(path)
+    if len(runs) > 1:
+        raise OtherArena(
+            f"{path}: {len(runs)} arenas one after another (a tournament's log): read it with "
+            "rivals.tournament.tally"
+        )
+    return runs[0]
+
+
+def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
+    """The standings of each arena stored one after another in a replay log (a tournament's
+    pairings), every game re-checked; a run ends where a line starts game 0 of other bots."""
     where = Path(path)
-    standings: Standings | None = None
-    seed = 0
-    group = 1
-    for index, line in enumerate(read_log(where)):
+    runs: list[Standings] = []
+    seed = group = index = 0
+    for line in read_log(where):
         if not line.complete:
             break
         at = f"{where}:{line.number}"
-        if standings is None:
+        try:
+            record = line.decode()
+        except ValueError as error:
+            raise CorruptLog(f"{at}: corrupt: {error}") from None
+        if not runs or _starts_other_arena(record, runs[-1].lineup):
             try:
-                record = line.decode()
                 standings = Standings(Lineup.from_record(record))
             except ValueError as error:
                 raise CorruptLog(f"{at}: corrupt: {error}") from None
             recorded_seed = _as_index(record["arena"].get("seed"))
             if recorded_seed is None or recorded_seed > MAX_SEED:
                 raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {record['arena'].get('seed')!r}")
-            seed = recorded_seed
+            seed, index = recorded_seed, 0
             group = record["arena"].get("duplicate", 1)
             if group != 1 and group != standings.lineup.duplicate_group:
                 raise CorruptLog(f"{at}: corrupt: 'arena.duplicate' is {group!r}")
             standings.paired = group == 2
+            runs.append(standings)
+        standings = runs[-1]
         lineup = standings.lineup
         state = _check_line(line, lineup, seed, index, at, group)
         standings.add(*_one_game(state, index, lineup.players))
-    if standings is None:
+        index += 1
+    if not runs:
         raise CorruptLog(f"{where}: no games in the file")
-    return standings
+    return runs
+
+
+def _starts_other_arena(record: Any, lineup: Lineup) -> bool:
+    """Whether ``record`` is game 0 of bots other than ``lineup``'s (the next pairing of a
+    tournament); any other line must continue the arena before it."""
+    if not isinstance(record, dict) or not isinstance(record.get("arena"), dict):
+        return False
+    info = record["arena"]
+    return _as_index(info.get("index")) == 0 and (
+        info.get("labels") != lineup.seat_labels(0) or record.get("bots") != lineup.seat_bots(0)
+    )
 
 
 def _one_game(

@@ -618,11 +618,6 @@ def _print_tournament(console: Console, event: tournaments.Tournament, elapsed: 
 # play
 
 
-# Bots that decide from the information state of the seat they play, never from hidden cards
-# (docs/bots.md); any other bot given the true state of a game with hidden information peeks.
-FAIR_BOTS = ("ismcts", "random")
-
-
 def _bot_params(items: Sequence[str], bot: str, hint: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """``--param`` for play: ``KEY=V`` or ``BOT.KEY=V`` for the opponents, ``HINT.KEY=V`` for
     the hint bot (``mcts``, or ``ismcts`` in a game with hidden information). Returns (opponent
@@ -676,7 +671,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     console.print(
         Text(f"{game.name}: you are {seat_name(state, args.seat)} against {bot_name}; seed {seed}")
     )
-    if hidden and bot_name not in FAIR_BOTS:
+    if bot_name not in game.info.fair_bots:
         console.print(
             Text(
                 f"note: {bot_name} searches the true state, so it sees your hidden cards; "

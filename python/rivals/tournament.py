@@ -30,7 +30,7 @@ from typing import Any
 from rivals import arena, stats
 from rivals._core import Bot, Game
 
-__all__ = ["MODES", "Pairing", "Tournament", "report_html"]
+__all__ = ["MODES", "Pairing", "Results", "Tournament", "rate", "report_html", "tally"]
 
 MODES = ("round-robin", "gauntlet")
 
@@ -215,38 +215,75 @@ class Tournament:
                         on_chunk(self)
 
     def ratings(self, confidence: float = 0.95) -> stats.Ratings:
-        """Maximum-likelihood Elo ratings relative to the first bot, from the complete units
-        (pairs, or games when unpaired) played so far. Bots not yet connected to the first by
-        games (a tournament stopped early) get NaN."""
-        units: dict[tuple[int, int], dict[tuple[float, int], int]] = {}
-        for pairing in self.pairings:
-            table = pairing.units()
-            if table:
-                units[(pairing.first, pairing.second)] = table
-        connected = [0]
-        for index in connected:
-            for a, b in units:
-                for other in (b,) if a == index else (a,) if b == index else ():
-                    if other not in connected:
-                        connected.append(other)
-        count = len(self.labels)
-        elo, error = [math.nan] * count, [math.nan] * count
-        elo[0] = error[0] = 0.0
-        if len(connected) > 1:
-            connected.sort()
-            position = {bot: k for k, bot in enumerate(connected)}
-            fitted = stats.fit_ratings(
-                [self.labels[bot] for bot in connected],
-                {
-                    (position[a], position[b]): table
-                    for (a, b), table in units.items()
-                    if a in position and b in position
-                },
-                confidence,
+        """``rate`` of the pairings played so far."""
+        return rate(self.labels, self.pairings, confidence)
+
+
+def rate(
+    labels: Sequence[str], pairings: Sequence[Pairing], confidence: float = 0.95
+) -> stats.Ratings:
+    """Maximum-likelihood Elo ratings relative to the first bot, from the complete units (pairs,
+    or games when unpaired) played so far. Bots not yet connected to the first by games (a
+    tournament stopped early) get NaN."""
+    units: dict[tuple[int, int], dict[tuple[float, int], int]] = {}
+    for pairing in pairings:
+        table = pairing.units()
+        if table:
+            units[(pairing.first, pairing.second)] = table
+    connected = [0]
+    for index in connected:
+        for a, b in units:
+            for other in (b,) if a == index else (a,) if b == index else ():
+                if other not in connected:
+                    connected.append(other)
+    count = len(labels)
+    elo, error = [math.nan] * count, [math.nan] * count
+    elo[0] = error[0] = 0.0
+    if len(connected) > 1:
+        connected.sort()
+        position = {bot: k for k, bot in enumerate(connected)}
+        fitted = stats.fit_ratings(
+            [labels[bot] for bot in connected],
+            {
+                (position[a], position[b]): table
+                for (a, b), table in units.items()
+                if a in position and b in position
+            },
+            confidence,
+        )
+        for bot, k in position.items():
+            elo[bot], error[bot] = fitted.elo[k], fitted.error[k]
+    return stats.Ratings(tuple(labels), tuple(elo), tuple(error), confidence)
+
+
+@dataclass
+class Results:
+    """A tournament read back from its replay log (``tally``): its bots and pairings."""
+
+    labels: list[str]
+    pairings: list[Pairing]
+
+    def ratings(self, confidence: float = 0.95) -> stats.Ratings:
+        return rate(self.labels, self.pairings, confidence)
+
+
+def tally(path: str | os.PathLike[str]) -> Results:
+    """The pairings of a tournament's replay log with every game re-checked (as
+    ``arena.tally_runs``), the bots labelled as in the log."""
+    labels: list[str] = []
+    pairings: list[Pairing] = []
+    for standings in arena.tally_runs(path):
+        entries = standings.lineup.entries
+        if len(entries) != 2:
+            raise arena.OtherArena(
+                f"{path}: an arena of {len(entries)} entries; a tournament rates two at a time"
             )
-            for bot, k in position.items():
-                elo[bot], error[bot] = fitted.elo[k], fitted.error[k]
-        return stats.Ratings(tuple(self.labels), tuple(elo), tuple(error), confidence)
+        for entry in entries:
+            if entry.label not in labels:
+                labels.append(entry.label)
+        first, second = (labels.index(entry.label) for entry in entries)
+        pairings.append(Pairing(first, second, standings.lineup, standings))
+    return Results(labels, pairings)
 
 
 # --------------------------------------------------------------------------------------------

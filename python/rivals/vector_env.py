@@ -12,11 +12,8 @@ import numpy.typing as npt
 
 from rivals import _core, bots
 
-__all__ = ["FAIR_BOTS", "VectorEnv"]
+__all__ = ["VectorEnv"]
 
-# Bots that decide from the information state of the seat they play, never from hidden cards
-# (docs/bots.md); any other bot given the true state of a game with hidden information peeks.
-FAIR_BOTS = ("ismcts", "random")
 OBSERVATIONS = ("planes", "compact", None)
 LEGAL = ("mask", "indices", "both")
 DTYPES = ("float32", "float16")
@@ -44,7 +41,8 @@ class VectorEnv:
     Chance nodes are resolved inside from per-environment random streams derived from ``seed``.
     ``opponents={seat: bot}`` (a bot name or ``(name, params)``) has those seats played by rivals
     bots inside ``step()``, so the arrays only ever show the learner's seats to move. In a game with
-    hidden information only bots that decide from what their seat sees (``FAIR_BOTS``) may play.
+    hidden information only bots that decide from what their seat sees (``game.info.fair_bots``)
+    may play.
 
     Autoreset: on the step that ends a game, ``terminated`` is True, ``rewards`` holds the returns
     and the legal mask is all False (``num_legal`` 0) as nobody is to move; the next ``step``
@@ -202,9 +200,9 @@ class VectorEnv:
 def _seat_bots(
     game: _core.Game, opponents: Mapping[int, str | tuple[str, dict[str, Any]]] | None
 ) -> list[str | tuple[str, dict[str, Any]] | None] | None:
-    """The per-seat list the engine takes, after the checks only the package can make: bots that
-    would peek, think by the clock (so that a run would not repeat) or start threads of their own
-    inside the environment's workers."""
+    """The per-seat list the engine takes, after the checks only the package can make (the
+    engine itself refuses bots that would peek): bots that think by the clock (so that a run
+    would not repeat) or start threads of their own inside the environment's workers."""
     if opponents is None:
         return None
     if not isinstance(opponents, Mapping):
@@ -226,11 +224,6 @@ def _seat_bots(
         else:
             raise ValueError(
                 f"opponents: seat {seat}: a bot is a name or (name, params), got {bot!r}"
-            )
-        if game.info.information != "perfect" and name not in FAIR_BOTS:
-            raise ValueError(
-                f"opponents: seat {seat}: {name} searches the true state and would see the "
-                f"learner's hidden cards in {game.name}; use one of {', '.join(FAIR_BOTS)}"
             )
         if bots.clock_dependent(game, name, params):
             raise ValueError(

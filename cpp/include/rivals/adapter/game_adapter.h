@@ -395,7 +395,11 @@ class GameAdapter final : public AnyGame {
     info.observations = {"information_state_string", "observation_string", "observation_tensor",
                          "compact_observation"};
     info.bots = bot_names_of<G>();
-    info.solvers = bot_names_of<G>(true);
+    info.solvers = bot_names_of<G>(BotSelection::kSolvers);
+    // Where nothing is hidden, reading the whole state sees nothing a seat may not.
+    info.fair_bots = info.information == Information::kPerfect
+                         ? info.bots
+                         : bot_names_of<G>(BotSelection::kSeatInformationOnly);
     return info;
   }
 
@@ -526,6 +530,20 @@ std::unique_ptr<AnyVectorEnv> GameAdapter<G>::make_vector_env(
     if (num_envs < 1 || num_envs > kMaxEnvs)
       throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
                             std::to_string(num_envs));
+    const std::vector<std::string>& fair = info_.fair_bots;
+    const std::vector<std::string>& known = info_.bots;  // make_bot_of words unknown names
+    for (std::size_t seat = 0; seat < specs.size(); ++seat) {
+      const std::string& bot = specs[seat].name;
+      if (std::find(known.begin(), known.end(), bot) == known.end() ||
+          std::find(fair.begin(), fair.end(), bot) != fair.end())
+        continue;
+      std::string names;
+      for (const auto& name : fair) names += (names.empty() ? "" : ", ") + name;
+      throw InvalidArgument("opponents: seat " + std::to_string(seat) + ": " + bot +
+                            " searches the true state and would see the learner's hidden cards "
+                            "in " +
+                            name_ + "; use one of " + names);
+    }
     bots.reserve(static_cast<std::size_t>(num_envs));
     for (int e = 0; e < num_envs; ++e) bots.push_back(std::make_unique<BotSeats<G>>(rules_, specs));
   }

@@ -74,14 +74,34 @@ constexpr bool is_solver() {
     return false;
 }
 
+// A bot is taken to read the whole state it is given unless it declares otherwise, so a new bot
+// is never seated against a person's hidden cards by mistake.
+template <class Bot>
+constexpr bool reads_seat_information_only() {
+  if constexpr (requires { Bot::kSeatInformationOnly; })
+    return Bot::kSeatInformationOnly;
+  else
+    return false;
+}
+
 }  // namespace detail
 
-// The names of the bots that play G, sorted; with `solvers_only`, the exact solvers among them.
+enum class BotSelection {
+  kAll,
+  kSolvers,              // the exact solvers
+  kSeatInformationOnly,  // the bots that decide from what the mover's seat may see
+};
+
+// The names of the bots of G in `selection`, sorted.
 template <Game G>
-std::vector<std::string> bot_names_of(bool solvers_only = false) {
+std::vector<std::string> bot_names_of(BotSelection selection = BotSelection::kAll) {
   std::vector<std::string> names;
   detail::for_each_bot<G>([&]<class Bot>(std::type_identity<Bot>) {
-    if (!solvers_only || detail::is_solver<Bot>()) names.emplace_back(Bot::kName);
+    const bool selected = selection == BotSelection::kAll ||
+                          (selection == BotSelection::kSolvers && detail::is_solver<Bot>()) ||
+                          (selection == BotSelection::kSeatInformationOnly &&
+                           detail::reads_seat_information_only<Bot>());
+    if (selected) names.emplace_back(Bot::kName);
   });
   std::sort(names.begin(), names.end());
   return names;

@@ -24,6 +24,9 @@ class IsmctsBot {
 
  public:
   static constexpr const char* kName = "ismcts";
+  // Every iteration deals the hidden cards anew from the mover's information state
+  // (resample_history), so the true hidden cards never reach the search.
+  static constexpr bool kSeatInformationOnly = true;
   static std::vector<ParamSpec> param_specs() {
     return TreeSearchSettings::specs("determinised simulations", 0.7);
   }

@@ -12,6 +12,8 @@ template <Game G>
 class RandomBot {
  public:
   static constexpr const char* kName = "random";
+  // The legal actions depend only on public facts and the mover's own cards.
+  static constexpr bool kSeatInformationOnly = true;
   static std::vector<ParamSpec> param_specs() { return {}; }
 
   RandomBot(const G& /*game*/, const Json& /*params*/, std::uint64_t seed) : rng_(seed) {}

@@ -47,8 +47,10 @@ struct GameInfo {
   // Derived: the name (G::kName); the player counts from the `players` parameter's choices (the
   // one count of a game without it) and its default; `evaluation` from an evaluate() for search
   // (bots/alphabeta.h); `resampling` from resample_history() in a game with imperfect
-  // information; the observation encodings every game has (the compact one included); the bots that
-  // play it, and which of them are exact solvers, from the engine's bots and the game's extra bots.
+  // information; the observation encodings every game has (the compact one included); the bots
+  // that play it, and which of them are exact solvers, from the engine's bots and the game's extra
+  // bots; `fair_bots`, the bots that decide from what the mover's seat may see (declared by each
+  // bot), may play a seat against a person or a learner.
   std::string name;
   std::vector<int> player_counts;
   int default_players = 0;
@@ -57,6 +59,7 @@ struct GameInfo {
   std::vector<std::string> observations;
   std::vector<std::string> bots;
   std::vector<std::string> solvers;
+  std::vector<std::string> fair_bots;
 };
 
 inline const char* to_string(Information information) {
