@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "convert.h"
 #include "py_types.h"
 #include "rivals/core/game_info.h"
 
@@ -97,6 +98,24 @@ void bind_game_info(nb::module_& m) {
       .def_prop_ro(
           "evaluation", [](const GameInfo& i) { return i.evaluation; },
           "Whether the game judges positions for search (the alphabeta bot plays it).")
+      .def_prop_ro(
+          "evaluations", [](const GameInfo& i) { return Names(to_tuple(i.evaluations)); },
+          "The names of its evaluations, the default first (the `evaluation` parameter of "
+          "alphabeta and of mcts/ismcts with rollout_depth); empty without an evaluation.")
+      .def_prop_ro(
+          "presets",
+          [](const GameInfo& i) {
+            nb::typed<nb::dict, nb::str, nb::typed<nb::dict, nb::str, nb::any>> out;
+            for (const auto& preset : i.presets)
+              out[nb::str(preset.name.c_str())] =
+                  to_python(Json::object({{"bot", preset.bot},
+                                          {"params", preset.params},
+                                          {"description", preset.description}}));
+            return out;
+          },
+          "Named bot settings, by name: {'bot': name, 'params': {...}, 'description': text}; "
+          "rivals.bots.make(name, game) plays the bot with those parameters, given ones "
+          "overriding them. 'best' is the game's strongest at time_s 0.1.")
       .def_prop_ro(
           "resampling", [](const GameInfo& i) { return i.resampling; },
           "Whether resample_from_infostate draws what a seat cannot see anew (a game with "

@@ -427,6 +427,18 @@ NB_MODULE(_core, m) {
              const auto reading = s.reading("scores");
              return s.impl->scores();
            })
+      .def(
+          "evaluate",
+          [](const PyState& s, nb::handle p) {
+            const Player player = to_player(*s.impl, p);
+            const auto reading = s.reading("evaluate");
+            return s.impl->evaluate(player);
+          },
+          "player"_a.none(), nb::sig("def evaluate(self, player: int) -> float"),
+          "The game's evaluation of this position from player's side, strictly inside (-1, 1) "
+          "and on the scale of returns(): what search bots use where they stop looking ahead "
+          "(docs/rules/<game>.md, 'Evaluation (for search bots)'). It reads the whole state, "
+          "hidden cards included. ValueError at the end of the game and for a bad player.")
       .def("history",
            [](const PyState& s) {
              const auto reading = s.reading("history");
@@ -567,7 +579,17 @@ NB_MODULE(_core, m) {
            });
 
   nb::class_<PyBot>(m, "Bot", "A bot built into the engine. Make one with rivals.bots.make().")
-      .def_prop_ro("name", [](const PyBot& b) { return b.impl->name(); })
+      .def_prop_ro(
+          "name", [](const PyBot& b) { return b.impl->name(); },
+          "The bot that plays (for a preset, the bot it names).")
+      .def_prop_ro(
+          "preset",
+          [](const PyBot& b) -> nb::object {
+            if (b.impl->preset().empty()) return nb::none();
+            return nb::str(b.impl->preset().c_str());
+          },
+          nb::sig("def preset(self) -> str | None"),
+          "The preset it was made from (game.info.presets), or None.")
       .def_prop_ro(
           "params", [](const PyBot& b) { return nb::cast<AnyDict>(to_python(b.impl->params())); },
           "Every parameter, defaults filled in.")

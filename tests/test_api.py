@@ -105,7 +105,9 @@ def test_alphabeta_beats_random(name: str) -> None:
     assert (results["returns"][results["seating"] == 0] > 0).mean() >= 0.8
 
 
-def test_alphabeta_needs_an_evaluation() -> None:
-    assert not rivals.make("verraeter").info.evaluation
-    with pytest.raises(ValueError, match="alphabeta needs an evaluation, which verraeter does not"):
-        rivals.bots.make("alphabeta", rivals.make("verraeter"))
+def test_every_game_has_an_evaluation_so_alphabeta_plays_it() -> None:
+    for name in rivals.games():
+        game = rivals.make(name)
+        assert game.info.evaluation, name
+        assert "alphabeta" in game.info.bots, name
+        assert rivals.bots.make("alphabeta", game, depth=1).params["depth"] == 1

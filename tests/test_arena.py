@@ -118,7 +118,15 @@ def test_entries_carry_every_parameter_from_the_engine() -> None:
     first, second = lineup.entries
     assert first.params == rivals.bots.make("mcts", game, 0, iterations=7).params
     assert second.params["threads"] == 2 and second.params["iterations"] == 1000
-    assert set(first.params) == {"iterations", "time_s", "exploration", "max_nodes", "threads"}
+    assert set(first.params) == {
+        "iterations",
+        "time_s",
+        "exploration",
+        "max_nodes",
+        "threads",
+        "rollout_depth",
+        "evaluation",
+    }
     with pytest.raises(ValueError, match=r"bot mcts#2: .*bogus"):
         arena.Lineup.of(game, ["mcts", "mcts"], {"mcts#2": {"bogus": 1}})
     with pytest.raises(ValueError, match="no bot 'mcts#3'"):

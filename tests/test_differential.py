@@ -93,6 +93,11 @@ def compare(engine: Any, oracle: Any, where: Place) -> dict[str, Any]:
     assert engine.to_dict() == snapshot, where
     assert engine.scores() == oracle.scores(), where
     assert engine.returns() == oracle.returns(), where
+    if not engine.is_terminal():
+        seats = range(engine.game.num_players)
+        assert [engine.evaluate(p) for p in seats] == pytest.approx(
+            [oracle.evaluate(p) for p in seats], rel=1e-12, abs=1e-12
+        ), where
     assert len(engine.history()) <= engine.game.max_game_length, where
     return snapshot
 
@@ -183,6 +188,7 @@ MISUSES = {
     "a seat past the last": lambda state: state.observation_tensor(state.game.num_players),
     "a negative seat": lambda state: state.observation_string(-1),
     "a bool as a seat": lambda state: state.information_state_string(True),
+    "a seat past the last to evaluate": lambda state: state.evaluate(state.game.num_players),
 }
 
 
@@ -221,6 +227,12 @@ def test_errors_match_the_engine(name: str) -> None:
                 engine.apply_action(illegal)
             with pytest.raises(ValueError) as got:
                 oracle.apply_action(illegal)
+            assert str(got.value) == str(expected.value)
+        if node == "terminal":
+            with pytest.raises(ValueError, match="the game is over") as expected:
+                engine.evaluate(0)
+            with pytest.raises(ValueError) as got:
+                oracle.evaluate(0)
             assert str(got.value) == str(expected.value)
         if engine.is_terminal():
             break

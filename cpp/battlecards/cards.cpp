@@ -290,6 +290,8 @@ void derive_tables(CardSet& cs) {
       if (card.support_types) cs.supporters[seat] |= bit;
       const auto a = static_cast<std::size_t>(kMaxArsenal * seat + slot);
       cs.type_of[a] = card.type;
+      cs.strength[a] = static_cast<std::int8_t>(
+          *std::max_element(card.attack.begin(), card.attack.end()) + card.defence);
       if (card.support_types >> card.type & 1) {
         cs.self_attack[a] = card.support_attack;
         cs.self_defence[a] = card.support_defence;

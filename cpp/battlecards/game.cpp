@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "rivals/core/error.h"
+#include "rivals/core/evaluation.h"
 
 namespace rivals::battlecards {
 namespace {
@@ -217,6 +218,33 @@ Action Battlecards::string_to_action(const State& state, std::string_view text) 
 void Battlecards::scores(const State& state, double* out) const {
   out[0] = state.vp(0);
   out[1] = state.vp(1);
+}
+
+namespace {
+// Victory points per point of a unit's strength (its best attack plus its defence): units on the
+// stacks fight the battles to come, reserve cards only once deployed; a kept card is a bonus in a
+// battle of its holder's choice.
+constexpr double kStackWorth = 0.15;
+constexpr double kReserveWorth = 0.05;
+constexpr double kKeptWorth = 0.5;
+// How far the VP difference can still move: about one battle.
+constexpr double kSpread = 2.5;
+
+int strength(const CardSet& cs, int seat, u128 cards) {
+  int total = 0;
+  for (; cards; cards &= cards - 1) total += cs.strength[seat * kMaxArsenal + lowest_bit(cards)];
+  return total;
+}
+}  // namespace
+
+double Battlecards::evaluate(const State& state, Player player) const {
+  const CardSet& cs = *cards_;
+  double projected[2];
+  for (int seat = 0; seat < 2; ++seat)
+    projected[seat] = state.vp(seat) + kStackWorth * strength(cs, seat, state.pile(kStack, seat)) +
+                      kReserveWorth * strength(cs, seat, state.pile(kReserve, seat)) +
+                      kKeptWorth * popcount(state.pile(static_cast<ConflictPile>(kKept + seat)));
+  return expected_return(projected, 2, player, kSpread);
 }
 
 Json Battlecards::to_json(const State& state) const {

@@ -1,11 +1,13 @@
 #include "rivals/rheinlaender/game.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <unordered_map>
 
 #include "rivals/core/data.h"
 #include "rivals/core/error.h"
+#include "rivals/core/evaluation.h"
 
 namespace rivals::rheinlaender {
 namespace {
@@ -179,6 +181,22 @@ void Rheinlaender::scores(const State& state, double* out) const {
   int total[kMaxPlayers];
   state.totals(total);
   for (int seat = 0; seat < data_->setup.players; ++seat) out[seat] = total[seat];
+}
+
+// Every domain is worth its final score now (a duke 5 and its landmarks, the archbishop 5), since
+// a duke kept to the end scores there; how far the totals can still move shrinks with the knights
+// the nearest player to the end has left, as the game ends when one supply runs out.
+double Rheinlaender::evaluate(const State& state, Player player) const {
+  const int n = data_->setup.players;
+  int total[kMaxPlayers];
+  state.final_totals(total);
+  double projected[kMaxPlayers];
+  int fewest_knights = data_->setup.knights;
+  for (int seat = 0; seat < n; ++seat) {
+    projected[seat] = total[seat];
+    fewest_knights = std::min(fewest_knights, state.knights_left(seat));
+  }
+  return expected_return(projected, n, player, 3.0 + 1.5 * std::sqrt(fewest_knights));
 }
 
 Json Rheinlaender::to_json(const State& state) const {

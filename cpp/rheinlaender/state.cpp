@@ -106,10 +106,14 @@ Player State::majority(const Bits& domain, std::uint64_t sites) const {
 }
 
 void State::totals(int* out) const {
+  if (phase_ == Phase::kTerminal) return final_totals(out);
+  for (int seat = 0; seat < setup_->players; ++seat) out[seat] = points_[seat];
+}
+
+void State::final_totals(int* out) const {
   const int n = setup_->players;
-  for (int seat = 0; seat < n; ++seat) out[seat] = points_[seat];
-  if (phase_ != Phase::kTerminal) return;
   for (int seat = 0; seat < n; ++seat) {
+    out[seat] = points_[seat];
     Bits rest = owned_[seat];
     while (rest.any()) {
       const Bits domain = component(rest.first());

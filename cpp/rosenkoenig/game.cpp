@@ -60,6 +60,8 @@ GameInfo Rosenkoenig::info() {
       .observation_low = 0,
       .observation_high = 1,
       .teams = {{4, {{0, 2}, {1, 3}}}},
+      .presets = {{"best", "mcts", Json::object({{"time_s", 0.1}, {"rollout_depth", 30}}),
+                   "mcts, rollouts cut off by the evaluation after 30 decisions (docs/bots.md)"}},
   };
 }
 
@@ -274,17 +276,28 @@ void Rosenkoenig::compact_observation(const State& state, Player player, std::ui
   features[24 + 25 * n] = static_cast<float>(state.stones_left()) / kTotalStones;
 }
 
-// The score difference is what decides the game; a hero left is worth about one flipped stone in
-// a mid-sized group. tanh keeps the value inside (-0.9, 0.9), below any proven result.
-double Rosenkoenig::evaluate(const State& state, Player player) const {
+// Both evaluations count the score difference, which decides the game, plus a worth for every
+// hero a side holds more than the other.
+// - default: a hero is worth about one flipped stone in a mid-sized group (6 points), and tanh
+//   squashes the lead into (-0.9, 0.9), so a few points decide much when the game is close.
+// - thesis: the published thesis engine's rule, a hero worth 30 points, and the value linear in
+//   the lead (as the engine's own scores are), scaled by the largest lead possible (all 52 stones
+//   in one group, every hero of a side in hand) so it stays inside (-0.9, 0.9).
+// Either way the value stays below any proven result.
+double Rosenkoenig::evaluate(const State& state, Player player, int evaluation) const {
   const Colour mine = State::colour_of(player);
   const int score[2] = {score_stones(state.stones(kRed)).points,
                         score_stones(state.stones(kWhite)).points};
   int heroes[2] = {0, 0};
   for (Player seat = 0; seat < setup_.players; ++seat)
     heroes[State::colour_of(seat)] += state.heroes(seat);
-  const double lead = (score[mine] - score[mine ^ 1]) + 6.0 * (heroes[mine] - heroes[mine ^ 1]);
-  return 0.9 * std::tanh(lead / 40.0);
+  const int score_lead = score[mine] - score[mine ^ 1];
+  const int hero_lead = heroes[mine] - heroes[mine ^ 1];
+  if (evaluation == 0) return 0.9 * std::tanh((score_lead + 6.0 * hero_lead) / 40.0);
+  constexpr double kThesisHero = 30;
+  const double widest =
+      kTotalStones * kTotalStones + kThesisHero * setup_.heroes * setup_.players / 2;
+  return 0.9 * (score_lead + kThesisHero * hero_lead) / widest;
 }
 
 }  // namespace rivals::rosenkoenig

@@ -86,6 +86,8 @@ GameInfo Sekigahara::info() {
       .utility = Utility::kZeroSum,
       .observation_low = 0,
       .observation_high = 1,
+      .presets = {{"best", "mcts", Json::object({{"time_s", 0.1}, {"rollout_depth", 12}}),
+                   "mcts, rollouts cut off by the evaluation after 12 decisions (docs/bots.md)"}},
   };
 }
 

@@ -1,11 +1,13 @@
 #include "rivals/verraeter/game.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 #include "rivals/core/data.h"
 #include "rivals/core/error.h"
+#include "rivals/core/evaluation.h"
 
 namespace rivals::verraeter {
 namespace {
@@ -255,6 +257,59 @@ Action Verraeter::string_to_action(const State& state, std::string_view text) co
 
 void Verraeter::scores(const State& state, double* out) const {
   for (Player s = 0; s < setup_->players; ++s) out[s] = state.vp(s);
+}
+
+namespace {
+// A point of supply card in hand is worth this many victory points: cards win conflicts.
+constexpr double kHandWorth = 0.2;
+// A Gutshof on a landscape of its owner's house draws a card every round still to come.
+constexpr double kGutshofWorth = 0.5;
+// A lead of this many conflict points before the last cards are played decides the conflict.
+constexpr double kConflictMargin = 10.0;
+}  // namespace
+
+// The points scored, the final bonus as it would count now, the cards in hand and the Gutshöfe
+// that still draw, and (from the conflict's choice to the reveal) the conflict of this round as
+// it stands: each house's share of the losing landscape's points weighted by its lead, and the
+// action card's own points. The totals can still move by about a conflict per round to come.
+double Verraeter::evaluate(const State& state, Player player) const {
+  const Cards& cards = setup_->cards;
+  const int n = setup_->players;
+  const int rounds_left = setup_->rounds - state.round();
+  double projected[kMaxSeats];
+  for (Player s = 0; s < n; ++s) {
+    int hand = 0;
+    for (int v = 0; v < cards.num_values; ++v) hand += cards.values[v] * state.hand(s)[v];
+    projected[s] = state.vp(s) + state.final_bonus(s) + kHandWorth * hand +
+                   kGutshofWorth * rounds_left * state.drawing_estates(s);
+  }
+  const Phase phase = state.phase();
+  if (state.conflict() >= 0 && (phase == Phase::kDraft || phase == Phase::kSupply)) {
+    const int sides[2] = {state.conflict(), (state.conflict() + 1) % kRingSize};
+    int house[kMaxSeats];
+    int totals[2] = {0, 0};
+    int members[2] = {0, 0};
+    int showing[2] = {0, 0};  // the landscape at the site that shows each house
+    for (const int position : sides) {
+      showing[state.house_at(position)] = state.type_at(position);
+      totals[state.house_at(position)] += cards.conflict[state.type_at(position)];
+    }
+    for (Player s = 0; s < n; ++s) {
+      const int action = state.action_of(s);
+      house[s] = state.house_of(s) ^ (action == kVerraeter);
+      ++members[house[s]];
+      int strength = action >= 0 ? cards.card_conflict[action] : 0;
+      for (int v = 0; v < cards.num_values; ++v) strength += cards.values[v] * state.played(s)[v];
+      totals[house[s]] += strength;
+    }
+    for (Player s = 0; s < n; ++s) {
+      const int h = house[s];
+      const double lead = std::clamp(0.5 + (totals[h] - totals[1 - h]) / kConflictMargin, 0.0, 1.0);
+      projected[s] += lead * cards.vp[showing[1 - h]][members[h] - 1];
+      if (state.action_of(s) >= 0) projected[s] += cards.card_vp[state.action_of(s)];
+    }
+  }
+  return expected_return(projected, n, player, 2.0 + 2.0 * std::sqrt(rounds_left));
 }
 
 Json Verraeter::to_json(const State& state) const {

@@ -501,7 +501,9 @@ def _entry(game: Game, label: str, name: str, params: dict[str, Any]) -> Entry:
         bot = game.make_bot(name, params, 0)
     except ValueError as error:
         raise ValueError(f"bot {label}: {error}") from None
-    return Entry(label, name, dict(bot.params))
+    # A preset is recorded as the bot it plays with every parameter, so a replay line says
+    # exactly what played and stays valid when the preset is tuned anew.
+    return Entry(label, bot.name, dict(bot.params))
 
 
 def _as_index(value: Any) -> int | None:

@@ -668,10 +668,12 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         return rivals.bots.make(hint_name, game, (seed + players) % 2**64, **hint_params)
 
     state = game.new_initial_state()
+    plays = rivals.bots.resolve(game, bot_name, opponent_params)[0]
+    against = bot_name if plays == bot_name else f"{bot_name} ({plays})"
     console.print(
-        Text(f"{game.name}: you are {seat_name(state, args.seat)} against {bot_name}; seed {seed}")
+        Text(f"{game.name}: you are {seat_name(state, args.seat)} against {against}; seed {seed}")
     )
-    if bot_name not in game.info.fair_bots:
+    if plays not in game.info.fair_bots:
         console.print(
             Text(
                 f"note: {bot_name} searches the true state, so it sees your hidden cards; "
@@ -846,6 +848,36 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
             name, counts, Text.assemble((info.long_name, "italic"), ": ", info.description)
         )
     console.print(table)
+    return 0
+
+
+def cmd_bots(args: argparse.Namespace, console: Console) -> int:
+    names = list(args.games) or rivals.games()
+    unknown = [name for name in names if name not in rivals.games()]
+    if unknown:
+        raise CliError(f"unknown game {unknown[0]!r}; choose from {', '.join(rivals.games())}")
+    infos = [rivals.make(name).info for name in names]
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("game", style="bold")
+    table.add_column("bots")
+    table.add_column("evaluations")
+    for info in infos:
+        table.add_row(info.name, ", ".join(info.bots), ", ".join(info.evaluations) or "-")
+    console.print(table)
+    console.print(Text("presets (rivals.bots.make(NAME, game), --bots NAME):", style="bold"))
+    for info in infos:
+        for preset, spec in info.presets.items():
+            settings = " ".join(
+                f"{key}={json.dumps(value)}" for key, value in spec["params"].items()
+            )
+            console.print(
+                Text.assemble(
+                    f"  {info.name}: ",
+                    (preset, "bold"),
+                    f" = {spec['bot']} {settings}",
+                    (f"  ({spec['description']})", "dim"),
+                )
+            )
     return 0
 
 
@@ -1036,6 +1068,12 @@ def build_parser() -> ArgumentParser:
 
     games = commands.add_parser("games", help="list the games")
     games.set_defaults(handler=cmd_games)
+
+    bots_cmd = commands.add_parser(
+        "bots", help="list each game's bots, evaluations and presets (what 'best' plays)"
+    )
+    bots_cmd.add_argument("games", nargs="*", metavar="GAME", help="games to list (default: all)")
+    bots_cmd.set_defaults(handler=cmd_bots)
     parser.commands = dict(commands.choices)
     return parser
 

@@ -11,11 +11,15 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import math
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
 CHANCE = -1
 TERMINAL = -4
+
+# An evaluation stays this far inside (-1, 1), below any proven result.
+EVALUATION_SCALE = 0.9
 
 Self = TypeVar("Self", bound="State")
 StateT = TypeVar("StateT", bound="State")
@@ -73,6 +77,17 @@ def as_action(action: Any) -> int:
             f"{action!r}"
         )
     return int(action.__index__())
+
+
+def expected_return(projected: Sequence[float], player: int, spread: float) -> float:
+    """The evaluation of a game won by the highest total: seat ``s`` wins with the probability
+    ``exp(projected[s] / spread) / sum(exp(projected[t] / spread))``, a winner gets +1 and each
+    of the n - 1 losers -1 / (n - 1), so the expected return is (n p - 1) / (n - 1), times 0.9."""
+    best = max(projected)
+    weights = [math.exp((value - best) / spread) for value in projected]
+    win = weights[player] / sum(weights)
+    n = len(projected)
+    return EVALUATION_SCALE * (n * win - 1) / (n - 1)
 
 
 class Game(Generic[StateT]):
@@ -145,6 +160,10 @@ class State:
         """The compact observation (``board`` and ``features``) made from ``_planes``."""
         raise NotImplementedError
 
+    def _evaluate(self, player: int) -> float:
+        """The rules page's "Evaluation (for search bots)" of this unfinished position."""
+        raise NotImplementedError
+
     # -- queries ---------------------------------------------------------------------------------
 
     def observation_tensor(self, player: int, kind: str = "planes") -> Any:
@@ -155,6 +174,16 @@ class State:
             raise ValueError(f"observation kind must be 'planes' or 'compact', got {kind!r}")
         planes = self._planes(player)
         return planes if kind == "planes" else self._compact(planes)
+
+    def evaluate(self, player: int) -> float:
+        """What a search bot makes of this position from ``player``'s side, in (-1, 1); at a
+        decision or a chance node, never at the end (``returns`` is the value there)."""
+        seat = self._check_seat(player)
+        if self.is_terminal():
+            raise ValueError(
+                f"{self.game.name}: evaluate: the game is over; its value is returns()"
+            )
+        return self._evaluate(seat)
 
     def current_player(self) -> int:
         return self.player

@@ -26,7 +26,15 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _base
-from ._base import CHANCE, TERMINAL, bad_param, int_param, is_int, with_defaults
+from ._base import (
+    CHANCE,
+    TERMINAL,
+    bad_param,
+    expected_return,
+    int_param,
+    is_int,
+    with_defaults,
+)
 from ._data import read_data
 from ._rng import Rng
 
@@ -51,6 +59,13 @@ SETUP_DRAW = 6
 SETUP_DEPLOY = 3
 MAX_ROUNDS = 4
 NUM_PHASES = 4
+
+# The evaluation's weights (rules page, "Evaluation (for search bots)"): VP per point of strength
+# on the stacks and in reserve, per kept card, and how far the VP difference may still move.
+STACK_WORTH = 0.15
+RESERVE_WORTH = 0.05
+KEPT_WORTH = 0.5
+EVALUATION_SPREAD = 2.5
 
 PASS = 0
 FIGHT = 1
@@ -1619,6 +1634,21 @@ class State(_base.State):
         if self.phase != "terminal" or self.winner is None:
             return [0.0, 0.0]
         return [1.0 if seat == self.winner else -1.0 for seat in (0, 1)]
+
+    def _strength(self, cards: set[int]) -> int:
+        """Best attack plus defence, summed over the units."""
+        return sum(max(self.unit(a).attack.values()) + self.unit(a).defence for a in cards)
+
+    def _evaluate(self, player: int) -> float:
+        """docs/rules/battlecards.md, "Evaluation (for search bots)"."""
+        projected = [
+            self.vp[seat]
+            + STACK_WORTH * self._strength(self.stack_cards(seat))
+            + RESERVE_WORTH * self._strength(self.reserve[seat])
+            + KEPT_WORTH * len(self.kept[seat])
+            for seat in (0, 1)
+        ]
+        return expected_return(projected, player, EVALUATION_SPREAD)
 
     # -- snapshots ------------------------------------------------------------------------------
 

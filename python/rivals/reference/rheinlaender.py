@@ -18,6 +18,7 @@ Conventions (from the rules page), with ``S`` spaces, ``T`` sites and numbers ``
 from __future__ import annotations
 
 import copy
+import math
 import re
 from collections import deque
 from collections.abc import Iterable
@@ -28,7 +29,15 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _base
-from ._base import CHANCE, TERMINAL, choice_param, int_param, is_int, with_defaults
+from ._base import (
+    CHANCE,
+    TERMINAL,
+    choice_param,
+    expected_return,
+    int_param,
+    is_int,
+    with_defaults,
+)
 from ._data import read_data
 from ._rng import Rng
 
@@ -908,6 +917,13 @@ class State(_base.State):
         if winners == n:
             return [0.0] * n
         return [1.0 / winners if v == best else -1.0 / (n - winners) for v in totals]
+
+    def _evaluate(self, player: int) -> float:
+        """docs/rules/rheinlaender.md, "Evaluation (for search bots)"."""
+        final = self.final_scoring()
+        projected = [self.points[s] + final[s] for s in range(self.num_players)]
+        spread = 3 + 1.5 * math.sqrt(min(self.knights_left))
+        return expected_return(projected, player, spread)
 
     # -- snapshots -------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ Conventions (from the rules page):
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
@@ -25,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _base
-from ._base import CHANCE, TERMINAL, choice_param, with_defaults
+from ._base import CHANCE, EVALUATION_SCALE, TERMINAL, choice_param, with_defaults
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -418,6 +419,16 @@ class State(_base.State):
         if win is None:
             return [0.0] * self.num_players
         return [1.0 if self.colour_of(s) == win else -1.0 for s in range(self.num_players)]
+
+    def _evaluate(self, player: int) -> float:
+        """docs/rules/rosenkoenig.md, "Evaluation (for search bots)"."""
+        mine = self.colour_of(player)
+        by_colour = self.colour_scores()
+        heroes = [0, 0]
+        for seat in range(self.num_players):
+            heroes[self.colour_of(seat)] += self.heroes[seat]
+        lead = by_colour[mine] - by_colour[1 - mine] + 6 * (heroes[mine] - heroes[1 - mine])
+        return EVALUATION_SCALE * math.tanh(lead / 40)
 
     # -- snapshots ------------------------------------------------------------------------------
 

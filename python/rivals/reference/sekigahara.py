@@ -15,13 +15,22 @@ Conventions (from the rules page):
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _base
-from ._base import CHANCE, TERMINAL, choice_param, int_param, is_int, with_defaults
+from ._base import (
+    CHANCE,
+    EVALUATION_SCALE,
+    TERMINAL,
+    choice_param,
+    int_param,
+    is_int,
+    with_defaults,
+)
 from ._data import read_data
 
 # ---------------------------------------------------------------------------------------------
@@ -534,6 +543,16 @@ class State(_base.State):
         if win is None:
             return [0.0, 0.0]
         return [1.0 if s == win else -1.0 for s in (0, 1)]
+
+    def _evaluate(self, player: int) -> float:
+        """docs/rules/sekigahara.md, "Evaluation (for search bots)"."""
+        total = self.totals()
+        other = 1 - player
+        lead = float(total[player] - total[other])
+        for card, influence in self.neutral.items():
+            margin = influence[player] - influence[other]
+            lead += 0.5 * self.game.strength[card] * min(max(margin / 3, -1.0), 1.0)
+        return EVALUATION_SCALE * math.tanh(lead / 6)
 
     # -- snapshots ------------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ Conventions (from the rules page):
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,15 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _base
-from ._base import CHANCE, TERMINAL, bad_param, choice_param, is_int, with_defaults
+from ._base import (
+    CHANCE,
+    TERMINAL,
+    bad_param,
+    choice_param,
+    expected_return,
+    is_int,
+    with_defaults,
+)
 from ._data import read_data
 from ._rng import Rng
 
@@ -399,6 +408,13 @@ class Landscape:
     kontor: bool = False
 
 
+# The evaluation's weights (rules page, "Evaluation (for search bots)"): victory points per point
+# of supply card in hand, per Gutshof that draws and round to come, and the conflict lead that
+# decides a conflict.
+HAND_WORTH = 0.2
+GUTSHOF_WORTH = 0.5
+CONFLICT_MARGIN = 10
+
 # Proposals of the resampling's swap chain per hidden slot (rules page, "Resampling").
 SWAPS_PER_SLOT = 16
 
@@ -763,6 +779,52 @@ class State(_base.State):
         if k == n:
             return [0.0] * n
         return [1.0 / k if s in leaders else -1.0 / (n - k) for s in range(n)]
+
+    def _evaluate(self, player: int) -> float:
+        """docs/rules/verraeter.md, "Evaluation (for search bots)"."""
+        n = self.num_players
+        rounds_left = self.game.rounds - self.round
+        projected = []
+        for seat in range(n):
+            drawing = sum(
+                1
+                for land in self.ring
+                if land.estate_owner == seat and not land.kontor and land.house == self.houses[seat]
+            )
+            projected.append(
+                self.vp[seat]
+                + self.final_bonus(seat)
+                + HAND_WORTH * sum(self.hands[seat])
+                + GUTSHOF_WORTH * rounds_left * drawing
+            )
+        if self.conflict is not None and self.phase in ("draft", "supply"):
+            # The conflict as it stands: houses after the traitor's reveal, every card counted.
+            houses = [
+                1 - self.houses[seat] if self.actions[seat] == VERRAETER else self.houses[seat]
+                for seat in range(n)
+            ]
+            totals = [0, 0]
+            showing = [0, 0]
+            for i in (self.conflict, (self.conflict + 1) % RING_SIZE):
+                land = self.ring[i]
+                showing[land.house] = land.type
+                totals[land.house] += self.cards.conflict[land.type]
+            for seat in range(n):
+                totals[houses[seat]] += sum(self.played[seat])
+                card = self.actions[seat]
+                if card is not None:
+                    totals[houses[seat]] += self.cards.card_conflict[card]
+            for seat in range(n):
+                house = houses[seat]
+                members = houses.count(house)
+                lead = min(
+                    max(0.5 + (totals[house] - totals[1 - house]) / CONFLICT_MARGIN, 0.0), 1.0
+                )
+                projected[seat] += lead * self.cards.vp[showing[1 - house]][members - 1]
+                card = self.actions[seat]
+                if card is not None:
+                    projected[seat] += self.cards.card_vp[card]
+        return expected_return(projected, player, 2 + 2 * math.sqrt(rounds_left))
 
     # -- snapshots ------------------------------------------------------------------------------
 

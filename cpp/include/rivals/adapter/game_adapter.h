@@ -109,6 +109,18 @@ class StateAdapter final : public AnyState {
     return out;
   }
 
+  double evaluate(Player player) const override {
+    check_player(player);
+    if (state_.is_terminal())
+      throw InvalidArgument(std::string(G::kName) +
+                            ": evaluate: the game is over; its value is returns()");
+    if constexpr (EvaluatedGame<G>) {
+      return rules().evaluate(state_, player);
+    } else {
+      throw InvalidArgument(std::string(G::kName) + " has no evaluation");
+    }
+  }
+
   const std::vector<Action>& history() const override { return history_; }
   std::uint64_t hash() const override { return state_.hash(); }
 
@@ -388,6 +400,8 @@ class GameAdapter final : public AnyGame {
       info.default_players = static_cast<int>(players->default_value.as_int());
     }
     info.evaluation = EvaluatedGame<G>;
+    if constexpr (EvaluatedGame<G>) info.evaluations = evaluation_names_of<G>();
+    info.presets = presets_of<G>();
     // A game with nothing hidden may still spell out its (trivial) resampling; it draws nothing.
     info.resampling = HiddenInformationGame<G> && info.information == Information::kImperfect;
     // By State method; the compact encoding is observation_tensor(p, kind="compact") there and
@@ -439,13 +453,15 @@ template <Game G>
 class BotAdapter final : public AnyBot {
  public:
   BotAdapter(std::shared_ptr<const GameAdapter<G>> game, BotOf<G> bot, std::string name,
-             Json params)
+             Json params, std::string preset)
       : game_(std::move(game)),
         bot_(std::move(bot)),
         name_(std::move(name)),
-        params_(std::move(params)) {}
+        params_(std::move(params)),
+        preset_(std::move(preset)) {}
 
   const std::string& name() const override { return name_; }
+  const std::string& preset() const override { return preset_; }
   const Json& params() const override { return params_; }
   Json stats() const override { return bot_stats<G>(bot_); }
 
@@ -488,6 +504,7 @@ class BotAdapter final : public AnyBot {
   BotOf<G> bot_;
   std::string name_;
   Json params_;
+  std::string preset_;
 };
 
 // The bots of one environment's seats, each on its own stream.
@@ -533,7 +550,8 @@ std::unique_ptr<AnyVectorEnv> GameAdapter<G>::make_vector_env(
     const std::vector<std::string>& fair = info_.fair_bots;
     const std::vector<std::string>& known = info_.bots;  // make_bot_of words unknown names
     for (std::size_t seat = 0; seat < specs.size(); ++seat) {
-      const std::string& bot = specs[seat].name;
+      // A preset is as fair as the bot it plays.
+      const std::string bot = without_preset<G>(specs[seat]).name;
       if (std::find(known.begin(), known.end(), bot) == known.end() ||
           std::find(fair.begin(), fair.end(), bot) != fair.end())
         continue;
@@ -554,8 +572,11 @@ std::unique_ptr<AnyVectorEnv> GameAdapter<G>::make_vector_env(
 template <Game G>
 std::unique_ptr<AnyBot> GameAdapter<G>::make_bot(const BotSpec& spec, std::uint64_t seed) const {
   Json params;
-  BotOf<G> bot = make_bot_of<G>(rules_, spec, seed, &params);
-  return std::make_unique<BotAdapter<G>>(self(), std::move(bot), spec.name, std::move(params));
+  std::string name;
+  BotOf<G> bot = make_bot_of<G>(rules_, spec, seed, &params, &name);
+  std::string preset = name == spec.name ? std::string() : spec.name;
+  return std::make_unique<BotAdapter<G>>(self(), std::move(bot), std::move(name), std::move(params),
+                                         std::move(preset));
 }
 
 }  // namespace rivals

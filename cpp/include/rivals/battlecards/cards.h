@@ -110,6 +110,8 @@ struct CardSet {
   // taking part; a unit's own scores take its share back out (support goes to the other units).
   std::array<std::int8_t, 2 * kMaxArsenal> self_attack{};
   std::array<std::int8_t, 2 * kMaxArsenal> self_defence{};
+  // Its best attack value plus its defence: what the evaluation counts a unit as worth.
+  std::array<std::int8_t, 2 * kMaxArsenal> strength{};
 
   const ArsenalCard& arsenal(int a) const {
     return arsenals[a / kMaxArsenal][static_cast<std::size_t>(a % kMaxArsenal)];

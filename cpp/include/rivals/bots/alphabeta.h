@@ -8,25 +8,17 @@
 #pragma once
 
 #include <chrono>
-#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "rivals/bots/evaluation.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/interrupt.h"
 
 namespace rivals {
-
-// A game that can judge a position it does not search to the end: evaluate(state, p) in (-1, 1)
-// from p's side, and which players share a side (teams).
-template <class G>
-concept EvaluatedGame = Game<G> && requires(const G& g, const typename G::State& s, Player p) {
-  { g.evaluate(s, p) } -> std::convertible_to<double>;
-  { g.same_side(p, p) } -> std::same_as<bool>;
-};
 
 inline constexpr const char* kAlphaBetaName = "alphabeta";
 
@@ -45,11 +37,13 @@ class AlphaBetaBot {
         ParamSpec::number("time_s", Json(0.0), 0, kMaxSeconds,
                           "seconds per move; when positive, deepen until it runs out"),
         ParamSpec::integer("table_mb", Json(64), 1, 4096, "transposition table size in MiB"),
+        evaluation_param_spec<G>("the evaluation that values the positions at the horizon"),
     };
   }
 
   AlphaBetaBot(const G& game, const Json& params, std::uint64_t seed)
       : game_(&game),
+        evaluator_(game, params.find("evaluation")->as_string()),
         depth_(static_cast<int>(params.find("depth")->as_int())),
         time_s_(params.find("time_s")->as_number()),
         rng_(seed) {
@@ -130,7 +124,7 @@ class AlphaBetaBot {
       state.returns(returns);
       return returns[me_];
     }
-    if (depth == 0) return game_->evaluate(state, me_);
+    if (depth == 0) return evaluator_.value(state, me_);
     if (state.is_chance_node()) {
       ChanceOutcome outcomes[State::kMaxChanceOutcomes];
       const int count = state.chance_outcomes(outcomes);
@@ -190,6 +184,7 @@ class AlphaBetaBot {
   }
 
   const G* game_;
+  Evaluator<G> evaluator_;
   int depth_;
   double time_s_;
   Rng rng_;

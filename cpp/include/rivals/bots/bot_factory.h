@@ -1,7 +1,9 @@
 // The bots available for a game type, built by name: the engine's bots that every game has
 // (random, mcts, ismcts), alphabeta for a game with an evaluation, and the game's own extra bots
-// (G::ExtraBots, game_concept.h). A bot is a std::variant rather than a virtual class, so a match
-// between C++ bots dispatches with a jump table, not a virtual call, on every move.
+// (G::ExtraBots, game_concept.h); and the presets, named settings of those bots that the game
+// declares (GameInfo::presets), "best" among them. A bot is a std::variant rather than a virtual
+// class, so a match between C++ bots dispatches with a jump table, not a virtual call, on every
+// move.
 #pragma once
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include "rivals/bots/random_bot.h"
 #include "rivals/core/any_game.h"
 #include "rivals/core/game_concept.h"
+#include "rivals/core/game_info.h"
 
 namespace rivals {
 
@@ -107,20 +110,70 @@ std::vector<std::string> bot_names_of(BotSelection selection = BotSelection::kAl
   return names;
 }
 
-// `resolved`, when given, receives every parameter of the bot with the defaults filled in.
+inline constexpr const char* kBestPreset = "best";
+// The thinking time of a preset unless given: a tenth of a second per move.
+inline constexpr double kPresetSeconds = 0.1;
+
+// The presets of G: those it declares, and "best" as plain tree search (ismcts where something
+// is hidden, so it never peeks; mcts otherwise) when it declares none of that name.
 template <Game G>
-BotOf<G> make_bot_of(const G& game, const BotSpec& spec, std::uint64_t seed,
-                     Json* resolved = nullptr) {
+std::vector<BotPreset> presets_of() {
+  const GameInfo info = G::info();
+  std::vector<BotPreset> presets = info.presets;
+  const bool has_best = std::any_of(presets.begin(), presets.end(),
+                                    [](const BotPreset& p) { return p.name == kBestPreset; });
+  if (!has_best) {
+    const bool hidden = info.information == Information::kImperfect;
+    presets.push_back({kBestPreset, hidden ? "ismcts" : "mcts",
+                       Json::object({{"time_s", kPresetSeconds}}),
+                       "tree search with its defaults: no tuned setting declared yet"});
+  }
+  return presets;
+}
+
+// What a spec plays: a preset's bot with the preset's parameters, the given ones overriding them;
+// any other spec as it is.
+template <Game G>
+BotSpec without_preset(const BotSpec& given) {
+  for (const BotPreset& preset : presets_of<G>()) {
+    if (preset.name != given.name) continue;
+    BotSpec spec{preset.bot, preset.params};
+    if (given.params.is_object())
+      for (const auto& [key, value] : given.params.as_object()) spec.params.set(key, value);
+    return spec;
+  }
+  return given;
+}
+
+// `resolved`, when given, receives every parameter of the bot with the defaults filled in, and
+// `bot_name` the name of the bot that plays (a preset's bot).
+template <Game G>
+BotOf<G> make_bot_of(const G& game, const BotSpec& given, std::uint64_t seed,
+                     Json* resolved = nullptr, std::string* bot_name = nullptr) {
+  const BotSpec spec = without_preset<G>(given);
+  const std::string owner =
+      spec.name == given.name ? given.name : given.name + " (" + spec.name + ")";
   std::optional<BotOf<G>> bot;
   detail::for_each_bot<G>([&]<class Bot>(std::type_identity<Bot>) {
     if (bot || spec.name != Bot::kName) return;
-    Json params = resolve_params(Bot::kName, Bot::param_specs(), spec.params);
+    if constexpr (!EvaluatedGame<G> && requires { Bot::evaluation_params(); }) {
+      for (const std::string& name : Bot::evaluation_params())
+        if (spec.params.is_object() && spec.params.find(name) != nullptr)
+          throw InvalidArgument(owner + ": parameter '" + name +
+                                "' needs the game's evaluation, and " + G::kName +
+                                " provides none (game.info.evaluation)");
+    }
+    Json params = resolve_params(owner, Bot::param_specs(), spec.params);
     bot.emplace(std::in_place_type<Bot>, game, params, seed);
     if (resolved != nullptr) *resolved = std::move(params);
+    if (bot_name != nullptr) *bot_name = Bot::kName;
   });
   if (bot) return std::move(*bot);
   std::string names;
   for (const auto& name : bot_names_of<G>()) names += (names.empty() ? "" : ", ") + name;
+  std::string presets;
+  for (const auto& preset : presets_of<G>()) presets += (presets.empty() ? "" : ", ") + preset.name;
+  names += "; presets: " + presets;
   std::string why;
   if (!EvaluatedGame<G> && spec.name == kAlphaBetaName)
     why = std::string(" (") + kAlphaBetaName + " needs an evaluation, which " +

@@ -28,11 +28,14 @@ class IsmctsBot {
   // (resample_history), so the true hidden cards never reach the search.
   static constexpr bool kSeatInformationOnly = true;
   static std::vector<ParamSpec> param_specs() {
-    return TreeSearchSettings::specs("determinised simulations", 0.7);
+    auto specs = TreeSearchSettings::specs("determinised simulations", 0.7);
+    Rollout<G>::add_specs(specs);
+    return specs;
   }
+  static std::vector<std::string> evaluation_params() { return cut_off_param_names(); }
 
   IsmctsBot(const G& game, const Json& params, std::uint64_t seed)
-      : game_(&game), settings_(TreeSearchSettings::parse(params)) {
+      : game_(&game), settings_(TreeSearchSettings::parse(params)), rollout_(game, params, kName) {
     trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
@@ -142,9 +145,10 @@ class IsmctsBot {
       state.apply(nodes[node].action);
       path.push_back(node);
     }
-    play_randomly(state, rng);
+    // The rollout continues the determinised deal, so an evaluation sees that deal, never the
+    // true hidden cards.
     double returns[kMaxPlayers];
-    state.returns(returns);
+    rollout_(state, rng, returns);
     for (const std::int32_t n : path) {
       Node& visited = nodes[n];
       ++visited.visits;
@@ -174,6 +178,7 @@ class IsmctsBot {
 
   const G* game_;
   TreeSearchSettings settings_;
+  Rollout<G> rollout_;
   std::vector<Tree> trees_;
 };
 

@@ -1,4 +1,5 @@
-// Monte Carlo tree search (UCT) with uniformly random rollouts.
+// Monte Carlo tree search (UCT) with uniformly random rollouts, cut off by the game's evaluation
+// when asked to (tree_search.h, Rollout).
 //
 // Chance nodes are sampled on the way down and their outcomes kept as children, so the tree
 // averages over the chance outcomes it has seen. Each child stores the total return of the player
@@ -24,11 +25,14 @@ class MctsBot {
  public:
   static constexpr const char* kName = "mcts";
   static std::vector<ParamSpec> param_specs() {
-    return TreeSearchSettings::specs("simulations", 1.4);
+    auto specs = TreeSearchSettings::specs("simulations", 1.4);
+    Rollout<G>::add_specs(specs);
+    return specs;
   }
+  static std::vector<std::string> evaluation_params() { return cut_off_param_names(); }
 
-  MctsBot(const G& /*game*/, const Json& params, std::uint64_t seed)
-      : settings_(TreeSearchSettings::parse(params)) {
+  MctsBot(const G& game, const Json& params, std::uint64_t seed)
+      : settings_(TreeSearchSettings::parse(params)), rollout_(game, params, kName) {
     trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
@@ -100,9 +104,8 @@ class MctsBot {
       state.apply(nodes[node].action);
       tree.path.push_back(node);
     }
-    play_randomly(state, tree.rng);
     double returns[kMaxPlayers];
-    state.returns(returns);
+    rollout_(state, tree.rng, returns);
     for (const std::int32_t n : tree.path) {
       Node& visited = nodes[n];
       ++visited.visits;
@@ -177,6 +180,7 @@ class MctsBot {
   }
 
   TreeSearchSettings settings_;
+  Rollout<G> rollout_;
   std::vector<Tree> trees_;
 };
 

@@ -3,6 +3,9 @@
 // with its own random stream, and the move is chosen by the visit counts summed over the trees.
 // Trees share nothing while they grow, so there are no locks and the result for a given seed and
 // thread count is reproducible.
+//
+// Both value a new leaf by a rollout: uniformly random to the end, or, in a game with an
+// evaluation, `rollout_depth` random decisions and then the game's evaluation (the cut-off).
 #pragma once
 
 #include <cstdint>
@@ -10,8 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "rivals/bots/evaluation.h"
+#include "rivals/core/error.h"
+#include "rivals/core/game_concept.h"
 #include "rivals/core/json.h"
 #include "rivals/core/params.h"
+#include "rivals/core/playout.h"
 #include "rivals/core/threads.h"
 #include "rivals/core/types.h"
 
@@ -50,6 +57,62 @@ struct TreeSearchSettings {
             params.find("exploration")->as_number(), params.find("max_nodes")->as_int(),
             static_cast<int>(params.find("threads")->as_int())};
   }
+};
+
+// The parameters a tree search has only in a game with an evaluation (Rollout below).
+inline std::vector<std::string> cut_off_param_names() { return {"rollout_depth", "evaluation"}; }
+
+// How a tree search values a new leaf, for a game without an evaluation: a random game to the end.
+template <Game G>
+class Rollout {
+ public:
+  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
+  Rollout(const G& /*game*/, const Json& /*params*/, const char* /*bot*/) {}
+
+  void operator()(typename G::State& state, Rng& rng, double* returns) const {
+    play_randomly(state, rng);
+    state.returns(returns);
+  }
+};
+
+// With an evaluation the rollout may stop after `rollout_depth` decisions and take the game's
+// evaluation of where it stopped as the returns; null (the default) plays to the end as above.
+template <EvaluatedGame G>
+class Rollout<G> {
+ public:
+  static void add_specs(std::vector<ParamSpec>& specs) {
+    specs.push_back(ParamSpec::integer("rollout_depth", Json(nullptr), 0,
+                                       TreeSearchSettings::kMaxCount,
+                                       "random decisions played from a new leaf before the "
+                                       "game's evaluation values it; 0 values the leaf itself")
+                        .or_null("random rollouts to the end"));
+    specs.push_back(
+        evaluation_param_spec<G>("the evaluation that values a cut-off rollout (rollout_depth)"));
+  }
+
+  Rollout(const G& game, const Json& params, const char* bot)
+      : evaluator_(game, params.find("evaluation")->as_string()) {
+    const Json& depth = *params.find("rollout_depth");
+    depth_ = depth.is_null() ? -1 : depth.as_int();
+    const std::string& evaluation = params.find("evaluation")->as_string();
+    if (depth_ < 0 && evaluation != evaluation_names_of<G>().front())
+      throw InvalidArgument(std::string(bot) + ": evaluation '" + evaluation +
+                            "' values cut-off rollouts, and rollout_depth is null (rollouts to "
+                            "the end); give rollout_depth too");
+  }
+
+  void operator()(typename G::State& state, Rng& rng, double* returns) const {
+    if (depth_ < 0) {
+      play_randomly(state, rng);
+      state.returns(returns);
+    } else {
+      cut_off_rollout(evaluator_, state, rng, depth_, returns);
+    }
+  }
+
+ private:
+  Evaluator<G> evaluator_;
+  std::int64_t depth_ = -1;
 };
 
 // Calls grow(tree) for every tree, the first on the calling thread. An error in any tree (an

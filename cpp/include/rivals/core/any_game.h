@@ -42,6 +42,13 @@ class AnyState {
 
   virtual std::vector<double> returns() const = 0;
   virtual std::vector<double> scores() const = 0;
+  // The game's evaluation of the position from `player`'s side (its rules page, "Evaluation (for
+  // search bots)"): what a search bot uses where it stops looking ahead, strictly inside (-1, 1)
+  // and on the scale of returns(). Defined at decision and chance nodes alike (a search may stop
+  // at either); it reads the whole state, hidden cards included. Throws std::invalid_argument at
+  // the end (returns() is the value there), for a player who is not a seat, and for a game
+  // without an evaluation (GameInfo::evaluation).
+  virtual double evaluate(Player player) const = 0;
   virtual const std::vector<Action>& history() const = 0;
   virtual std::uint64_t hash() const = 0;
 
@@ -63,7 +70,10 @@ class AnyState {
 class AnyBot {
  public:
   virtual ~AnyBot() = default;
+  // The bot that plays, a preset's bot for a preset.
   virtual const std::string& name() const = 0;
+  // The preset it was made from (GameInfo::presets), or empty.
+  virtual const std::string& preset() const = 0;
   // Every parameter, defaults filled in.
   virtual const Json& params() const = 0;
   // An action legal in `state` for the player to move. Throws std::invalid_argument when the

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "rivals/core/json.h"
 #include "rivals/core/types.h"
 
 namespace rivals {
@@ -24,6 +25,15 @@ enum class Utility {
   kZeroSum,      // the returns sum to 0 at every end
   kConstantSum,  // they sum to utility_sum at every end
   kGeneralSum,   // no promise
+};
+
+// A named bot setting: rivals.bots.make(name, game) plays `bot` with `params`, parameters given
+// with the name overriding them. "best" is the game's strongest setting at `time_s` 0.1.
+struct BotPreset {
+  std::string name;
+  std::string bot;
+  Json params = Json::object();
+  std::string description;  // one line: what it is and how it was chosen
 };
 
 // The seats that share one result, for one player count.
@@ -43,18 +53,22 @@ struct GameInfo {
   double observation_low = -std::numeric_limits<double>::infinity();
   double observation_high = std::numeric_limits<double>::infinity();
   std::vector<TeamSplit> teams;  // only the player counts that play in teams
+  // Its tuned bot settings; "best" defaults to plain tree search when a game declares none.
+  std::vector<BotPreset> presets;
 
   // Derived: the name (G::kName); the player counts from the `players` parameter's choices (the
   // one count of a game without it) and its default; `evaluation` from an evaluate() for search
-  // (bots/alphabeta.h); `resampling` from resample_history() in a game with imperfect
-  // information; the observation encodings every game has (the compact one included); the bots
-  // that play it, and which of them are exact solvers, from the engine's bots and the game's extra
-  // bots; `fair_bots`, the bots that decide from what the mover's seat may see (declared by each
-  // bot), may play a seat against a person or a learner.
+  // (bots/evaluation.h) and `evaluations` the names it offers, the default first;
+  // `resampling` from resample_history() in a game with imperfect information; the observation
+  // encodings every game has (the compact one included); the bots that play it, and which of them
+  // are exact solvers, from the engine's bots and the game's extra bots; `fair_bots`, the bots
+  // that decide from what the mover's seat may see (declared by each bot), may play a seat against
+  // a person or a learner.
   std::string name;
   std::vector<int> player_counts;
   int default_players = 0;
   bool evaluation = false;
+  std::vector<std::string> evaluations;
   bool resampling = false;
   std::vector<std::string> observations;
   std::vector<std::string> bots;

@@ -46,6 +46,10 @@ class Rheinlaender {
   std::string action_to_string(const State& state, Action action) const;
   Action string_to_action(const State& state, std::string_view text) const;
   void scores(const State& state, double* out) const;
+  // A position the search does not play out, from `player`'s side (docs/rules/rheinlaender.md,
+  // "Evaluation (for search bots)"); reads the whole state, hands included.
+  double evaluate(const State& state, Player player) const;
+  bool same_side(Player a, Player b) const { return a == b; }
   Json to_json(const State& state) const;
   std::string to_string(const State& state) const;
   std::string observation_string(const State& state, Player player) const;

@@ -102,6 +102,8 @@ class State {
   bool touches_church(const Bits& spaces) const { return spaces.intersects(church_spaces_); }
   // Banked points plus, at the end, the final scoring.
   void totals(int* out) const;
+  // Banked points plus the final scoring as it would count now, game over or not.
+  void final_totals(int* out) const;
 
  private:
   std::uint64_t sites_touching(const Bits& spaces) const;

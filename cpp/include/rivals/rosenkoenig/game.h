@@ -42,8 +42,11 @@ class Rosenkoenig {
   void compact_observation(const State& state, Player player, std::uint8_t* board,
                            float* features) const;
 
-  // For search (bots/alphabeta.h): docs/rules/rosenkoenig.md, "Evaluation".
-  double evaluate(const State& state, Player player) const;
+  // For search (bots/evaluation.h): docs/rules/rosenkoenig.md, "Evaluation". The first is the
+  // default; "thesis" follows the published thesis engine.
+  static std::vector<std::string> evaluations() { return {"default", "thesis"}; }
+  double evaluate(const State& state, Player player, int evaluation) const;
+  double evaluate(const State& state, Player player) const { return evaluate(state, player, 0); }
   bool same_side(Player a, Player b) const { return State::colour_of(a) == State::colour_of(b); }
 
  private:

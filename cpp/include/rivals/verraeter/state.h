@@ -138,6 +138,11 @@ class State {
     return -1;
   }
   bool kontor_at(int position) const { return (kontor_ >> position) & 1; }
+  // The seat's Gutshöfe below a landscape of its own house: each draws a card in phase 10.
+  int drawing_estates(Player seat) const {
+    return std::popcount(
+        static_cast<unsigned>(estates_[seat] & ~kontor_ & own_house_positions(seat)));
+  }
   int house_of(Player seat) const { return (houses_ >> seat) & 1; }
   int vp(Player seat) const { return vp_[seat]; }
   int round() const { return round_; }

@@ -1,0 +1,297 @@
+"""The evaluation in the tree searches and the presets (docs/bots.md): ``rollout_depth`` cuts the
+rollouts of ``mcts`` and ``ismcts`` off with the game's evaluation;
+the evaluation's value is backed up from the mover's side (the move it prefers is the move a tiny
+tree plays); games name their evaluations (Rosenkönig's ``thesis``); ``best`` and the other
+presets resolve to a bot with its full parameters, are recorded so, and never peek where cards
+are hidden."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import rivals
+from rivals import arena, cli
+from tests.test_bots import decisions
+
+TREE_BOTS = ["mcts", "ismcts"]
+EVALUATED = [name for name in rivals.games() if rivals.make(name).info.evaluation]
+HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information == "imperfect"]
+
+
+def test_every_game_names_its_evaluations_default_first() -> None:
+    assert rivals.games() == EVALUATED
+    assert rivals.make("rosenkoenig").info.evaluations == ("default", "thesis")
+    for name in EVALUATED:
+        assert rivals.make(name).info.evaluations[0] == "default"
+
+
+# --- parameters -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bot", TREE_BOTS)
+@pytest.mark.parametrize("name", EVALUATED)
+def test_cut_off_parameters_are_declared_with_their_defaults(name: str, bot: str) -> None:
+    params = rivals.bots.make(bot, rivals.make(name)).params
+    assert params["rollout_depth"] is None
+    assert params["evaluation"] == "default"
+
+
+@pytest.mark.parametrize("bot", TREE_BOTS)
+def test_bad_cut_off_parameters_are_refused(bot: str) -> None:
+    game = rivals.make("rosenkoenig")
+    with pytest.raises(ValueError, match=r"rollout_depth must be null .* or an int 0-"):
+        rivals.bots.make(bot, game, rollout_depth=-1)
+    with pytest.raises(ValueError, match='evaluation must be "default" or "thesis"'):
+        rivals.bots.make(bot, game, rollout_depth=2, evaluation="material")
+    # An evaluation that would value nothing is said so rather than ignored.
+    with pytest.raises(ValueError, match="evaluation 'thesis' values cut-off rollouts"):
+        rivals.bots.make(bot, game, evaluation="thesis")
+    assert rivals.bots.make(bot, game, rollout_depth=0, evaluation="thesis").params[
+        "evaluation"
+    ] == ("thesis")
+
+
+def test_alphabeta_takes_an_evaluation_by_name() -> None:
+    game = rivals.make("rosenkoenig")
+    assert rivals.bots.make("alphabeta", game).params["evaluation"] == "default"
+    assert rivals.bots.make("alphabeta", game, evaluation="thesis").params["evaluation"] == "thesis"
+    with pytest.raises(ValueError, match='evaluation must be "default" or "thesis"'):
+        rivals.bots.make("alphabeta", game, evaluation="none")
+    with pytest.raises(ValueError, match=r'evaluation must be "default" .*, got "thesis"'):
+        rivals.bots.make("alphabeta", rivals.make("sekigahara"), evaluation="thesis")
+
+
+# --- the search -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bot", TREE_BOTS)
+@pytest.mark.parametrize("name", EVALUATED)
+def test_cut_off_search_repeats_per_seed_and_differs_from_full_rollouts(
+    name: str, bot: str
+) -> None:
+    game = rivals.make(name)
+    positions = decisions(name, 12, seed=7)
+
+    def moves(seed: int, **params: Any) -> list[int]:
+        player = rivals.bots.make(bot, game, seed=seed, iterations=300, **params)
+        return [player.step(state) for state in positions]
+
+    cut = moves(5, rollout_depth=2)
+    assert cut == moves(5, rollout_depth=2)
+    # The default is the full rollout, move for move as before the parameter existed.
+    assert moves(5) == moves(5, rollout_depth=None)
+    assert cut != moves(5)
+    assert moves(5, rollout_depth=0) != moves(5)
+
+
+def rosenkoenig_leads(state: rivals.State, hero_worth: int) -> dict[int, int]:
+    """For each legal action of the player to move, the score lead of their colour after it plus
+    ``hero_worth`` points for every hero their colour holds more, computed from the scores and
+    hero counts the state shows."""
+    mover = state.current_player()
+    players = state.game.num_players
+    leads = {}
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        scores, heroes = child.scores(), child.to_dict()["heroes"]
+        own = [seat for seat in range(players) if seat % 2 == mover % 2]
+        other = [seat for seat in range(players) if seat % 2 != mover % 2]
+        score_lead = scores[own[0]] - scores[other[0]]
+        hero_lead = sum(heroes[s] for s in own) - sum(heroes[s] for s in other)
+        leads[action] = int(score_lead + hero_worth * hero_lead)
+    return leads
+
+
+def rosenkoenig_positions(players: int, count: int, seed: int) -> list[rivals.State]:
+    """Random decision positions where moves differ in what they score."""
+    game = rivals.make("rosenkoenig", players=players)
+    rng = random.Random(seed)
+    found: list[rivals.State] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, weights)[0])
+                continue
+            if len(set(rosenkoenig_leads(state, 6).values())) > 2 and rng.random() < 0.1:
+                found.append(state.clone())
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize(("evaluation", "hero_worth"), [("default", 6), ("thesis", 30)])
+def test_a_tiny_cut_off_tree_plays_the_move_the_evaluation_prefers(
+    players: int, evaluation: str, hero_worth: int
+) -> None:
+    """ismcts adds one node per simulation, so with rollout_depth 0 its first visit to each root
+    move values it by the evaluation of the position it leads to; with exploration 0 the one
+    more visit goes to the best valued, which is then the most visited. The best is the mover's
+    colour's largest lead (both evaluations grow with it), so this fails if a value is backed up
+    from the wrong side, for the wrong seat or team, or weighs heroes otherwise. (mcts expands a
+    node's moves all at once and values one of them a ply deeper: see the test below.)"""
+    game = rivals.make("rosenkoenig", players=players)
+    checked = 0
+    for number, state in enumerate(rosenkoenig_positions(players, 40, seed=players)):
+        leads = rosenkoenig_leads(state, hero_worth)
+        best = max(leads.values())
+        preferred = [action for action, lead in leads.items() if lead == best]
+        if len(preferred) > 1:
+            continue
+        bot = rivals.bots.make(
+            "ismcts",
+            game,
+            seed=number,
+            iterations=len(leads) + 1,
+            exploration=0,
+            rollout_depth=0,
+            evaluation=evaluation,
+        )
+        assert bot.step(state) == preferred[0], state.to_dict()
+        checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "evaluation"),
+    [
+        ("rosenkoenig", {}, "default"),
+        ("rosenkoenig", {}, "thesis"),
+        ("rosenkoenig", {"players": 4}, "default"),
+        ("sekigahara", {}, "default"),
+    ],
+)
+def test_mcts_valuing_leaves_by_the_evaluation_alone_beats_random(
+    name: str, params: dict[str, Any], evaluation: str
+) -> None:
+    """A search steered by nothing but evaluations backed up for the wrong side or seat would
+    lose to random play."""
+    game = rivals.make(name, **params)
+    bot = ("mcts", {"iterations": 200, "rollout_depth": 0, "evaluation": evaluation})
+    specs = [bot, ("random", {})] * (game.num_players // 2)
+    results = game.play_match(specs, 20, seed=1, threads=1)
+    # Game i seats bot (seat + i) % players in each seat; the searching bots are the even ones.
+    won = [
+        next(r for s, r in enumerate(returns) if seating[s] % 2 == 0) > 0
+        for returns, seating in zip(results["returns"], results["seating"])
+    ]
+    assert sum(won) >= 18
+
+
+def test_the_thesis_evaluation_weighs_heroes_apart_from_the_default() -> None:
+    """Positions where the two evaluations prefer different moves exist, and alphabeta at depth 1
+    plays each evaluation's preferred move there."""
+    game = rivals.make("rosenkoenig")
+    disagreements = 0
+    for number, state in enumerate(rosenkoenig_positions(2, 200, seed=11)):
+        default, thesis = rosenkoenig_leads(state, 6), rosenkoenig_leads(state, 30)
+        best_default = [a for a, v in default.items() if v == max(default.values())]
+        best_thesis = [a for a, v in thesis.items() if v == max(thesis.values())]
+        if set(best_default) & set(best_thesis):
+            continue
+        disagreements += 1
+        for evaluation, best in (("default", best_default), ("thesis", best_thesis)):
+            bot = rivals.bots.make("alphabeta", game, seed=number, depth=1, evaluation=evaluation)
+            assert bot.step(state) in best, (evaluation, state.to_dict())
+    assert disagreements >= 3
+
+
+# --- presets ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_best_resolves_to_a_bot_of_the_game_at_a_tenth_of_a_second(name: str) -> None:
+    game = rivals.make(name)
+    preset = game.info.presets["best"]
+    assert preset["bot"] in game.info.bots
+    assert preset["params"]["time_s"] == 0.1
+    assert preset["description"]
+    bot = rivals.bots.make("best", game)
+    assert (bot.name, bot.preset) == (preset["bot"], "best")
+    plain = rivals.bots.make(preset["bot"], game, **preset["params"])
+    assert bot.params == plain.params
+    assert plain.preset is None
+    # Given parameters override the preset's.
+    assert rivals.bots.make("best", game, time_s=0.5).params == {**plain.params, "time_s": 0.5}
+    assert rivals.bots.resolve(game, "best", {"time_s": 0.5}) == (
+        preset["bot"],
+        {**preset["params"], "time_s": 0.5},
+    )
+    assert rivals.bots.clock_dependent(game, "best", {})
+    assert not rivals.bots.clock_dependent(game, "best", {"time_s": 0})
+    assert not set(game.info.presets) & set(game.info.bots)
+
+
+@pytest.mark.parametrize("name", ["rosenkoenig", "sekigahara"])
+def test_the_tuned_presets_cut_rollouts_off(name: str) -> None:
+    params = rivals.bots.make("best", rivals.make(name)).params
+    assert isinstance(params["rollout_depth"], int)
+
+
+def test_a_preset_is_recorded_as_the_bot_it_plays() -> None:
+    game = rivals.make("rosenkoenig")
+    lineup = arena.Lineup.of(game, ["best", ("best", {"time_s": 0.2})])
+    first, second = lineup.entries
+    assert (first.label, second.label) == ("best", "best#2")
+    assert first.spec == {
+        "name": "mcts",
+        "params": rivals.bots.make("best", game).params,
+    }
+    assert second.spec["params"]["time_s"] == 0.2
+    # A replay line's bots rebuild the same lineup.
+    record = {
+        "game": game.name,
+        "params": game.params,
+        "arena": {"index": 0, "labels": ["best", "best#2"]},
+        "bots": lineup.seat_bots(0),
+    }
+    assert arena.Lineup.from_record(record).entries == lineup.entries
+
+
+def test_unknown_bots_list_the_presets_and_bad_preset_parameters_name_both() -> None:
+    game = rivals.make("sekigahara")
+    with pytest.raises(ValueError, match=r"available: alphabeta, .*; presets: best"):
+        rivals.bots.make("strongest", game)
+    with pytest.raises(ValueError, match=r"best \(mcts\): unknown parameter 'depth'"):
+        rivals.bots.make("best", game, depth=3)
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_best_never_peeks_where_cards_are_hidden(name: str) -> None:
+    """best plays a bot that decides from its seat's information state: one of the fair bots
+    (the learning environment accepts it as an opponent), and its move, at a fixed budget, is
+    the same for two states its seat cannot tell apart."""
+    game = rivals.make(name)
+    assert game.info.presets["best"]["bot"] in game.info.fair_bots
+    # The learning environment's check of its opponents reads the preset's bot.
+    opponents = {seat: ("best", {"time_s": 0}) for seat in range(1, game.num_players)}
+    rivals.VectorEnv(game, 1, opponents=opponents)
+    rng = random.Random(name)
+    positions = decisions(name, 6, seed=3)
+    for number, state in enumerate(positions):
+        twin = state.resample_from_infostate(state.current_player(), rng.randrange(2**32))
+        moves = [
+            rivals.bots.make("best", game, seed=number, time_s=0, iterations=60).step(s)
+            for s in (state, twin)
+        ]
+        assert moves[0] == moves[1]
+
+
+def test_the_bots_command_lists_evaluations_and_what_best_plays(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["bots", "rosenkoenig", "verraeter"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "default, thesis" in out
+    rollout_depth = rivals.bots.make("best", rivals.make("rosenkoenig")).params["rollout_depth"]
+    assert f"best = mcts time_s=0.1 rollout_depth={rollout_depth}" in out
+    assert "best = ismcts time_s=0.1" in out
+    assert "sekigahara" not in out
+    assert cli.main(["bots", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
