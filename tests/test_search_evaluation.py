@@ -230,19 +230,36 @@ def test_best_resolves_to_a_bot_of_the_game_at_a_tenth_of_a_second(name: str) ->
     assert not set(game.info.presets) & set(game.info.bots)
 
 
-@pytest.mark.parametrize("name", ["rosenkoenig", "sekigahara"])
+@pytest.mark.parametrize("name", ["rosenkoenig", "sekigahara", "rheinlaender", "battlecards"])
 def test_the_tuned_presets_cut_rollouts_off(name: str) -> None:
     params = rivals.bots.make("best", rivals.make(name)).params
     assert isinstance(params["rollout_depth"], int)
 
 
-def test_a_preset_is_recorded_as_the_bot_it_plays() -> None:
-    game = rivals.make("rosenkoenig")
+def test_verraeters_best_plays_its_rollouts_to_the_end() -> None:
+    # The cut-off lost there (docs/bots.md), so its preset keeps full rollouts.
+    params = rivals.bots.make("best", rivals.make("verraeter")).params
+    assert params["rollout_depth"] is None
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_every_game_declares_its_own_best(name: str) -> None:
+    """Each game's best is a tuned setting it declares, not the plain tree search a game without
+    one falls back to, and says where it was measured."""
+    preset = rivals.make(name).info.presets["best"]
+    assert "no tuned setting" not in preset["description"]
+    assert "docs/bots.md" in preset["description"]
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_a_preset_is_recorded_as_the_bot_it_plays(name: str) -> None:
+    game = rivals.make(name)
     lineup = arena.Lineup.of(game, ["best", ("best", {"time_s": 0.2})])
-    first, second = lineup.entries
+    # With more seats than bots the lineup repeats them (best#3, ...).
+    first, second = lineup.entries[:2]
     assert (first.label, second.label) == ("best", "best#2")
     assert first.spec == {
-        "name": "mcts",
+        "name": game.info.presets["best"]["bot"],
         "params": rivals.bots.make("best", game).params,
     }
     assert second.spec["params"]["time_s"] == 0.2
@@ -250,7 +267,7 @@ def test_a_preset_is_recorded_as_the_bot_it_plays() -> None:
     record = {
         "game": game.name,
         "params": game.params,
-        "arena": {"index": 0, "labels": ["best", "best#2"]},
+        "arena": {"index": 0, "labels": [entry.label for entry in lineup.entries]},
         "bots": lineup.seat_bots(0),
     }
     assert arena.Lineup.from_record(record).entries == lineup.entries

@@ -65,6 +65,8 @@ GameInfo Rheinlaender::info() {
       .description = "knights, bastions and bishops carve domains out of the Rhine valley",
       .information = Information::kImperfect,
       .utility = Utility::kZeroSum,
+      .presets = {{"best", "ismcts", Json::object({{"time_s", 0.1}, {"rollout_depth", 12}}),
+                   "ismcts, rollouts cut off by the evaluation after 12 decisions (docs/bots.md)"}},
   };
 }
 

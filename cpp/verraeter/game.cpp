@@ -159,6 +159,9 @@ GameInfo Verraeter::info() {
           "the houses of the eagle and the rose fight over twelve landscapes; switch sides",
       .information = Information::kImperfect,
       .utility = Utility::kZeroSum,
+      .presets = {{"best", "ismcts", Json::object({{"time_s", 0.1}}),
+                   "ismcts with full rollouts: cutting them off by the evaluation lost "
+                   "(docs/bots.md)"}},
   };
 }
 
