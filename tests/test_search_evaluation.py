@@ -7,7 +7,9 @@ are hidden."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -284,14 +286,16 @@ def test_best_never_peeks_where_cards_are_hidden(name: str) -> None:
 
 
 def test_the_bots_command_lists_evaluations_and_what_best_plays(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # one table row per line
     assert cli.main(["bots", "rosenkoenig", "verraeter"]) == 0
-    out = " ".join(capsys.readouterr().out.split())
-    assert "default, thesis" in out
-    rollout_depth = rivals.bots.make("best", rivals.make("rosenkoenig")).params["rollout_depth"]
-    assert f"best = mcts time_s=0.1 rollout_depth={rollout_depth}" in out
-    assert "best = ismcts time_s=0.1" in out
+    out = capsys.readouterr().out
+    assert re.search(r"rosenkoenig +alphabeta, ismcts, mcts, random +default, thesis", out)
+    best = rivals.bots.resolve(rivals.make("rosenkoenig"), "best", {})
+    settings = " ".join(f"{key}={json.dumps(value)}" for key, value in best[1].items())
+    assert re.search(rf"rosenkoenig +best +{best[0]} {re.escape(settings)} ", out)
+    assert re.search(r"verraeter +best +ismcts time_s=0\.1", out)
     assert "sekigahara" not in out
     assert cli.main(["bots", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err

@@ -864,20 +864,18 @@ def cmd_bots(args: argparse.Namespace, console: Console) -> int:
     for info in infos:
         table.add_row(info.name, ", ".join(info.bots), ", ".join(info.evaluations) or "-")
     console.print(table)
-    console.print(Text("presets (rivals.bots.make(NAME, game), --bots NAME):", style="bold"))
+    presets = Table(box=box.SIMPLE_HEAD, title="presets: rivals.bots.make(NAME, game), --bots NAME")
+    presets.add_column("game", style="bold")
+    presets.add_column("preset", style="bold")
+    presets.add_column("plays")
+    presets.add_column("what it is", style="dim")
     for info in infos:
         for preset, spec in info.presets.items():
             settings = " ".join(
                 f"{key}={json.dumps(value)}" for key, value in spec["params"].items()
             )
-            console.print(
-                Text.assemble(
-                    f"  {info.name}: ",
-                    (preset, "bold"),
-                    f" = {spec['bot']} {settings}",
-                    (f"  ({spec['description']})", "dim"),
-                )
-            )
+            presets.add_row(info.name, preset, f"{spec['bot']} {settings}", spec["description"])
+    console.print(presets)
     return 0
 
 
