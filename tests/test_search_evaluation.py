@@ -230,10 +230,17 @@ def test_best_resolves_to_a_bot_of_the_game_at_a_tenth_of_a_second(name: str) ->
     assert not set(game.info.presets) & set(game.info.bots)
 
 
-@pytest.mark.parametrize("name", ["rosenkoenig", "sekigahara"])
-def test_the_tuned_presets_cut_rollouts_off(name: str) -> None:
-    params = rivals.bots.make("best", rivals.make(name)).params
-    assert isinstance(params["rollout_depth"], int)
+def test_the_tuned_presets_are_what_their_tuning_found() -> None:
+    """docs/bots.md, "How the presets were chosen": Sekigahara cuts rollouts off; Rosenkönig
+    plays them to the end and explores more widely than plain mcts."""
+    assert isinstance(
+        rivals.bots.make("best", rivals.make("sekigahara")).params["rollout_depth"], int
+    )
+    game = rivals.make("rosenkoenig")
+    tuned = rivals.bots.make("best", game).params
+    plain = rivals.bots.make("mcts", game).params
+    assert tuned["rollout_depth"] is None
+    assert tuned["exploration"] > plain["exploration"]
 
 
 def test_a_preset_is_recorded_as_the_bot_it_plays() -> None:
