@@ -33,6 +33,7 @@ ROSENKOENIG_LABELS = [
     "state size: bytes (C++ state)",
     "state copy: ns, C++ copy / Python state.clone()",
     "arena random vs random: games/s, play_match / playouts",
+    "2p random playouts: games/s, engine / hand-tuned single-file playout",
 ]
 
 

@@ -228,3 +228,28 @@ def test_observations_stay_within_the_declared_bounds(name: str, params: dict[st
                 f"player {player} after {state.history()}: entries {np.flatnonzero(outside)} "
                 f"= {tensor[outside]} outside [{low.min()}, {high.max()}]"
             )
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_every_listed_observation_encoding_is_there(name: str) -> None:
+    """Each name in ``info.observations`` is an encoding the state gives, the compact one as
+    ``observation_tensor(p, kind="compact")`` in the shapes the game announces."""
+    game = rivals.make(name)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    player = state.current_player()
+    info = game.info
+    assert info.observations == (
+        "information_state_string",
+        "observation_string",
+        "observation_tensor",
+        "compact_observation",
+    )
+    assert isinstance(state.information_state_string(player), str)
+    assert isinstance(state.observation_string(player), str)
+    assert np.asarray(state.observation_tensor(player)).shape == tuple(game.observation_shape)
+    compact = state.observation_tensor(player, kind="compact")
+    shape = game.compact_observation_shape
+    assert compact["board"].shape == shape["board"]
+    assert compact["features"].shape == shape["features"]

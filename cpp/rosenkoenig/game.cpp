@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "rivals/core/error.h"
@@ -69,7 +70,7 @@ std::vector<ParamSpec> Rosenkoenig::param_specs() {
 }
 
 Rosenkoenig::Rosenkoenig(const Json& params) {
-  setup_.players = static_cast<int>(params.find("players")->as_int());
+  setup_.players = static_cast<std::int8_t>(params.find("players")->as_int());
   setup_.hand_limit = setup_.players == 2 ? 5 : 3;
   setup_.heroes = setup_.players == 2 ? 4 : 2;
 }
@@ -241,26 +242,29 @@ void Rosenkoenig::compact_observation(const State& state, Player player, std::ui
                                       float* features) const {
   const int n = setup_.players;
   const int plane = kSize * kSize;
-  std::fill(board, board + 3 * plane, std::uint8_t{0});
   std::fill(features, features + compact_features_size(), 0.0f);
   const Colour mine = State::colour_of(player);
-  // Squares have a guard column; cells of the observation do not.
-  static constexpr auto kCell = [] {
-    std::array<std::uint8_t, kSquares> cell{};
-    for (int sq = 0; sq < kSquares; ++sq)
-      cell[sq] = static_cast<std::uint8_t>(row_of(sq) * kSize + std::min(col_of(sq), kSize - 1));
-    return cell;
+  // A row's 9 squares are 9 bits of the board (the guard bit after them): its cells are the bytes
+  // of two table entries, with no loop over the stones.
+  static constexpr auto kRowBytes = [] {
+    std::array<std::array<std::uint8_t, 8>, 256> bytes{};
+    for (int bits = 0; bits < 256; ++bits)
+      for (int col = 0; col < 8; ++col)
+        bytes[bits][col] = static_cast<std::uint8_t>((bits >> col) & 1);
+    return bytes;
   }();
   auto mark = [&](int index, u128 stones) {
     std::uint8_t* cells = board + index * plane;
-    for (auto half = static_cast<std::uint64_t>(stones); half; half &= half - 1)
-      cells[kCell[std::countr_zero(half)]] = 1;
-    for (auto half = static_cast<std::uint64_t>(stones >> 64); half; half &= half - 1)
-      cells[kCell[64 + std::countr_zero(half)]] = 1;
+    for (int row = 0; row < kSize; ++row, stones >>= kStride) {
+      const auto bits = static_cast<std::uint32_t>(stones) & 0x1ff;
+      std::memcpy(cells + row * kSize, kRowBytes[bits & 0xff].data(), 8);
+      cells[row * kSize + 8] = static_cast<std::uint8_t>(bits >> 8);
+    }
   };
+  std::fill(board + 2 * plane, board + 3 * plane, std::uint8_t{0});
   mark(0, state.stones(mine));
   mark(1, state.stones(static_cast<Colour>(mine ^ 1)));
-  board[2 * plane + kCell[state.crown()]] = 1;
+  board[2 * plane + row_of(state.crown()) * kSize + col_of(state.crown())] = 1;
   for (int r = 0; r < n; ++r) {
     const Player seat = (player + r) % n;
     for (std::uint32_t h = state.hand(seat); h; h &= h - 1)

@@ -1,9 +1,9 @@
 """Learning at full speed, for every game: ``rivals bench learning``.
 
 VectorEnv against a Python loop doing the same work per environment, compact against planes,
-bots inside step() against bots called from Python, and the engine's random playouts against the
-hand-tuned single-file playout of the performance notes. One thread throughout; every ratio is
-measured in the same run, A and B alternating.
+and bots inside step() against bots called from Python (the engine's random playouts against a
+hand-tuned playout are row 6 of ``rivals bench rosenkoenig``). One thread throughout; every ratio
+is measured in the same run, A and B alternating.
 """
 
 from __future__ import annotations
@@ -18,14 +18,11 @@ import numpy.typing as npt
 import rivals
 from rivals._core import Game, State, game_names
 
-from ._common import Row, Sizes, alternate, games_for, playout_rate, positive, timed
+from ._common import Row, Sizes, alternate, positive, timed
 
 TITLE = "Learning"
 NUM_ENVS = 256
 OPPONENT = ("mcts", {"iterations": 50})
-# Two-player random Rosenkönig games/s of the hand-tuned single-file playout on this machine kind
-# (../shared/PERFORMANCE-NOTES.md: 418,000 on one core; 2.5 us a game in the latest profile).
-TUNED_PLAYOUTS_PER_S = 418_000.0
 # Above this many actions the benchmark reads the legal actions as index arrays, as such games
 # should (Rheinländer: 9,184 actions, a few hundred legal); smaller ones read the dense mask.
 LARGE_ACTION_SPACE = 512
@@ -212,16 +209,6 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
     )
     label = "rosenkoenig: learner steps/s, opponents={1: mcts 50} / Python loop with bot.step"
     rows.append(Row("5", label, pair.a_median, pair.b_median, pair.ratio(), "cpu"))
-    log("rosenkoenig: random playouts")
-    rate, _ = playout_rate(rosenkoenig, sizes.calibration_games, seed=1)
-    games = games_for(rate, sizes.work_s)
-    rates = [playout_rate(rosenkoenig, games, seed=r)[0] for r in range(sizes.rounds)]
-    engine = float(np.median(rates))
-    ratio = engine / TUNED_PLAYOUTS_PER_S
-    label = "rosenkoenig: 2p random playouts games/s, engine / hand-tuned playout (notes)"
-    rows.append(
-        Row("6", label, engine, TUNED_PLAYOUTS_PER_S, ratio, "cpu", ">= 0.75x", ratio >= 0.75)
-    )
     notes = [
         f"Rows 1-5: {NUM_ENVS} environments, one thread, {steps} steps per measurement "
         f"({bot_steps} with bots), random legal actions chosen in numpy; the Python loop does the "
@@ -229,7 +216,5 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
         "the same encoding and the legal mask, or for games of more than "
         f"{LARGE_ACTION_SPACE} actions the legal index array, restart finished games; row 5 "
         "also calls bot.step for seat 1).",
-        "Row 6: the baseline is the figure of ../shared/PERFORMANCE-NOTES.md (418,000 games/s "
-        "on one core of this machine kind), not a run of the same session.",
     ]
     return rows, notes

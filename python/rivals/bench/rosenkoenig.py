@@ -1,6 +1,7 @@
 """Rosenkönig benchmarks: the engine against the pure-Python reference, OpenSpiel's Python loop,
-itself on two threads, and its own arena. Every compared pair is measured in the same run,
-alternating, and reported as a median ratio (see bench/README.md for what each row means)."""
+itself on two threads, its own arena and a hand-tuned single-file playout. Every compared pair
+is measured in the same run, alternating, and reported as a median ratio (see bench/README.md
+for what each row means)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from . import _pyspiel
 from ._common import Row, Sizes, alternate, positive, timed, verdict
 from ._loops import python_loop
 from ._rows import arena_row, state_rows, vs_reference
+from ._tuned import tuned_row
 
 NAME = "rosenkoenig"
 TITLE = "Rosenkönig"
@@ -110,6 +112,7 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
     rows4, games4, _ = vs_reference(NAME, 4, SEED, sizes, log)
     loop_row, pyspiel_note = _python_loop_row(sizes, log)
     game = rivals.make(NAME)
+    tuned, tuned_note = tuned_row(sizes, SEED, log)
     rows = [
         *rows2,
         *rows4,
@@ -117,6 +120,7 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
         _threads_row(games2, sizes, log),
         *state_rows(game, histories2[0], sizes, log, "4"),
         arena_row(game, games2, SEED, sizes, log, "5"),
+        tuned,
     ]
     notes = [
         f"C++ batches: {games2:,} two-player and {games4:,} four-player games (about "
@@ -125,5 +129,6 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
         "rivals and baseline: medians over the rounds; ratio: median of the per-round ratios, "
         "above 1 favours rivals (row 5: play_match over random_playouts).",
         pyspiel_note,
+        tuned_note,
     ]
     return rows, notes

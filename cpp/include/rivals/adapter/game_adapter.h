@@ -411,7 +411,10 @@ class GameAdapter final : public AnyGame {
     info.presets = presets_of<G>();
     // A game with nothing hidden may still spell out its (trivial) resampling; it draws nothing.
     info.resampling = HiddenInformationGame<G> && info.information == Information::kImperfect;
-    info.observations = {"information_state_string", "observation_string", "observation_tensor"};
+    // By State method; the compact encoding is observation_tensor(p, kind="compact") there and
+    // VectorEnv(obs="compact").
+    info.observations = {"information_state_string", "observation_string", "observation_tensor",
+                         "compact_observation"};
     info.bots = bot_names_of<G>();
     info.solvers = bot_names_of<G>(BotSelection::kSolvers);
     // Where nothing is hidden, reading the whole state sees nothing a seat may not.

@@ -20,6 +20,10 @@ class RandomBot {
   void reseed(std::uint64_t seed) { rng_ = Rng(seed); }
 
   Action step(const typename G::State& state) {
+    // The same action for the same random number, without the list (rosenkoenig/state.h).
+    if constexpr (requires { state.random_decision(rng_); }) {
+      if (!state.is_chance_node()) return state.random_decision(rng_);
+    }
     Action buffer[G::State::kMaxLegalActions];
     const int count = state.legal_actions(buffer);
     return buffer[rng_.below(static_cast<std::uint32_t>(count))];

@@ -61,6 +61,26 @@ constexpr int nth_set_bit(std::uint64_t mask, int k) {
   return 8 * byte + kNthBitOfByte[(mask >> (8 * byte)) & 0xff][k - before];
 }
 
+inline constexpr auto kBitsOfByte = [] {
+  std::array<std::uint8_t, 256> table{};
+  for (int byte = 0; byte < 256; ++byte)
+    table[byte] = static_cast<std::uint8_t>(byte_counts(static_cast<std::uint64_t>(byte)));
+  return table;
+}();
+
+// nth_set_bit for a mask of at most 24 bits (a pile of cards): the same answer from two byte
+// counts, two comparisons and one look-up, about half the work of the 64-bit form.
+constexpr int nth_set_bit24(std::uint32_t mask, int k) {
+  const int below_byte1 = kBitsOfByte[mask & 0xff];
+  const int below_byte2 = below_byte1 + kBitsOfByte[(mask >> 8) & 0xff];
+  const int past1 = k >= below_byte1;
+  const int past2 = k >= below_byte2;
+  const int byte = past1 + past2;
+  // Products, not a choice: a branch here is a coin toss for the predictor.
+  const int before = past1 * below_byte1 + past2 * (below_byte2 - below_byte1);
+  return 8 * byte + kNthBitOfByte[(mask >> (8 * byte)) & 0xff][k - before];
+}
+
 constexpr int random_set_bit(std::uint64_t mask, Rng& rng) {
   return nth_set_bit(mask, static_cast<int>(rng.below(static_cast<std::uint32_t>(popcount(mask)))));
 }

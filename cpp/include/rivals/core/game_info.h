@@ -59,11 +59,11 @@ struct GameInfo {
   // Derived: the name (G::kName); the player counts from the `players` parameter's choices (the
   // one count of a game without it) and its default; `evaluation` from an evaluate() for search
   // (bots/evaluation.h) and `evaluations` the names it offers, the default first;
-  // `resampling` from resample_history() in a game with imperfect
-  // information; the observation encodings every game has; the bots that play it, and which
-  // of them are exact solvers, from the engine's bots and the game's extra bots; `fair_bots`,
-  // the bots that decide from what the mover's seat may see (declared by each bot), may play a
-  // seat against a person or a learner.
+  // `resampling` from resample_history() in a game with imperfect information; the observation
+  // encodings every game has (the compact one included); the bots that play it, and which of them
+  // are exact solvers, from the engine's bots and the game's extra bots; `fair_bots`, the bots
+  // that decide from what the mover's seat may see (declared by each bot), may play a seat against
+  // a person or a learner.
   std::string name;
   std::vector<int> player_counts;
   int default_players = 0;

@@ -14,12 +14,21 @@ namespace rivals {
 // number of actions taken.
 template <GameState S>
 int play_randomly(S& state, Rng& rng) {
+  // A game may run this loop itself, with the same actions for the same numbers, to skip work
+  // a position only needs once the game is over (see rosenkoenig/state.h).
+  if constexpr (requires { state.random_playout(rng); }) {
+    return state.random_playout(rng);
+  }
   Action buffer[S::kMaxLegalActions];
   int length = 0;
   while (!state.is_terminal()) {
     Action action;
     if (state.is_chance_node()) {
       action = state.sample_chance(rng);
+    } else if constexpr (requires { state.random_decision(rng); }) {
+      // A game may pick the random legal action without writing the list (see
+      // rosenkoenig/state.h); it draws the same number, so the games stay the same.
+      action = state.random_decision(rng);
     } else {
       const int count = state.legal_actions(buffer);
       action = buffer[rng.below(static_cast<std::uint32_t>(count))];

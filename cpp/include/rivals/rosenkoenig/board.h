@@ -3,7 +3,8 @@
 // Squares are numbered row * 10 + col: each row of 9 squares is followed by one guard bit that is
 // never part of the board. With the guard, a shift by one column cannot wrap a stone from one row
 // into the next (it lands on a guard bit, which the board mask removes), so orthogonal flood fill
-// is four shifts and a mask. Bit 127 is the off-board sentinel of the landing table.
+// is four shifts and a mask. Square 90, just past the board, is the off-board sentinel of the
+// landing table.
 #pragma once
 
 #include <array>
@@ -16,7 +17,7 @@ namespace rivals::rosenkoenig {
 inline constexpr int kSize = 9;
 inline constexpr int kStride = 10;
 inline constexpr int kSquares = kSize * kStride;  // 90 bit positions, 81 of them on the board
-inline constexpr int kOffBoard = 127;
+inline constexpr int kOffBoard = kSquares;
 inline constexpr int kCentre = 4 * kStride + 4;
 
 constexpr int square(int row, int col) { return row * kStride + col; }
@@ -29,8 +30,6 @@ inline constexpr u128 kBoardMask = [] {
     for (int c = 0; c < kSize; ++c) mask |= bit128(square(r, c));
   return mask;
 }();
-
-inline constexpr u128 kOffBoardBit = bit128(kOffBoard);
 
 constexpr u128 orthogonal_neighbours(u128 stones) {
   return ((stones << 1) | (stones >> 1) | (stones << kStride) | (stones >> kStride)) & kBoardMask;
@@ -68,7 +67,29 @@ struct GroupScore {
   int stones = 0;
 };
 
-// Groups are orthogonally connected; diagonal neighbours do not join.
-GroupScore score_stones(u128 stones);
+// Groups are orthogonally connected; diagonal neighbours do not join. Inline: every random
+// playout ends with it.
+inline GroupScore score_stones(u128 stones) {
+  GroupScore score;
+  score.stones = popcount(stones);
+  // Most groups on a finished board are single stones: count them with one mask and flood-fill
+  // only what is left.
+  const u128 isolated = stones & ~orthogonal_neighbours(stones);
+  const int singles = popcount(isolated);
+  score.points = singles;
+  score.largest = singles > 0 ? 1 : 0;
+  u128 rest = stones & ~isolated;
+  while (rest) {
+    u128 group = rest & (~rest + 1);  // lowest stone
+    for (u128 grown = group | (orthogonal_neighbours(group) & rest); grown != group;
+         grown = group | (orthogonal_neighbours(group) & rest))
+      group = grown;
+    rest &= ~group;
+    const int size = popcount(group);
+    score.points += size * size;
+    if (size > score.largest) score.largest = size;
+  }
+  return score;
+}
 
 }  // namespace rivals::rosenkoenig

@@ -1,0 +1,98 @@
+"""The fast random-playout paths play the engine's games.
+
+Rosenkönig runs its random playouts in a loop of its own (``State::random_playout``, without the
+move-by-move hash); a C++ program checks it against the generic loop written out by hand, game by
+game. The hand-tuned single-file playout that ``rivals bench rosenkoenig`` measures the engine
+against must play the same game too: its lengths and results agree with the engine's within
+sampling error, and the check that guards the benchmark does catch a different game.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rivals
+from rivals.bench import _tuned
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def compiler() -> str:
+    found = _tuned.find_compiler()
+    assert found is not None, "a C++ compiler builds the engine, so one is on PATH"
+    return found
+
+
+def build(tmp_path: Path, sources: list[Path], name: str, *flags: str) -> Path:
+    program = tmp_path / name
+    subprocess.run(
+        [compiler(), *_tuned.FLAGS, *flags, "-o", str(program), *map(str, sources)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return program
+
+
+def test_rosenkoenig_own_loop_plays_the_generic_loops_games(tmp_path: Path) -> None:
+    program = build(
+        tmp_path,
+        [ROOT / "tests/cpp/rosenkoenig_playout.cpp", ROOT / "cpp/rosenkoenig/state.cpp"],
+        "rosenkoenig_playout",
+        f"-I{ROOT / 'cpp/include'}",
+    )
+    done = subprocess.run([str(program), "20000"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.split() == ["ok", "20000"]
+
+
+def engine_tally(games: int, seed: int, players: int = 2) -> _tuned.Tally:
+    results = rivals.make("rosenkoenig", players=players).random_playouts(games, seed=seed)
+    lengths = results["lengths"].astype(np.float64)
+    red = results["returns"][:, 0]
+    tally = _tuned.Tally()
+    tally.add(
+        games,
+        float(lengths.sum()),
+        float((lengths * lengths).sum()),
+        int((red > 0).sum()),
+        int((red == 0).sum()),
+    )
+    return tally
+
+
+def test_the_hand_tuned_playout_plays_the_engines_game(tmp_path: Path) -> None:
+    program = build(tmp_path, [_tuned.SOURCE], "tuned_playout")
+    games = 200_000
+    out = json.loads(
+        subprocess.run(
+            [str(program), str(games), "7"], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    assert out["games"] == games and out["red"] + out["white"] + out["draws"] == games
+    tuned = _tuned.Tally()
+    tuned.add(games, out["plies"], out["plies_squared"], out["red"], out["draws"])
+    apart = _tuned.disagreement(engine_tally(games, seed=7), tuned)
+    assert max(apart.values()) < _tuned.MAX_Z, apart
+
+
+def test_the_check_tells_a_different_game_apart() -> None:
+    # The four-player game is longer and its results differ: the check must say so.
+    apart = _tuned.disagreement(engine_tally(50_000, seed=1), engine_tally(50_000, 2, players=4))
+    assert max(apart.values()) > _tuned.MAX_Z, apart
+    same = _tuned.disagreement(engine_tally(50_000, seed=1), engine_tally(50_000, seed=2))
+    assert max(same.values()) < _tuned.MAX_Z, same
+
+
+def test_a_failed_build_skips_the_row_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CXX", "false")
+    from rivals.bench._common import TINY
+
+    row, note = _tuned.tuned_row(TINY, 1, lambda _: None)
+    assert row.note == "skipped" and row.rivals is None
+    assert note.startswith("hand-tuned playout row skipped:") and "false" in note
