@@ -429,16 +429,19 @@ NB_MODULE(_core, m) {
            })
       .def(
           "evaluate",
-          [](const PyState& s, nb::handle p) {
+          [](const PyState& s, nb::handle p, const std::string& evaluation) {
             const Player player = to_player(*s.impl, p);
             const auto reading = s.reading("evaluate");
-            return s.impl->evaluate(player);
+            return s.impl->evaluate(player, evaluation);
           },
-          "player"_a.none(), nb::sig("def evaluate(self, player: int) -> float"),
+          "player"_a.none(), "evaluation"_a = "default",
+          nb::sig("def evaluate(self, player: int, evaluation: str = 'default') -> float"),
           "The game's evaluation of this position from player's side, strictly inside (-1, 1) "
           "and on the scale of returns(): what search bots use where they stop looking ahead "
-          "(docs/rules/<game>.md, 'Evaluation (for search bots)'). It reads the whole state, "
-          "hidden cards included. ValueError at the end of the game and for a bad player.")
+          "(docs/rules/<game>.md, 'Evaluation (for search bots)'). evaluation names one of "
+          "game.info.evaluations (the bots' evaluation= parameter). It reads the whole state, "
+          "hidden cards included. ValueError at the end of the game, for a bad player and for "
+          "an evaluation the game does not offer.")
       .def("history",
            [](const PyState& s) {
              const auto reading = s.reading("history");

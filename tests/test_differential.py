@@ -95,9 +95,10 @@ def compare(engine: Any, oracle: Any, where: Place) -> dict[str, Any]:
     assert engine.returns() == oracle.returns(), where
     if not engine.is_terminal():
         seats = range(engine.game.num_players)
-        assert [engine.evaluate(p) for p in seats] == pytest.approx(
-            [oracle.evaluate(p) for p in seats], rel=1e-12, abs=1e-12
-        ), where
+        for evaluation in engine.game.info.evaluations:
+            assert [engine.evaluate(p, evaluation) for p in seats] == pytest.approx(
+                [oracle.evaluate(p, evaluation) for p in seats], rel=1e-12, abs=1e-12
+            ), (where, evaluation)
     assert len(engine.history()) <= engine.game.max_game_length, where
     return snapshot
 
@@ -189,6 +190,7 @@ MISUSES = {
     "a negative seat": lambda state: state.observation_string(-1),
     "a bool as a seat": lambda state: state.information_state_string(True),
     "a seat past the last to evaluate": lambda state: state.evaluate(state.game.num_players),
+    "an evaluation the game does not offer": lambda state: state.evaluate(0, "nonesuch"),
 }
 
 

@@ -5,6 +5,7 @@ the returns (zero-sum where the returns are), the sign of an obvious lead, and t
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -155,3 +156,46 @@ def test_alphabeta_plays_the_games_with_hidden_cards_to_the_end(
         decisions += 1
     assert decisions > 10
     assert sum(state.returns()) == pytest.approx(0)
+
+
+def test_rosenkoenig_evaluations_by_hand() -> None:
+    """Both named evaluations against the rules page's formulas, worked out by hand: after the
+    first card Red has one stone (1 point), nothing else is on the board and each side holds its 4
+    heroes; later a hero flip gives a known lead in points and heroes."""
+    game = rivals.make("rosenkoenig")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])
+    assert state.scores() == [1.0, 0.0] and state.to_dict()["heroes"] == [4, 4]
+    widest = 52 * 52 + 30 * 4  # every stone in one group, a side's four heroes worth 30 each
+    assert state.evaluate(0) == pytest.approx(0.9 * math.tanh(1 / 40), rel=1e-12)
+    assert state.evaluate(1, "default") == pytest.approx(-0.9 * math.tanh(1 / 40), rel=1e-12)
+    assert state.evaluate(0, "thesis") == pytest.approx(0.9 / widest, rel=1e-12)
+    assert state.evaluate(1, "thesis") == pytest.approx(-0.9 / widest, rel=1e-12)
+
+    rng = random.Random("a hero")
+    while not any(a >= 24 and a < 48 for a in state.legal_actions()) or state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    mover = state.current_player()
+    state.apply_action(next(a for a in state.legal_actions() if 24 <= a < 48))
+    red, white = state.scores()
+    heroes = state.to_dict()["heroes"]
+    assert heroes[mover] == 3 and heroes[1 - mover] == 4
+    points, hero_lead = red - white, heroes[0] - heroes[1]
+    assert state.evaluate(0) == pytest.approx(0.9 * math.tanh((points + 6 * hero_lead) / 40))
+    assert state.evaluate(0, "thesis") == pytest.approx(0.9 * (points + 30 * hero_lead) / widest)
+    assert state.evaluate(0, "thesis") != pytest.approx(state.evaluate(0))
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_evaluate_refuses_an_evaluation_the_game_lacks(name: str) -> None:
+    state = rivals.make(name).new_initial_state()
+    offered = rivals.make(name).info.evaluations
+    for evaluation in offered:
+        assert -1 < state.evaluate(0, evaluation) < 1
+    expected = f"{name}: evaluate: no evaluation 'nonesuch' \\(choices: {', '.join(offered)}\\)"
+    with pytest.raises(ValueError, match=expected):
+        state.evaluate(0, "nonesuch")
+    with pytest.raises(ValueError, match=expected):
+        reference.make(name).new_initial_state().evaluate(0, "nonesuch")

@@ -230,10 +230,20 @@ def test_best_resolves_to_a_bot_of_the_game_at_a_tenth_of_a_second(name: str) ->
     assert not set(game.info.presets) & set(game.info.bots)
 
 
-@pytest.mark.parametrize("name", ["rosenkoenig", "sekigahara", "rheinlaender", "battlecards"])
+@pytest.mark.parametrize("name", ["sekigahara", "rheinlaender", "battlecards"])
 def test_the_tuned_presets_cut_rollouts_off(name: str) -> None:
     params = rivals.bots.make("best", rivals.make(name)).params
     assert isinstance(params["rollout_depth"], int)
+
+
+def test_rosenkoenigs_best_explores_widely_with_full_rollouts() -> None:
+    """docs/bots.md, "How the presets were chosen": Rosenkönig plays its rollouts to the end and
+    explores more widely than plain mcts."""
+    game = rivals.make("rosenkoenig")
+    tuned = rivals.bots.make("best", game).params
+    plain = rivals.bots.make("mcts", game).params
+    assert tuned["rollout_depth"] is None
+    assert tuned["exploration"] > plain["exploration"]
 
 
 def test_verraeters_best_plays_its_rollouts_to_the_end() -> None:

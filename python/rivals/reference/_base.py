@@ -123,6 +123,8 @@ class State:
 
     # The seat to move, CHANCE or TERMINAL (a game may derive it instead: see current_player).
     player: int
+    # The evaluations the rules page describes, by the names the bots' evaluation= takes.
+    EVALUATIONS: tuple[str, ...] = ("default",)
 
     def __init__(self, game: Any) -> None:
         self.game = game
@@ -164,6 +166,10 @@ class State:
         """The rules page's "Evaluation (for search bots)" of this unfinished position."""
         raise NotImplementedError
 
+    def _evaluate_other(self, player: int, evaluation: str) -> float:
+        """The evaluation named ``evaluation``, one of ``EVALUATIONS`` after the first."""
+        raise NotImplementedError
+
     # -- queries ---------------------------------------------------------------------------------
 
     def observation_tensor(self, player: int, kind: str = "planes") -> Any:
@@ -175,15 +181,23 @@ class State:
         planes = self._planes(player)
         return planes if kind == "planes" else self._compact(planes)
 
-    def evaluate(self, player: int) -> float:
+    def evaluate(self, player: int, evaluation: str = "default") -> float:
         """What a search bot makes of this position from ``player``'s side, in (-1, 1); at a
-        decision or a chance node, never at the end (``returns`` is the value there)."""
+        decision or a chance node, never at the end (``returns`` is the value there).
+        ``evaluation`` names one of ``EVALUATIONS``, the default first."""
         seat = self._check_seat(player)
         if self.is_terminal():
             raise ValueError(
                 f"{self.game.name}: evaluate: the game is over; its value is returns()"
             )
-        return self._evaluate(seat)
+        if evaluation not in self.EVALUATIONS:
+            raise ValueError(
+                f"{self.game.name}: evaluate: no evaluation '{evaluation}' "
+                f"(choices: {', '.join(self.EVALUATIONS)})"
+            )
+        if evaluation == self.EVALUATIONS[0]:
+            return self._evaluate(seat)
+        return self._evaluate_other(seat, evaluation)
 
     def current_player(self) -> int:
         return self.player

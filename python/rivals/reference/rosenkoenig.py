@@ -252,6 +252,8 @@ class Game(_base.Game["State"]):
 
 
 class State(_base.State):
+    EVALUATIONS = ("default", "thesis")
+
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.game: Game = game
@@ -420,15 +422,26 @@ class State(_base.State):
             return [0.0] * self.num_players
         return [1.0 if self.colour_of(s) == win else -1.0 for s in range(self.num_players)]
 
-    def _evaluate(self, player: int) -> float:
-        """docs/rules/rosenkoenig.md, "Evaluation (for search bots)"."""
+    def _leads(self, player: int) -> tuple[int, int]:
+        """``player``'s side's lead in points and in heroes held."""
         mine = self.colour_of(player)
         by_colour = self.colour_scores()
         heroes = [0, 0]
         for seat in range(self.num_players):
             heroes[self.colour_of(seat)] += self.heroes[seat]
-        lead = by_colour[mine] - by_colour[1 - mine] + 6 * (heroes[mine] - heroes[1 - mine])
-        return EVALUATION_SCALE * math.tanh(lead / 40)
+        return by_colour[mine] - by_colour[1 - mine], heroes[mine] - heroes[1 - mine]
+
+    def _evaluate(self, player: int) -> float:
+        """docs/rules/rosenkoenig.md, "Evaluation (for search bots)"."""
+        points, heroes = self._leads(player)
+        return EVALUATION_SCALE * math.tanh((points + 6 * heroes) / 40)
+
+    def _evaluate_other(self, player: int, evaluation: str) -> float:
+        """The thesis evaluation (the only other): a hero worth 30 points, the lead scaled by
+        the widest lead possible."""
+        points, heroes = self._leads(player)
+        widest = NUM_STONES * NUM_STONES + 30 * self.game.heroes_per_seat * self.num_players / 2
+        return EVALUATION_SCALE * (points + 30 * heroes) / widest
 
     # -- snapshots ------------------------------------------------------------------------------
 

@@ -109,13 +109,20 @@ class StateAdapter final : public AnyState {
     return out;
   }
 
-  double evaluate(Player player) const override {
+  double evaluate(Player player, const std::string& evaluation) const override {
     check_player(player);
     if (state_.is_terminal())
       throw InvalidArgument(std::string(G::kName) +
                             ": evaluate: the game is over; its value is returns()");
     if constexpr (EvaluatedGame<G>) {
-      return rules().evaluate(state_, player);
+      const std::vector<std::string> names = evaluation_names_of<G>();
+      if (std::find(names.begin(), names.end(), evaluation) == names.end()) {
+        std::string choices;
+        for (const std::string& name : names) choices += (choices.empty() ? "" : ", ") + name;
+        throw InvalidArgument(std::string(G::kName) + ": evaluate: no evaluation '" + evaluation +
+                              "' (choices: " + choices + ")");
+      }
+      return Evaluator<G>(rules(), evaluation).value(state_, player);
     } else {
       throw InvalidArgument(std::string(G::kName) + " has no evaluation");
     }

@@ -46,9 +46,10 @@ class AnyState {
   // search bots)"): what a search bot uses where it stops looking ahead, strictly inside (-1, 1)
   // and on the scale of returns(). Defined at decision and chance nodes alike (a search may stop
   // at either); it reads the whole state, hidden cards included. Throws std::invalid_argument at
-  // the end (returns() is the value there), for a player who is not a seat, and for a game
-  // without an evaluation (GameInfo::evaluation).
-  virtual double evaluate(Player player) const = 0;
+  // the end (returns() is the value there), for a player who is not a seat, for a game without an
+  // evaluation (GameInfo::evaluation) and for an evaluation it does not offer (by name, one of
+  // GameInfo::evaluations).
+  virtual double evaluate(Player player, const std::string& evaluation) const = 0;
   virtual const std::vector<Action>& history() const = 0;
   virtual std::uint64_t hash() const = 0;
 
