@@ -9,6 +9,7 @@ import numpy.typing as npt
 import pytest
 
 import rivals
+from rivals.reference._rng import mix64
 from tests import optional
 from tests.games import CONFIGS, config_id, configs
 
@@ -277,13 +278,6 @@ def test_close_and_context_manager() -> None:
 # --- opponents inside C++ ----------------------------------------------------------------------
 
 MASK64 = (1 << 64) - 1
-
-
-def mix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x ^ (x >> 31)
 
 
 def derive_seed(seed: int, stream: int) -> int:
