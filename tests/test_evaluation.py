@@ -199,3 +199,12 @@ def test_evaluate_refuses_an_evaluation_the_game_lacks(name: str) -> None:
         state.evaluate(0, "nonesuch")
     with pytest.raises(ValueError, match=expected):
         reference.make(name).new_initial_state().evaluate(0, "nonesuch")
+    # A long name is quoted cut short, alike in the engine and the reference.
+    long_name = "x" * 100_000
+    messages = []
+    for where in (state, reference.make(name).new_initial_state()):
+        with pytest.raises(ValueError) as refused:
+            where.evaluate(0, long_name)
+        messages.append(str(refused.value))
+    assert messages[0] == messages[1]
+    assert f"'{'x' * 60}...'" in messages[0] and len(messages[0]) < 200

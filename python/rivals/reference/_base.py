@@ -191,8 +191,9 @@ class State:
                 f"{self.game.name}: evaluate: the game is over; its value is returns()"
             )
         if evaluation not in self.EVALUATIONS:
+            quoted = evaluation if len(evaluation) <= 60 else evaluation[:60] + "..."
             raise ValueError(
-                f"{self.game.name}: evaluate: no evaluation '{evaluation}' "
+                f"{self.game.name}: evaluate: no evaluation '{quoted}' "
                 f"(choices: {', '.join(self.EVALUATIONS)})"
             )
         if evaluation == self.EVALUATIONS[0]:
