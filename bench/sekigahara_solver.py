@@ -33,6 +33,10 @@ BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "alphabeta 2": ("alphabeta", {"depth": 2}),
     "alphabeta 4": ("alphabeta", {"depth": 4}),
     "alphabeta 8": ("alphabeta", {"depth": 8}),
+    "alphabeta 12": ("alphabeta", {"depth": 12}),
+    "mcts 40k rd12": ("mcts", {"iterations": 40000, "rollout_depth": 12}),
+    "mcts 40k rd12 p8": ("mcts", {"iterations": 40000, "rollout_depth": 12, "proof_depth": 8}),
+    "mcts 40k rd12 p12": ("mcts", {"iterations": 40000, "rollout_depth": 12, "proof_depth": 12}),
 }
 
 
@@ -81,7 +85,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--deck", type=int, action="append", default=None)
+    parser.add_argument(
+        "--bot", action="append", choices=sorted(BOTS), default=None, help="(default: all)"
+    )
     args = parser.parse_args()
+    bots = {label: BOTS[label] for label in args.bot or BOTS}
     decks = set(args.deck or [1, 2, 3])
     began = time.perf_counter()
     states = positions(args.games, decks)
@@ -96,7 +104,7 @@ def main() -> None:
             continue  # every move is as good: nothing to tell the bots apart by
         deck = len(state.to_dict()["deck"])
         counted[deck] += 1
-        for label, (name, params) in BOTS.items():
+        for label, (name, params) in bots.items():
             bot = rivals.bots.make(name, state.game, seed=index, **params)
             value = exact[bot.step(state)]
             optimal[(label, deck)] += value > best - 1e-9
@@ -110,7 +118,7 @@ def main() -> None:
     heading = " ".join(f"{f'{d + 3} cards left ({counted[d]})':>26}" for d in ordered)
     print(f"{'bot':12} {heading}")
     print(f"{'':12} " + " ".join(f"{'optimal':>14} {'mean loss':>11}" for _ in ordered))
-    for label in BOTS:
+    for label in bots:
         cells = []
         for deck in ordered:
             share = optimal[(label, deck)] / counted[deck]
