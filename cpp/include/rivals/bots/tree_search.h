@@ -156,6 +156,7 @@ class WinProof<G> {
     if (depth.is_null()) return;
     Json settings = Json::object({{"depth", depth.as_int()},
                                   {"time_s", 0.0},
+                                  {"clock", *params.find("clock")},
                                   {"table_mb", kTableMb},
                                   {"evaluation", *params.find("evaluation")}});
     search_.emplace(game, settings, seed);
