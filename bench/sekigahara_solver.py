@@ -3,16 +3,18 @@ expected value its moves lose, by the number of cards left.
 
     nice python bench/sekigahara_solver.py                 # the figures in docs/bots.md
     nice python bench/sekigahara_solver.py --games 4 --deck 1 --deck 2
+    nice python bench/sekigahara_solver.py --deck 1 --deck 2 --bot "mcts 1000" --bot "alphabeta 8"
 
 Positions are the distinct decision states of self-play games between two ``mcts`` bots (200
 iterations; seeds from the game number) once the deck is down to ``--deck`` cards (``deck + 3``
 cards left to win, counting the three in the centre). At each position the ``solver`` bot's
 ``analyse`` values every legal move; a position counts when its moves do not all have the same
-value. Per bot and deck size the table shows the share of those positions where the bot's
-move has the best value and the mean loss (best value minus the value of the bot's move, in
-expected return: a win is +1, a loss -1). One solver serves the whole run, so its table of
-solved contexts grows from position to position (and memory with it); the cost of solving from
-five cards in the deck and more is what limits this to small decks.
+value. Per bot (every one in ``BOTS``, or those named with ``--bot``) and deck size the table
+shows the share of those positions where the bot's move has the best value and the mean loss
+(best value minus the value of the bot's move, in expected return: a win is +1, a loss -1). One
+solver serves the whole run, so its table of solved contexts grows from position to position (and
+memory with it); the cost of solving from five cards in the deck and more is what limits this to
+small decks.
 """
 
 from __future__ import annotations
