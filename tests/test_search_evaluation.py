@@ -160,6 +160,111 @@ def test_a_tiny_cut_off_tree_plays_the_move_the_evaluation_prefers(
     assert checked >= 10
 
 
+# --- implicit minimax backups (mcts minimax_weight) -----------------------------------------
+
+
+def test_minimax_weight_is_off_by_default_and_checked() -> None:
+    game = rivals.make("rosenkoenig")
+    assert rivals.bots.make("mcts", game).params["minimax_weight"] == 0
+    with pytest.raises(ValueError, match="minimax_weight must be a number 0-1"):
+        rivals.bots.make("mcts", game, minimax_weight=1.5)
+    # The evaluation it backs up may be named without a cut-off.
+    assert rivals.bots.make("mcts", game, minimax_weight=0.5, evaluation="thesis").params[
+        "evaluation"
+    ] == ("thesis")
+    with pytest.raises(ValueError, match="evaluation 'thesis' values cut-off rollouts"):
+        rivals.bots.make("mcts", game, minimax_weight=0, evaluation="thesis")
+    with pytest.raises(ValueError, match="minimax_weight needs two opposed sides"):
+        rivals.bots.make("mcts", rivals.make("rheinlaender"), minimax_weight=0.5)
+
+
+@pytest.mark.parametrize("name", EVALUATED)
+def test_minimax_weight_zero_plays_as_before(name: str) -> None:
+    """Seed for seed the same moves as a bot that never heard of the parameter; a positive weight
+    plays otherwise."""
+    game = rivals.make(name)
+    positions = decisions(name, 12, seed=3)
+
+    def moves(**params: Any) -> list[int]:
+        player = rivals.bots.make("mcts", game, seed=9, iterations=300, **params)
+        return [player.step(state) for state in positions]
+
+    assert moves() == moves(minimax_weight=0)
+    if game.num_players == 2:
+        assert moves() != moves(minimax_weight=1)
+    else:
+        with pytest.raises(ValueError, match=f"{name} with {game.num_players} players has other"):
+            moves(minimax_weight=1)
+
+
+def side_value(state: rivals.State, evaluation: str) -> float:
+    """What the implicit minimax holds for a new node: for player 0's side, the returns of a
+    finished game, the evaluation before."""
+    if state.is_terminal():
+        return state.returns()[0]
+    return state.evaluate(0, evaluation)
+
+
+def minimax_bounds(state: rivals.State, evaluation: str) -> dict[int, tuple[float, float]]:
+    """For each legal action of the player to move in Rosenkönig, the lower and upper of two
+    values for the mover's side: of the position after it, and of that position after the reply
+    best for the player then to move."""
+    # Rosenkönig's colours: the even seats are player 0's side.
+    sign = 1 if state.current_player() % 2 == 0 else -1
+    bounds = {}
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        values = [sign * side_value(child, evaluation)]
+        if not child.is_terminal():
+            reply_sign = 1 if child.current_player() % 2 == 0 else -1
+            replies = []
+            for reply in child.legal_actions():
+                grandchild = child.clone()
+                grandchild.apply_action(reply)
+                replies.append(reply_sign * side_value(grandchild, evaluation))
+            values.append(sign * reply_sign * max(replies))
+        bounds[action] = (min(values), max(values))
+    return bounds
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("evaluation", ["default", "thesis"])
+def test_implicit_minimax_alone_plays_the_move_the_evaluation_prefers(
+    players: int, evaluation: str
+) -> None:
+    """mcts expands all of a node's moves at once and descends into one of them, so after one
+    visit to each root move, each holds the evaluation of the position it leads to, or (all but
+    the first visited, which the root's expansion reached) the minimax over the replies of the
+    player then to move. With minimax_weight 1 and exploration 0 the one more visit goes to the
+    best of those, which is then the most visited. In positions where one move is better by
+    both values than every other is by either, that move is played. Positions where the mover
+    may draw are left out (a draw's value is that of the one card sampled). This fails if the
+    values are taken for the wrong side or seat, a reply is maximised for the wrong player, or
+    the weight does not reach selection."""
+    game = rivals.make("rosenkoenig", players=players)
+    checked = 0
+    for number, state in enumerate(rosenkoenig_positions(players, 800, seed=20 + players)):
+        if 48 in state.legal_actions():
+            continue
+        bounds = minimax_bounds(state, evaluation)
+        best = max(bounds, key=lambda action: bounds[action][0])
+        if any(high >= bounds[best][0] - 1e-5 for a, (_, high) in bounds.items() if a != best):
+            continue
+        bot = rivals.bots.make(
+            "mcts",
+            game,
+            seed=number,
+            iterations=len(bounds) + 1,
+            exploration=0,
+            minimax_weight=1,
+            evaluation=evaluation,
+        )
+        assert bot.step(state) == best, (state.to_dict(), bounds)
+        checked += 1
+    assert checked >= 8
+
+
 @pytest.mark.parametrize(
     ("name", "params", "evaluation"),
     [
