@@ -25,7 +25,7 @@ HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information 
 
 def test_every_game_names_its_evaluations_default_first() -> None:
     assert rivals.games() == EVALUATED
-    assert rivals.make("rosenkoenig").info.evaluations == ("default", "thesis")
+    assert rivals.make("rosenkoenig").info.evaluations == ("default", "thesis", "calibrated")
     for name in EVALUATED:
         assert rivals.make(name).info.evaluations[0] == "default"
 
@@ -46,7 +46,7 @@ def test_bad_cut_off_parameters_are_refused(bot: str) -> None:
     game = rivals.make("rosenkoenig")
     with pytest.raises(ValueError, match=r"rollout_depth must be null .* or an int 0-"):
         rivals.bots.make(bot, game, rollout_depth=-1)
-    with pytest.raises(ValueError, match='evaluation must be "default" or "thesis"'):
+    with pytest.raises(ValueError, match='evaluation must be "default", "thesis" or "calibrated"'):
         rivals.bots.make(bot, game, rollout_depth=2, evaluation="material")
     # An evaluation that would value nothing is said so rather than ignored.
     with pytest.raises(ValueError, match="evaluation 'thesis' values cut-off rollouts"):
@@ -60,7 +60,7 @@ def test_alphabeta_takes_an_evaluation_by_name() -> None:
     game = rivals.make("rosenkoenig")
     assert rivals.bots.make("alphabeta", game).params["evaluation"] == "default"
     assert rivals.bots.make("alphabeta", game, evaluation="thesis").params["evaluation"] == "thesis"
-    with pytest.raises(ValueError, match='evaluation must be "default" or "thesis"'):
+    with pytest.raises(ValueError, match='evaluation must be "default", "thesis" or "calibrated"'):
         rivals.bots.make("alphabeta", game, evaluation="none")
     with pytest.raises(ValueError, match=r'evaluation must be "default" .*, got "thesis"'):
         rivals.bots.make("alphabeta", rivals.make("sekigahara"), evaluation="thesis")
@@ -229,7 +229,7 @@ def minimax_bounds(state: rivals.State, evaluation: str) -> dict[int, tuple[floa
 
 
 @pytest.mark.parametrize("players", [2, 4])
-@pytest.mark.parametrize("evaluation", ["default", "thesis"])
+@pytest.mark.parametrize("evaluation", ["default", "thesis", "calibrated"])
 def test_implicit_minimax_alone_plays_the_move_the_evaluation_prefers(
     players: int, evaluation: str
 ) -> None:
