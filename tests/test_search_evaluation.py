@@ -341,13 +341,16 @@ def test_the_tuned_presets_cut_rollouts_off(name: str) -> None:
     assert isinstance(params["rollout_depth"], int)
 
 
-def test_rosenkoenigs_best_explores_widely_with_full_rollouts() -> None:
-    """docs/bots.md, "How the presets were chosen": Rosenkönig plays its rollouts to the end and
-    explores more widely than plain mcts."""
+def test_rosenkoenigs_best_backs_up_the_calibrated_evaluation_and_explores_widely() -> None:
+    """docs/bots.md, "How the presets were chosen": Rosenkönig cuts its rollouts off with the
+    calibrated evaluation, mixes that evaluation's implicit minimax into selection and explores
+    more widely than plain mcts."""
     game = rivals.make("rosenkoenig")
     tuned = rivals.bots.make("best", game).params
     plain = rivals.bots.make("mcts", game).params
-    assert tuned["rollout_depth"] is None
+    assert tuned["rollout_depth"] == 8
+    assert tuned["evaluation"] == "calibrated"
+    assert tuned["minimax_weight"] == 0.5 and plain["minimax_weight"] == 0
     assert tuned["exploration"] > plain["exploration"]
 
 
@@ -423,7 +426,7 @@ def test_the_bots_command_lists_evaluations_and_what_best_plays(
     monkeypatch.setenv("COLUMNS", "200")  # one table row per line
     assert cli.main(["bots", "rosenkoenig", "verraeter"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"rosenkoenig +alphabeta, ismcts, mcts, random +default, thesis", out)
+    assert re.search(r"rosenkoenig +alphabeta, ismcts, mcts, random +default, thesis, calibrated", out)
     best = rivals.bots.resolve(rivals.make("rosenkoenig"), "best", {})
     settings = " ".join(f"{key}={json.dumps(value)}" for key, value in best[1].items())
     assert re.search(rf"rosenkoenig +best +{best[0]} {re.escape(settings)} ", out)

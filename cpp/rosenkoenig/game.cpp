@@ -60,8 +60,13 @@ GameInfo Rosenkoenig::info() {
       .observation_low = 0,
       .observation_high = 1,
       .teams = {{4, {{0, 2}, {1, 3}}}},
-      .presets = {{"best", "mcts", Json::object({{"time_s", 0.1}, {"exploration", 2.0}}),
-                   "mcts, full random rollouts, exploration 2 (docs/bots.md)"}},
+      .presets = {{"best", "mcts",
+                   Json::object({{"time_s", 0.1},
+                                 {"exploration", 2.0},
+                                 {"rollout_depth", 8},
+                                 {"evaluation", "calibrated"},
+                                 {"minimax_weight", 0.5}}),
+                   "mcts backing up the calibrated evaluation (docs/bots.md)"}},
   };
 }
 
