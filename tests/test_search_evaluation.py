@@ -426,7 +426,9 @@ def test_the_bots_command_lists_evaluations_and_what_best_plays(
     monkeypatch.setenv("COLUMNS", "200")  # one table row per line
     assert cli.main(["bots", "rosenkoenig", "verraeter"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"rosenkoenig +alphabeta, ismcts, mcts, random +default, thesis, calibrated", out)
+    assert re.search(
+        r"rosenkoenig +alphabeta, ismcts, mcts, random +default, thesis, calibrated", out
+    )
     best = rivals.bots.resolve(rivals.make("rosenkoenig"), "best", {})
     settings = " ".join(f"{key}={json.dumps(value)}" for key, value in best[1].items())
     assert re.search(rf"rosenkoenig +best +{best[0]} {re.escape(settings)} ", out)
