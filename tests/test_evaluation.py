@@ -159,7 +159,7 @@ def test_alphabeta_plays_the_games_with_hidden_cards_to_the_end(
 
 
 def test_rosenkoenig_evaluations_by_hand() -> None:
-    """Both named evaluations against the rules page's formulas, worked out by hand: after the
+    """The named evaluations against the rules page's formulas, worked out by hand: after the
     first card Red has one stone (1 point), nothing else is on the board and each side holds its 4
     heroes; later a hero flip gives a known lead in points and heroes."""
     game = rivals.make("rosenkoenig")
@@ -173,6 +173,7 @@ def test_rosenkoenig_evaluations_by_hand() -> None:
     assert state.evaluate(1, "default") == pytest.approx(-0.9 * math.tanh(1 / 40), rel=1e-12)
     assert state.evaluate(0, "thesis") == pytest.approx(0.9 / widest, rel=1e-12)
     assert state.evaluate(1, "thesis") == pytest.approx(-0.9 / widest, rel=1e-12)
+    assert state.evaluate(0, "calibrated") == pytest.approx(0.9 * math.tanh(1 / 80), rel=1e-12)
 
     rng = random.Random("a hero")
     while not any(a >= 24 and a < 48 for a in state.legal_actions()) or state.is_chance_node():
@@ -186,6 +187,9 @@ def test_rosenkoenig_evaluations_by_hand() -> None:
     assert state.evaluate(0) == pytest.approx(0.9 * math.tanh((points + 6 * hero_lead) / 40))
     assert state.evaluate(0, "thesis") == pytest.approx(0.9 * (points + 30 * hero_lead) / widest)
     assert state.evaluate(0, "thesis") != pytest.approx(state.evaluate(0))
+    calibrated = 0.9 * math.tanh((points + 30 * hero_lead) / 80)
+    assert state.evaluate(0, "calibrated") == pytest.approx(calibrated)
+    assert state.evaluate(1, "calibrated") == pytest.approx(-calibrated)
 
 
 @pytest.mark.parametrize("name", rivals.games())

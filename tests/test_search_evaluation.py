@@ -25,7 +25,7 @@ HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information 
 
 def test_every_game_names_its_evaluations_default_first() -> None:
     assert rivals.games() == EVALUATED
-    assert rivals.make("rosenkoenig").info.evaluations == ("default", "thesis")
+    assert rivals.make("rosenkoenig").info.evaluations == ("default", "thesis", "calibrated")
     for name in EVALUATED:
         assert rivals.make(name).info.evaluations[0] == "default"
 
@@ -46,7 +46,7 @@ def test_bad_cut_off_parameters_are_refused(bot: str) -> None:
     game = rivals.make("rosenkoenig")
     with pytest.raises(ValueError, match=r"rollout_depth must be null .* or an int 0-"):
         rivals.bots.make(bot, game, rollout_depth=-1)
-    with pytest.raises(ValueError, match='evaluation must be "default" or "thesis"'):
+    with pytest.raises(ValueError, match='evaluation must be "default", "thesis" or "calibrated"'):
         rivals.bots.make(bot, game, rollout_depth=2, evaluation="material")
     # An evaluation that would value nothing is said so rather than ignored.
     with pytest.raises(ValueError, match="evaluation 'thesis' values cut-off rollouts"):
@@ -60,7 +60,7 @@ def test_alphabeta_takes_an_evaluation_by_name() -> None:
     game = rivals.make("rosenkoenig")
     assert rivals.bots.make("alphabeta", game).params["evaluation"] == "default"
     assert rivals.bots.make("alphabeta", game, evaluation="thesis").params["evaluation"] == "thesis"
-    with pytest.raises(ValueError, match='evaluation must be "default" or "thesis"'):
+    with pytest.raises(ValueError, match='evaluation must be "default", "thesis" or "calibrated"'):
         rivals.bots.make("alphabeta", game, evaluation="none")
     with pytest.raises(ValueError, match=r'evaluation must be "default" .*, got "thesis"'):
         rivals.bots.make("alphabeta", rivals.make("sekigahara"), evaluation="thesis")
@@ -158,6 +158,111 @@ def test_a_tiny_cut_off_tree_plays_the_move_the_evaluation_prefers(
         assert bot.step(state) == preferred[0], state.to_dict()
         checked += 1
     assert checked >= 10
+
+
+# --- implicit minimax backups (mcts minimax_weight) -----------------------------------------
+
+
+def test_minimax_weight_is_off_by_default_and_checked() -> None:
+    game = rivals.make("rosenkoenig")
+    assert rivals.bots.make("mcts", game).params["minimax_weight"] == 0
+    with pytest.raises(ValueError, match="minimax_weight must be a number 0-1"):
+        rivals.bots.make("mcts", game, minimax_weight=1.5)
+    # The evaluation it backs up may be named without a cut-off.
+    assert rivals.bots.make("mcts", game, minimax_weight=0.5, evaluation="thesis").params[
+        "evaluation"
+    ] == ("thesis")
+    with pytest.raises(ValueError, match="evaluation 'thesis' values cut-off rollouts"):
+        rivals.bots.make("mcts", game, minimax_weight=0, evaluation="thesis")
+    with pytest.raises(ValueError, match="minimax_weight needs two opposed sides"):
+        rivals.bots.make("mcts", rivals.make("rheinlaender"), minimax_weight=0.5)
+
+
+@pytest.mark.parametrize("name", EVALUATED)
+def test_minimax_weight_zero_plays_as_before(name: str) -> None:
+    """Seed for seed the same moves as a bot that never heard of the parameter; a positive weight
+    plays otherwise."""
+    game = rivals.make(name)
+    positions = decisions(name, 12, seed=3)
+
+    def moves(**params: Any) -> list[int]:
+        player = rivals.bots.make("mcts", game, seed=9, iterations=300, **params)
+        return [player.step(state) for state in positions]
+
+    assert moves() == moves(minimax_weight=0)
+    if game.num_players == 2:
+        assert moves() != moves(minimax_weight=1)
+    else:
+        with pytest.raises(ValueError, match=f"{name} with {game.num_players} players has other"):
+            moves(minimax_weight=1)
+
+
+def side_value(state: rivals.State, evaluation: str) -> float:
+    """What the implicit minimax holds for a new node: for player 0's side, the returns of a
+    finished game, the evaluation before."""
+    if state.is_terminal():
+        return state.returns()[0]
+    return state.evaluate(0, evaluation)
+
+
+def minimax_bounds(state: rivals.State, evaluation: str) -> dict[int, tuple[float, float]]:
+    """For each legal action of the player to move in Rosenkönig, the lower and upper of two
+    values for the mover's side: of the position after it, and of that position after the reply
+    best for the player then to move."""
+    # Rosenkönig's colours: the even seats are player 0's side.
+    sign = 1 if state.current_player() % 2 == 0 else -1
+    bounds = {}
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        values = [sign * side_value(child, evaluation)]
+        if not child.is_terminal():
+            reply_sign = 1 if child.current_player() % 2 == 0 else -1
+            replies = []
+            for reply in child.legal_actions():
+                grandchild = child.clone()
+                grandchild.apply_action(reply)
+                replies.append(reply_sign * side_value(grandchild, evaluation))
+            values.append(sign * reply_sign * max(replies))
+        bounds[action] = (min(values), max(values))
+    return bounds
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("evaluation", ["default", "thesis", "calibrated"])
+def test_implicit_minimax_alone_plays_the_move_the_evaluation_prefers(
+    players: int, evaluation: str
+) -> None:
+    """mcts expands all of a node's moves at once and descends into one of them, so after one
+    visit to each root move, each holds the evaluation of the position it leads to, or (all but
+    the first visited, which the root's expansion reached) the minimax over the replies of the
+    player then to move. With minimax_weight 1 and exploration 0 the one more visit goes to the
+    best of those, which is then the most visited. In positions where one move is better by
+    both values than every other is by either, that move is played. Positions where the mover
+    may draw are left out (a draw's value is that of the one card sampled). This fails if the
+    values are taken for the wrong side or seat, a reply is maximised for the wrong player, or
+    the weight does not reach selection."""
+    game = rivals.make("rosenkoenig", players=players)
+    checked = 0
+    for number, state in enumerate(rosenkoenig_positions(players, 800, seed=20 + players)):
+        if 48 in state.legal_actions():
+            continue
+        bounds = minimax_bounds(state, evaluation)
+        best = max(bounds, key=lambda action: bounds[action][0])
+        if any(high >= bounds[best][0] - 1e-5 for a, (_, high) in bounds.items() if a != best):
+            continue
+        bot = rivals.bots.make(
+            "mcts",
+            game,
+            seed=number,
+            iterations=len(bounds) + 1,
+            exploration=0,
+            minimax_weight=1,
+            evaluation=evaluation,
+        )
+        assert bot.step(state) == best, (state.to_dict(), bounds)
+        checked += 1
+    assert checked >= 8
 
 
 @pytest.mark.parametrize(
@@ -292,13 +397,16 @@ def test_the_tuned_presets_cut_rollouts_off(name: str) -> None:
     assert isinstance(params["rollout_depth"], int)
 
 
-def test_rosenkoenigs_best_explores_widely_with_full_rollouts() -> None:
-    """docs/bots.md, "How the presets were chosen": Rosenkönig plays its rollouts to the end and
-    explores more widely than plain mcts."""
+def test_rosenkoenigs_best_backs_up_the_calibrated_evaluation_and_explores_widely() -> None:
+    """docs/bots.md, "How the presets were chosen": Rosenkönig cuts its rollouts off with the
+    calibrated evaluation, mixes that evaluation's implicit minimax into selection and explores
+    more widely than plain mcts."""
     game = rivals.make("rosenkoenig")
     tuned = rivals.bots.make("best", game).params
     plain = rivals.bots.make("mcts", game).params
-    assert tuned["rollout_depth"] is None
+    assert tuned["rollout_depth"] == 8
+    assert tuned["evaluation"] == "calibrated"
+    assert tuned["minimax_weight"] == 0.5 and plain["minimax_weight"] == 0
     assert tuned["exploration"] > plain["exploration"]
 
 
@@ -371,10 +479,12 @@ def test_best_never_peeks_where_cards_are_hidden(name: str) -> None:
 def test_the_bots_command_lists_evaluations_and_what_best_plays(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "200")  # one table row per line
+    monkeypatch.setenv("COLUMNS", "260")  # one table row per line
     assert cli.main(["bots", "rosenkoenig", "verraeter"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"rosenkoenig +alphabeta, ismcts, mcts, random +default, thesis", out)
+    assert re.search(
+        r"rosenkoenig +alphabeta, ismcts, mcts, random +default, thesis, calibrated", out
+    )
     best = rivals.bots.resolve(rivals.make("rosenkoenig"), "best", {})
     settings = " ".join(f"{key}={json.dumps(value)}" for key, value in best[1].items())
     assert re.search(rf"rosenkoenig +best +{best[0]} {re.escape(settings)} ", out)

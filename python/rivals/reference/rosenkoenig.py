@@ -252,7 +252,7 @@ class Game(_base.Game["State"]):
 
 
 class State(_base.State):
-    EVALUATIONS = ("default", "thesis")
+    EVALUATIONS = ("default", "thesis", "calibrated")
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -437,9 +437,11 @@ class State(_base.State):
         return EVALUATION_SCALE * math.tanh((points + 6 * heroes) / 40)
 
     def _evaluate_other(self, player: int, evaluation: str) -> float:
-        """The thesis evaluation (the only other): a hero worth 30 points, the lead scaled by
-        the widest lead possible."""
+        """thesis: a hero worth 30 points, the lead scaled by the widest lead possible;
+        calibrated: a hero worth 30 points, squashed like the default on a scale of 80."""
         points, heroes = self._leads(player)
+        if evaluation == "calibrated":
+            return EVALUATION_SCALE * math.tanh((points + 30 * heroes) / 80)
         widest = NUM_STONES * NUM_STONES + 30 * self.game.heroes_per_seat * self.num_players / 2
         return EVALUATION_SCALE * (points + 30 * heroes) / widest
 

@@ -88,6 +88,10 @@ class Evaluator {
       return game_->evaluate(state, player);
   }
 
+  // Whether the game is two opposed sides of a zero-sum game, where one side's value is the
+  // other's negated.
+  bool opposed() const { return opposed_; }
+
   // One value per player: each side evaluated once (from its first seat), two opposed sides once.
   void returns(const State& state, double* out) const {
     if (opposed_) {

@@ -1,5 +1,6 @@
 // Monte Carlo tree search (UCT) with uniformly random rollouts, cut off by the game's evaluation
-// when asked to (tree_search.h, Rollout).
+// when asked to (tree_search.h, Rollout), and in a game with an evaluation optionally guided by
+// implicit minimax backups of it (ImplicitMinimax below).
 //
 // Chance nodes are sampled on the way down and their outcomes kept as children, so the tree
 // averages over the chance outcomes it has seen. Each child stores the total return of the player
@@ -8,8 +9,10 @@
 // its own tree.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "rivals/bots/tree_search.h"
@@ -17,6 +20,65 @@
 #include "rivals/core/playout.h"
 
 namespace rivals {
+
+// Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, "Monte Carlo Tree Search with
+// Heuristic Evaluations using Implicit Minimax Backups", 2014). Besides the mean return of its
+// simulations, every node keeps a minimax value of the game's evaluation over the tree below it:
+// a new node is valued by the evaluation (a finished game by its returns), a decision takes the
+// best of its children for the side choosing, a chance node the visit-weighted mean of the
+// outcomes seen. Selection mixes the two, (1 - w) * mean + w * minimax with w = minimax_weight:
+// random play to the end judges the long run, the minimax the tactics inside the tree that
+// random play averages away. Values are kept for player 0's side, so this needs two opposed
+// sides. Without an evaluation there is nothing to back up and the search is plain UCT.
+template <Game G>
+class ImplicitMinimax {
+ public:
+  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
+  static std::vector<std::string> param_names() { return {}; }
+  ImplicitMinimax(const G& /*game*/, const Json& /*params*/, const char* /*bot*/) {}
+  bool on() const { return false; }
+  double weight() const { return 0; }
+  double value(const typename G::State& /*state*/) const { return 0; }
+  double sign(Player /*player*/) const { return 1; }
+};
+
+template <EvaluatedGame G>
+class ImplicitMinimax<G> {
+ public:
+  static void add_specs(std::vector<ParamSpec>& specs) {
+    specs.push_back(ParamSpec::number("minimax_weight", Json(0.0), 0, 1,
+                                      "share of the evaluation's implicit minimax value in "
+                                      "selection, against the mean return; 0 is plain UCT"));
+  }
+  static std::vector<std::string> param_names() { return {"minimax_weight"}; }
+
+  ImplicitMinimax(const G& game, const Json& params, const char* bot)
+      : evaluator_(game, params.find("evaluation")->as_string()),
+        weight_(params.find("minimax_weight")->as_number()) {
+    if (on() && !evaluator_.opposed())
+      throw InvalidArgument(
+          std::string(bot) + ": minimax_weight needs two opposed sides of a zero-sum game, and " +
+          G::kName + " with " + std::to_string(game.num_players()) + " players has other sides");
+    for (Player p = 0; p < game.num_players(); ++p) sign_[p] = game.same_side(p, 0) ? 1.0 : -1.0;
+  }
+
+  bool on() const { return weight_ > 0; }
+  double weight() const { return weight_; }
+  // For player 0's side: the returns of a finished game, the evaluation before.
+  double value(const typename G::State& state) const {
+    if (!state.is_terminal()) return evaluator_.value(state, 0);
+    double returns[kMaxPlayers];
+    state.returns(returns);
+    return returns[0];
+  }
+  // +1 for player 0's side, -1 for the other: turns a value for player 0's side into one for p's.
+  double sign(Player p) const { return sign_[p]; }
+
+ private:
+  Evaluator<G> evaluator_;
+  double weight_;
+  double sign_[kMaxPlayers] = {};
+};
 
 template <Game G>
 class MctsBot {
@@ -28,17 +90,20 @@ class MctsBot {
     auto specs = TreeSearchSettings::specs("simulations", 1.4);
     Rollout<G>::add_specs(specs);
     WinProof<G>::add_specs(specs);
+    ImplicitMinimax<G>::add_specs(specs);
     return specs;
   }
   static std::vector<std::string> evaluation_params() {
     auto names = cut_off_param_names();
     names.push_back(WinProof<G>::kParam);
+    for (std::string& name : ImplicitMinimax<G>::param_names()) names.push_back(std::move(name));
     return names;
   }
 
   MctsBot(const G& game, const Json& params, std::uint64_t seed)
       : settings_(TreeSearchSettings::parse(params)),
-        rollout_(game, params, kName),
+        implicit_(game, params, kName),
+        rollout_(game, params, kName, implicit_.on()),
         proof_(game, params, seed) {
     trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
@@ -65,7 +130,8 @@ class MctsBot {
     std::int32_t next_sibling = -1;
     std::int32_t visits = 0;
     Action action = -1;
-    Player mover = kChancePlayer;  // who chose this node's action
+    float implicit = 0;  // the implicit minimax value for player 0's side (ImplicitMinimax)
+    std::int8_t mover = kChancePlayer;  // who chose this node's action
     bool expanded = false;
     double value = 0;  // sum of the mover's returns
   };
@@ -99,7 +165,7 @@ class MctsBot {
       if (state.is_chance_node()) {
         const Action outcome = state.sample_chance(tree.rng);
         state.apply(outcome);
-        node = chance_child(tree, node, outcome);
+        node = chance_child(tree, node, outcome, state);
         if (node < 0) break;  // tree is full: roll out from here
         tree.path.push_back(node);
         continue;
@@ -117,11 +183,34 @@ class MctsBot {
     }
     double returns[kMaxPlayers];
     rollout_(state, tree.rng, returns);
-    for (const std::int32_t n : tree.path) {
-      Node& visited = nodes[n];
+    // Leaf first, so that a node's implicit value is taken from children already updated.
+    for (auto n = tree.path.rbegin(); n != tree.path.rend(); ++n) {
+      Node& visited = nodes[*n];
       ++visited.visits;
       if (visited.mover >= 0) visited.value += returns[visited.mover];
+      if (implicit_.on() && visited.first_child >= 0) back_up_implicit(tree, *n);
     }
+  }
+
+  // A decision's best child for the side choosing; a chance node's outcomes by how often each
+  // was drawn, the tree's estimate of their probabilities.
+  void back_up_implicit(Tree& tree, std::int32_t node) const {
+    auto& nodes = tree.nodes;
+    const std::int32_t first = nodes[node].first_child;
+    if (nodes[first].mover == kChancePlayer) {
+      double sum = 0, weight = 0;
+      for (std::int32_t c = first; c >= 0; c = nodes[c].next_sibling) {
+        sum += static_cast<double>(nodes[c].visits) * nodes[c].implicit;
+        weight += nodes[c].visits;
+      }
+      if (weight > 0) nodes[node].implicit = static_cast<float>(sum / weight);
+      return;
+    }
+    const double sign = implicit_.sign(nodes[first].mover);
+    double best = -1e300;
+    for (std::int32_t c = first; c >= 0; c = nodes[c].next_sibling)
+      best = std::max(best, sign * nodes[c].implicit);
+    nodes[node].implicit = static_cast<float>(sign * best);
   }
 
   bool expand(Tree& tree, std::int32_t node, const State& state) const {
@@ -134,13 +223,19 @@ class MctsBot {
     for (int k = count - 1; k >= 0; --k) {
       Node child;
       child.action = buffer[k];
-      child.mover = mover;
+      child.mover = static_cast<std::int8_t>(mover);
       child.next_sibling = next;
+      if (implicit_.on()) {
+        State after = state;
+        after.apply(buffer[k]);
+        child.implicit = static_cast<float>(implicit_.value(after));
+      }
       next = static_cast<std::int32_t>(nodes.size());
       nodes.push_back(child);
     }
     nodes[node].first_child = next;
     nodes[node].expanded = true;
+    if (implicit_.on()) back_up_implicit(tree, node);
     return true;
   }
 
@@ -165,7 +260,11 @@ class MctsBot {
       const Node& child = nodes[c];
       if (child.visits == 0) return unvisited_child(tree, node);
       const double n = child.visits;
-      const double score = child.value / n + settings_.exploration * std::sqrt(log_parent / n);
+      double exploit = child.value / n;
+      if (implicit_.on())
+        exploit = (1 - implicit_.weight()) * exploit +
+                  implicit_.weight() * implicit_.sign(child.mover) * child.implicit;
+      const double score = exploit + settings_.exploration * std::sqrt(log_parent / n);
       if (score > best_score) {
         best_score = score;
         best = c;
@@ -174,7 +273,9 @@ class MctsBot {
     return best;
   }
 
-  std::int32_t chance_child(Tree& tree, std::int32_t node, Action outcome) const {
+  // `state` is the position after `outcome`.
+  std::int32_t chance_child(Tree& tree, std::int32_t node, Action outcome,
+                            const State& state) const {
     auto& nodes = tree.nodes;
     std::int32_t last = -1;
     for (std::int32_t c = nodes[node].first_child; c >= 0; c = nodes[c].next_sibling) {
@@ -184,6 +285,7 @@ class MctsBot {
     if (static_cast<std::int64_t>(nodes.size()) >= settings_.max_nodes) return -1;
     Node child;
     child.action = outcome;
+    if (implicit_.on()) child.implicit = static_cast<float>(implicit_.value(state));
     const auto index = static_cast<std::int32_t>(nodes.size());
     nodes.push_back(child);
     (last < 0 ? nodes[node].first_child : nodes[last].next_sibling) = index;
@@ -191,6 +293,7 @@ class MctsBot {
   }
 
   TreeSearchSettings settings_;
+  ImplicitMinimax<G> implicit_;
   Rollout<G> rollout_;
   WinProof<G> proof_;
   std::vector<Tree> trees_;

@@ -72,7 +72,8 @@ template <Game G>
 class Rollout {
  public:
   static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
-  Rollout(const G& /*game*/, const Json& /*params*/, const char* /*bot*/) {}
+  Rollout(const G& /*game*/, const Json& /*params*/, const char* /*bot*/,
+          bool /*evaluation_used*/ = false) {}
 
   void operator()(typename G::State& state, Rng& rng, double* returns) const {
     play_randomly(state, rng);
@@ -95,12 +96,14 @@ class Rollout<G> {
         evaluation_param_spec<G>("the evaluation that values a cut-off rollout (rollout_depth)"));
   }
 
-  Rollout(const G& game, const Json& params, const char* bot)
+  // `evaluation_used` says whether the bot values positions with the evaluation besides (mcts's
+  // minimax_weight), which makes naming one meaningful without a cut-off.
+  Rollout(const G& game, const Json& params, const char* bot, bool evaluation_used = false)
       : evaluator_(game, params.find("evaluation")->as_string()) {
     const Json& depth = *params.find("rollout_depth");
     depth_ = depth.is_null() ? -1 : depth.as_int();
     const std::string& evaluation = params.find("evaluation")->as_string();
-    if (depth_ < 0 && evaluation != evaluation_names_of<G>().front())
+    if (depth_ < 0 && !evaluation_used && evaluation != evaluation_names_of<G>().front())
       throw InvalidArgument(std::string(bot) + ": evaluation '" + evaluation +
                             "' values cut-off rollouts, and rollout_depth is null (rollouts to "
                             "the end); give rollout_depth too");

@@ -43,8 +43,9 @@ class Rosenkoenig {
                            float* features) const;
 
   // For search (bots/evaluation.h): docs/rules/rosenkoenig.md, "Evaluation". The first is the
-  // default; "thesis" follows the published thesis engine.
-  static std::vector<std::string> evaluations() { return {"default", "thesis"}; }
+  // default; "thesis" follows the published thesis engine, "calibrated" takes its hero worth on
+  // the scale of played games.
+  static std::vector<std::string> evaluations() { return {"default", "thesis", "calibrated"}; }
   double evaluate(const State& state, Player player, int evaluation) const;
   double evaluate(const State& state, Player player) const { return evaluate(state, player, 0); }
   bool same_side(Player a, Player b) const { return State::colour_of(a) == State::colour_of(b); }
