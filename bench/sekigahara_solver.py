@@ -3,16 +3,18 @@ expected value its moves lose, by the number of cards left.
 
     nice python bench/sekigahara_solver.py                 # the figures in docs/bots.md
     nice python bench/sekigahara_solver.py --games 4 --deck 1 --deck 2
+    nice python bench/sekigahara_solver.py --deck 1 --deck 2 --bot "mcts 1000" --bot "alphabeta 8"
 
 Positions are the distinct decision states of self-play games between two ``mcts`` bots (200
 iterations; seeds from the game number) once the deck is down to ``--deck`` cards (``deck + 3``
 cards left to win, counting the three in the centre). At each position the ``solver`` bot's
 ``analyse`` values every legal move; a position counts when its moves do not all have the same
-value. Per bot and deck size the table shows the share of those positions where the bot's
-move has the best value and the mean loss (best value minus the value of the bot's move, in
-expected return: a win is +1, a loss -1). One solver serves the whole run, so its table of
-solved contexts grows from position to position (and memory with it); the cost of solving from
-five cards in the deck and more is what limits this to small decks.
+value. Per bot (every one in ``BOTS``, or those named with ``--bot``) and deck size the table
+shows the share of those positions where the bot's move has the best value and the mean loss
+(best value minus the value of the bot's move, in expected return: a win is +1, a loss -1). One
+solver serves the whole run, so its table of solved contexts grows from position to position (and
+memory with it); the cost of solving from five cards in the deck and more is what limits this to
+small decks.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "alphabeta 2": ("alphabeta", {"depth": 2}),
     "alphabeta 4": ("alphabeta", {"depth": 4}),
     "alphabeta 8": ("alphabeta", {"depth": 8}),
+    "alphabeta 12": ("alphabeta", {"depth": 12}),
+    "mcts 40k rd12": ("mcts", {"iterations": 40000, "rollout_depth": 12}),
+    "mcts 40k rd12 p8": ("mcts", {"iterations": 40000, "rollout_depth": 12, "proof_depth": 8}),
+    "mcts 40k rd12 p12": ("mcts", {"iterations": 40000, "rollout_depth": 12, "proof_depth": 12}),
 }
 
 
@@ -81,7 +87,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--deck", type=int, action="append", default=None)
+    parser.add_argument(
+        "--bot", action="append", choices=sorted(BOTS), default=None, help="(default: all)"
+    )
     args = parser.parse_args()
+    bots = {label: BOTS[label] for label in args.bot or BOTS}
     decks = set(args.deck or [1, 2, 3])
     began = time.perf_counter()
     states = positions(args.games, decks)
@@ -96,7 +106,7 @@ def main() -> None:
             continue  # every move is as good: nothing to tell the bots apart by
         deck = len(state.to_dict()["deck"])
         counted[deck] += 1
-        for label, (name, params) in BOTS.items():
+        for label, (name, params) in bots.items():
             bot = rivals.bots.make(name, state.game, seed=index, **params)
             value = exact[bot.step(state)]
             optimal[(label, deck)] += value > best - 1e-9
@@ -110,7 +120,7 @@ def main() -> None:
     heading = " ".join(f"{f'{d + 3} cards left ({counted[d]})':>26}" for d in ordered)
     print(f"{'bot':12} {heading}")
     print(f"{'':12} " + " ".join(f"{'optimal':>14} {'mean loss':>11}" for _ in ordered))
-    for label in BOTS:
+    for label in bots:
         cells = []
         for deck in ordered:
             share = optimal[(label, deck)] / counted[deck]

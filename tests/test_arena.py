@@ -127,6 +127,7 @@ def test_entries_carry_every_parameter_from_the_engine() -> None:
         "threads",
         "rollout_depth",
         "evaluation",
+        "proof_depth",
         "minimax_weight",
     }
     with pytest.raises(ValueError, match=r"bot mcts#2: .*bogus"):

@@ -309,6 +309,62 @@ def test_the_thesis_evaluation_weighs_heroes_apart_from_the_default() -> None:
     assert disagreements >= 3
 
 
+def sekigahara_wins_in_one(count: int, seed: int) -> list[tuple[rivals.State, set[int]]]:
+    """Positions of random games where some moves of the player to move end the game won at once
+    and others do not, with those winning moves."""
+    game = rivals.make("sekigahara")
+    rng = random.Random(seed)
+    found: list[tuple[rivals.State, set[int]]] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            mover, wins = state.current_player(), set()
+            for action in state.legal_actions():
+                child = state.clone()
+                child.apply_action(action)
+                if child.is_terminal() and child.returns()[mover] > 0:
+                    wins.add(action)
+            if wins and len(wins) < len(state.legal_actions()):
+                found.append((state.clone(), wins))
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+    return found
+
+
+def test_mcts_plays_a_win_its_proof_look_ahead_finds() -> None:
+    """With one simulation mcts plays nearly at random, so it misses many wins in one; with
+    ``proof_depth`` the alpha-beta look-ahead proves them and mcts plays one every time, at the
+    depth of the win and deeper (a deeper look-ahead must still take it)."""
+    game = rivals.make("sekigahara")
+    positions = sekigahara_wins_in_one(20, seed=3)
+
+    def wins_taken(**params: Any) -> int:
+        return sum(
+            rivals.bots.make("mcts", game, seed=number, iterations=1, **params).step(state) in wins
+            for number, (state, wins) in enumerate(positions)
+        )
+
+    assert wins_taken() <= 12
+    assert wins_taken(proof_depth=1) == len(positions)
+    assert wins_taken(proof_depth=3) == len(positions)
+
+
+def test_the_proof_look_ahead_is_off_by_default_and_bounded() -> None:
+    game = rivals.make("sekigahara")
+    assert rivals.bots.make("mcts", game).params["proof_depth"] is None
+    with pytest.raises(ValueError, match=r"proof_depth must be null .* or an int 1-64"):
+        rivals.bots.make("mcts", game, proof_depth=0)
+    # Without a forced win in its horizon the search decides as it would without the look-ahead.
+    state = decisions("sekigahara", 1, seed=7)[0]
+    assert [
+        rivals.bots.make("mcts", game, seed=s, iterations=200, proof_depth=2).step(state)
+        for s in range(8)
+    ] == [rivals.bots.make("mcts", game, seed=s, iterations=200).step(state) for s in range(8)]
+
+
 # --- presets ----------------------------------------------------------------------------------
 
 

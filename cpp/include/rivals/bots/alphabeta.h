@@ -58,8 +58,17 @@ class AlphaBetaBot {
   void reseed(std::uint64_t seed) { rng_ = Rng(seed); }
 
   Action step(const State& root) {
+    double value = 0;
+    return step(root, value);
+  }
+
+  // The move and its value from the mover's side at the deepest depth completed (returns in
+  // [-1, 1] where the search reached the end, so +1 is a proven win). A single legal move is
+  // played without a search and valued 0.
+  Action step(const State& root, double& root_value) {
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
+    root_value = 0;
     if (count == 1) return legal[0];
     me_ = root.current_player();
     deadline_ = Deadline(time_s_, clock_);
@@ -87,6 +96,7 @@ class AlphaBetaBot {
       }
       if (out_of_time_) break;
       best = depth_best;
+      root_value = alpha;
     }
     return best;
   }

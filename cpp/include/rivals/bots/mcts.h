@@ -89,11 +89,13 @@ class MctsBot {
   static std::vector<ParamSpec> param_specs() {
     auto specs = TreeSearchSettings::specs("simulations", 1.4);
     Rollout<G>::add_specs(specs);
+    WinProof<G>::add_specs(specs);
     ImplicitMinimax<G>::add_specs(specs);
     return specs;
   }
   static std::vector<std::string> evaluation_params() {
     auto names = cut_off_param_names();
+    names.push_back(WinProof<G>::kParam);
     for (std::string& name : ImplicitMinimax<G>::param_names()) names.push_back(std::move(name));
     return names;
   }
@@ -101,19 +103,23 @@ class MctsBot {
   MctsBot(const G& game, const Json& params, std::uint64_t seed)
       : settings_(TreeSearchSettings::parse(params)),
         implicit_(game, params, kName),
-        rollout_(game, params, kName, implicit_.on()) {
+        rollout_(game, params, kName, implicit_.on()),
+        proof_(game, params, seed) {
     trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
 
   void reseed(std::uint64_t seed) {
     for (std::size_t t = 0; t < trees_.size(); ++t) trees_[t].rng = Rng(derive_seed(seed, t));
+    proof_.reseed(seed);
   }
 
   Action step(const State& root) {
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
+    Action proven;
+    if (proof_.win(root, proven)) return proven;
     grow_trees(trees_, [&](Tree& tree) { grow(tree, root); });
     return most_visited(trees_, legal, count);
   }
@@ -289,6 +295,7 @@ class MctsBot {
   TreeSearchSettings settings_;
   ImplicitMinimax<G> implicit_;
   Rollout<G> rollout_;
+  WinProof<G> proof_;
   std::vector<Tree> trees_;
 };
 

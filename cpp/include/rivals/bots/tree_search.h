@@ -10,9 +10,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "rivals/bots/alphabeta.h"
 #include "rivals/bots/evaluation.h"
 #include "rivals/core/error.h"
 #include "rivals/core/game_concept.h"
@@ -119,6 +121,66 @@ class Rollout<G> {
  private:
   Evaluator<G> evaluator_;
   std::int64_t depth_ = -1;
+};
+
+// Before a search from random rollouts, an optional exact look-ahead for a forced win: random
+// play finds a win that needs a precise sequence of moves rarely, and it then tends to drift
+// between equal-looking moves (Sekigahara's endings, docs/bots.md). Without an evaluation there is
+// no `alphabeta` to ask, and the check is absent.
+template <Game G>
+class WinProof {
+ public:
+  static constexpr const char* kParam = "proof_depth";
+  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
+  WinProof(const G& /*game*/, const Json& /*params*/, std::uint64_t /*seed*/) {}
+  void reseed(std::uint64_t /*seed*/) {}
+  bool win(const typename G::State& /*root*/, Action& /*move*/) { return false; }
+};
+
+// With an evaluation: `proof_depth` decisions of alpha-beta (expectimax at chance nodes, the
+// game's evaluation at the horizon) before each search; when its value is a proven win (every
+// line and every chance outcome within the horizon ends in a win) that move is played and the
+// search is skipped. Null (the default) never looks, and the search is as before.
+template <EvaluatedGame G>
+class WinProof<G> {
+ public:
+  static constexpr const char* kParam = "proof_depth";
+  static constexpr std::int64_t kTableMb = 16;
+
+  static void add_specs(std::vector<ParamSpec>& specs) {
+    specs.push_back(ParamSpec::integer(kParam, Json(nullptr), 1, AlphaBetaBot<G>::kMaxDepth,
+                                       "decisions an alpha-beta search looks ahead for a forced "
+                                       "win before each search; a forced win is played at once")
+                        .or_null("no look-ahead"));
+  }
+
+  WinProof(const G& game, const Json& params, std::uint64_t seed) {
+    const Json& depth = *params.find(kParam);
+    if (depth.is_null()) return;
+    Json settings = Json::object({{"depth", depth.as_int()},
+                                  {"time_s", 0.0},
+                                  {"clock", *params.find("clock")},
+                                  {"table_mb", kTableMb},
+                                  {"evaluation", *params.find("evaluation")}});
+    search_.emplace(game, settings, seed);
+  }
+
+  void reseed(std::uint64_t seed) {
+    if (search_) search_->reseed(seed);
+  }
+
+  bool win(const typename G::State& root, Action& move) {
+    if (!search_) return false;
+    double value = 0;
+    move = search_->step(root, value);
+    return value >= kProvenWin;
+  }
+
+ private:
+  // A proven win is +1; an average over chance outcomes may round a little below it, while the
+  // evaluation stays well inside (-1, 1).
+  static constexpr double kProvenWin = 1.0 - 1e-6;
+  std::optional<AlphaBetaBot<G>> search_;
 };
 
 // Calls grow(tree) for every tree, the first on the calling thread. An error in any tree (an
