@@ -15,6 +15,8 @@
 # build/smoke/tools.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/compiler_cache.sh
+source "$root/scripts/compiler_cache.sh"
 if [ $# -eq 0 ]; then
   sed -n '2,15p' "$0" >&2
   exit 2
