@@ -15,11 +15,12 @@ Each match of a two-sided game is a ``rivals arena`` (duplicate pairs, one bot t
 (pentanomial, from the pairs) and the win/draw/loss counts. In a game of three or more seats each
 for itself (Rheinländer, Verräter) ``best`` plays one seat and the opponent all the others, and a
 game counts as ``best``'s result against one of them (``free_for_all``); those games write no
-replays. ``best`` thinks by the clock, so the figures depend on the
-machine and its load: run on an idle machine, with ``--threads`` at most its cores, and say which
-machine in what you report. With ``--out DIR`` every match writes its replays to
-``DIR/<game>-<match>.jsonl``; ``--resume`` continues those files (an existing file is never
-overwritten otherwise).
+replays. ``best`` thinks by the clock, by default the CPU clock of its thread (``--clock cpu``:
+0.1 s of search per move however loaded the machine is, so a shared machine measures what an idle
+one would, only more slowly; ``--clock wall`` for wall-clock seconds). The figures still depend on
+the machine's speed: say which machine in what you report, with ``--threads`` at most its cores.
+With ``--out DIR`` every match writes its replays to ``DIR/<game>-<match>.jsonl``; ``--resume``
+continues those files (an existing file is never overwritten otherwise).
 """
 
 from __future__ import annotations
@@ -48,12 +49,13 @@ def play(
     games: int,
     seed: int,
     time_s: float,
+    clock: str,
     threads: int,
     out: Path | None,
     resume: bool,
 ) -> None:
     game = rivals.make(name)
-    best = ("best", {"time_s": time_s})
+    best = ("best", {"time_s": time_s, "clock": clock})
     opponent = MATCHES[match][1]
     backend = arena.LocalBackend(threads)
     began = time.perf_counter()
@@ -107,6 +109,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per match (even)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--time-s", type=float, default=0.1, help="best's seconds per move")
+    parser.add_argument(
+        "--clock", choices=["cpu", "wall"], default="cpu", help="what best's time_s counts"
+    )
     parser.add_argument("--threads", type=int, default=1, help="games played at once")
     parser.add_argument("--out", type=Path, default=None, help="a folder for the replays")
     parser.add_argument("--resume", action="store_true", help="continue the replays in --out")
@@ -117,7 +122,10 @@ def main() -> None:
         print(f"note: --threads {args.threads} is more than the {os.cpu_count()} cores")
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
-    print(f"best at {args.time_s} s/move, {args.games} games per match, {args.threads} at once")
+    print(
+        f"best at {args.time_s} s/move ({args.clock} clock), {args.games} games per match, "
+        f"{args.threads} at once"
+    )
     print(
         f"{'game':13} {'match':7} {'games':>6} {'score':>7} {'Elo':>6} {'95% interval':>16} "
         f"{'W-D-L':>11} {'s':>7}"
@@ -131,6 +139,7 @@ def main() -> None:
                     args.games,
                     args.seed,
                     args.time_s,
+                    args.clock,
                     args.threads,
                     args.out,
                     args.resume,

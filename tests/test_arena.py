@@ -121,6 +121,7 @@ def test_entries_carry_every_parameter_from_the_engine() -> None:
     assert set(first.params) == {
         "iterations",
         "time_s",
+        "clock",
         "exploration",
         "max_nodes",
         "threads",

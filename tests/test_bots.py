@@ -6,13 +6,18 @@ tree yet leaves the moves legal, ``exploration`` is UCB's constant; ``ismcts`` p
 from __future__ import annotations
 
 import random
+import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import rivals
+from rivals.bench import _tuned
 from tests.sekigahara.helpers import value as solved_value
+
+ROOT = Path(__file__).resolve().parents[1]
 
 TREE_BOTS = ["mcts", "ismcts"]
 
@@ -92,6 +97,50 @@ def test_time_budget_replaces_the_iterations(bot: str, name: str) -> None:
     quick.step(decisions(name, 1, seed=2)[0])
     # Without a time budget the single step is all it does (generous, as above).
     assert time.perf_counter() - start < budget + 5.0
+
+
+@pytest.mark.parametrize(("bot", "name"), TIMED)
+def test_a_cpu_clock_budget_is_the_searching_threads_cpu_time(bot: str, name: str) -> None:
+    """With ``clock="cpu"`` the budget counts the CPU time of the thread that searches (here the
+    calling one): the step spends at least that much of it, however busy the machine, where a
+    wall-clock budget on a loaded core spends less."""
+    budget = 0.05
+    params = {"depth": 1} if bot == "alphabeta" else {"iterations": 1}
+    game = rivals.make(name)
+    for state in decisions(name, 2, seed=2):
+        player = rivals.bots.make(bot, game, seed=1, time_s=budget, clock="cpu", **params)
+        assert player.params["clock"] == "cpu"
+        start = time.thread_time()
+        action = player.step(state)
+        spent = time.thread_time() - start
+        assert action in state.legal_actions()
+        assert spent >= budget, f"{spent:.3f}s of CPU for a {budget}s CPU budget"
+    with pytest.raises(ValueError, match=r"clock.*'wall'.*'cpu'"):
+        rivals.bots.make(bot, game, time_s=budget, clock="gpu")
+
+
+def test_the_budget_clocks_count_what_they_say(tmp_path: Path) -> None:
+    """The C++ deadline itself (tests/cpp/deadline.cpp): sleeping passes a wall-clock deadline and
+    not a CPU one, and another thread's work does not count against a thread's CPU deadline."""
+    compiler = _tuned.find_compiler()
+    assert compiler is not None, "a C++ compiler builds the engine, so one is on PATH"
+    program = tmp_path / "deadline"
+    subprocess.run(
+        [
+            compiler,
+            *_tuned.FLAGS,
+            "-pthread",
+            f"-I{ROOT / 'cpp/include'}",
+            "-o",
+            str(program),
+            str(ROOT / "tests/cpp/deadline.cpp"),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.split() == ["ok"], done.stdout + done.stderr
 
 
 # --- max_nodes --------------------------------------------------------------------------------

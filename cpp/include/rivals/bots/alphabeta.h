@@ -7,7 +7,6 @@
 // window, so the value of a chance node is exact for the depth searched.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "rivals/bots/evaluation.h"
+#include "rivals/core/deadline.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/interrupt.h"
 
@@ -36,6 +36,7 @@ class AlphaBetaBot {
                            "decision plies searched, chance not counted"),
         ParamSpec::number("time_s", Json(0.0), 0, kMaxSeconds,
                           "seconds per move; when positive, deepen until it runs out"),
+        budget_clock_spec(),
         ParamSpec::integer("table_mb", Json(64), 1, 4096, "transposition table size in MiB"),
         evaluation_param_spec<G>("the evaluation that values the positions at the horizon"),
     };
@@ -46,6 +47,7 @@ class AlphaBetaBot {
         evaluator_(game, params.find("evaluation")->as_string()),
         depth_(static_cast<int>(params.find("depth")->as_int())),
         time_s_(params.find("time_s")->as_number()),
+        clock_(parse_budget_clock(params)),
         rng_(seed) {
     const std::int64_t table_mb = params.find("table_mb")->as_int();
     std::size_t entries = 1;
@@ -60,9 +62,7 @@ class AlphaBetaBot {
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
     me_ = root.current_player();
-    deadline_ = std::chrono::steady_clock::now() +
-                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                    std::chrono::duration<double>(time_s_));
+    deadline_ = Deadline(time_s_, clock_);
     out_of_time_ = false;
     nodes_ = 0;
     // Shuffled once per move, so equal values are broken at random (seeded) and the order
@@ -116,7 +116,7 @@ class AlphaBetaBot {
   double search(const State& state, int depth, double alpha, double beta) {
     if ((++nodes_ & 1023) == 0) {
       interruption_point();
-      if (time_s_ > 0 && std::chrono::steady_clock::now() >= deadline_) out_of_time_ = true;
+      if (time_s_ > 0 && deadline_.passed()) out_of_time_ = true;
     }
     if (out_of_time_) return 0;
     if (state.is_terminal()) {
@@ -190,7 +190,8 @@ class AlphaBetaBot {
   Rng rng_;
   std::vector<Entry> table_;
   Player me_ = 0;
-  std::chrono::steady_clock::time_point deadline_;
+  BudgetClock clock_;
+  Deadline deadline_{0, BudgetClock::kWall};
   bool out_of_time_ = false;
   std::int64_t nodes_ = 0;
 };

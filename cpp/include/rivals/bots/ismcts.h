@@ -79,7 +79,7 @@ class IsmctsBot {
   void grow(Tree& tree, const State& root, const std::vector<Action>& history, Player me) const {
     tree.nodes.clear();
     tree.nodes.push_back(Node{});
-    within_budget(settings_.budget_steps(), settings_.time_s, 16,
+    within_budget(settings_.budget_steps(), settings_.time_s, settings_.clock, 16,
                   [&] { simulate(tree, determinise(tree.rng, root, history, me)); });
   }
 

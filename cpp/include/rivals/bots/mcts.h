@@ -75,7 +75,8 @@ class MctsBot {
   void grow(Tree& tree, const State& root) const {
     tree.nodes.clear();
     tree.nodes.push_back(Node{});
-    within_budget(settings_.budget_steps(), settings_.time_s, 64, [&] { simulate(tree, root); });
+    within_budget(settings_.budget_steps(), settings_.time_s, settings_.clock, 64,
+                  [&] { simulate(tree, root); });
   }
 
   void simulate(Tree& tree, const State& root) const {

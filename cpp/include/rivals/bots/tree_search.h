@@ -27,6 +27,7 @@ namespace rivals {
 struct TreeSearchSettings {
   std::int64_t iterations;
   double time_s;
+  BudgetClock clock;
   double exploration;
   std::int64_t max_nodes;
   int threads;
@@ -40,6 +41,7 @@ struct TreeSearchSettings {
                            iteration_word + " per move and thread"),
         ParamSpec::number("time_s", Json(0.0), 0, kMaxSeconds,
                           "seconds per move; when positive it replaces iterations"),
+        budget_clock_spec(),
         ParamSpec::number("exploration", Json(exploration), 0, 1e6, "the UCB exploration constant"),
         ParamSpec::integer("max_nodes", Json(4000000), 1, kMaxCount,
                            "tree size limit per move and thread"),
@@ -53,9 +55,10 @@ struct TreeSearchSettings {
 
   // `params` are resolved (and so checked) against `specs`.
   static TreeSearchSettings parse(const Json& params) {
-    return {params.find("iterations")->as_int(), params.find("time_s")->as_number(),
-            params.find("exploration")->as_number(), params.find("max_nodes")->as_int(),
-            static_cast<int>(params.find("threads")->as_int())};
+    return {
+        params.find("iterations")->as_int(), params.find("time_s")->as_number(),
+        parse_budget_clock(params),          params.find("exploration")->as_number(),
+        params.find("max_nodes")->as_int(),  static_cast<int>(params.find("threads")->as_int())};
   }
 };
 

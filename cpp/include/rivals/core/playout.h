@@ -2,9 +2,9 @@
 // iterations or seconds.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 
+#include "rivals/core/deadline.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/interrupt.h"
 
@@ -40,20 +40,18 @@ int play_randomly(S& state, Rng& rng) {
 }
 
 // Calls step() `steps` times, or fewer when time_s > 0 and time_s seconds (at most kMaxSeconds)
-// pass first. Every `check_every` steps it reads the clock (which costs about as much as a cheap
-// step) and reaches an interruption point, so `check_every` steps should take well under
-// kInterruptPoll.
+// of `clock` pass first. Every `check_every` steps it reads the clock (which costs about as much
+// as a cheap step) and reaches an interruption point, so `check_every` steps should take well
+// under kInterruptPoll.
 template <class Step>
-void within_budget(std::int64_t steps, double time_s, std::int64_t check_every, Step&& step) {
-  using Clock = std::chrono::steady_clock;
+void within_budget(std::int64_t steps, double time_s, BudgetClock clock, std::int64_t check_every,
+                   Step&& step) {
   const bool timed = time_s > 0;
-  const auto deadline = timed ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                   std::chrono::duration<double>(time_s))
-                              : Clock::time_point::max();
+  const Deadline deadline(timed ? time_s : 0, clock);
   for (std::int64_t i = 0; i < steps; ++i) {
     if (i % check_every == 0) {
       interruption_point();
-      if (timed && Clock::now() >= deadline) return;
+      if (timed && deadline.passed()) return;
     }
     step();
   }
