@@ -20,6 +20,8 @@ built="$venv/.rivals-built"
 inputs=("$root/pyproject.toml" "$root/CMakeLists.txt" "$root/cmake" "$root/cpp" "$root/bindings"
   "$root/docs/rules" "$root/python/rivals/data")
 changed() { [ ! -f "$1" ] || [ -n "$(find "${@:2}" -newer "$1" -print -quit)" ]; }
+# shellcheck source=scripts/compiler_cache.sh
+source "$root/scripts/compiler_cache.sh"
 
 # --no-build-isolation builds with the venv's own scikit-build-core and nanobind and keeps the
 # CMake build directory under build/, so a rebuild after a small change takes seconds.

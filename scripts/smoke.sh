@@ -12,11 +12,14 @@
 #
 # Everything goes to build/smoke/<version>/: the wheels and the venv, made anew each time, and the
 # CMake build tree, kept, so a second run rebuilds incrementally; auditwheel lives in
-# build/smoke/tools.
+# build/smoke/tools. With several Pythons, one's smoke tests (a single process) run while the next
+# wheel builds, their output kept in build/smoke/<version>/tests.log and printed when they end.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/compiler_cache.sh
+source "$root/scripts/compiler_cache.sh"
 if [ $# -eq 0 ]; then
-  sed -n '2,15p' "$0" >&2
+  sed -n '2,16p' "$0" >&2
   exit 2
 fi
 interpreter() {
@@ -35,10 +38,29 @@ interpreter() {
     *) echo "$1" ;;
   esac
 }
+testing=()  # "pid version" of each smoke test run still going
+trap 'for entry in "${testing[@]-}"; do [ -z "$entry" ] || kill "${entry% *}" 2>/dev/null; done' EXIT
+finish() {
+  local entry pid version status failed=0
+  for entry in "${testing[@]}"; do
+    pid="${entry% *}" version="${entry#* }"
+    status=0
+    wait "$pid" || status=$?
+    cat "$root/build/smoke/$version/tests.log"
+    if [ "$status" != 0 ]; then
+      echo "smoke.sh: Python $version failed (exit $status)" >&2
+      failed=1
+    fi
+  done
+  testing=()
+  return "$failed"
+}
 for wanted in "$@"; do
   python="$(interpreter "$wanted")"
   version="$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
   out="$root/build/smoke/$version"
+  # A Python named twice waits for its first run, whose venv the second one replaces.
+  case " ${testing[*]-} " in *" $version "*) finish ;; esac
   echo "== Python $version: wheel"
   rm -rf "$out/wheel" "$out/repaired" "$out/venv"
   mkdir -p "$out"
@@ -58,9 +80,9 @@ for wanted in "$@"; do
     wheel="$(ls "$out"/repaired/rivals-*.whl)"
   fi
   echo "== Python $version: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB"
-  echo "== Python $version: the wheel alone, with pytest and hypothesis, no compiler on PATH"
   "$python" -m venv "$out/venv"
   (
+    echo "== Python $version: the wheel alone, with pytest and hypothesis, no compiler on PATH"
     export PATH="$out/venv/bin"
     for compiler in cc c++ gcc g++ clang clang++ cmake; do
       if command -v "$compiler" >/dev/null; then
@@ -70,5 +92,7 @@ for wanted in "$@"; do
     done
     python -m pip install --quiet "$wheel" pytest hypothesis
     cd "$out" && python -m pytest "$root/tests" --smoke -q -p no:cacheprovider
-  )
+  ) >"$out/tests.log" 2>&1 &
+  testing+=("$! $version")
 done
+finish

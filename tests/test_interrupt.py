@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -19,10 +20,18 @@ from tests.isolated import ROOT
 # From SIGINT to KeyboardInterrupt: the engine polls every 50 ms; the rest is a busy machine's
 # scheduling, with room to spare.
 PROMPT_S = 2.0
+# A lost interrupt leaves the child in a call made to outlast the test (100,000 games of mcts, ten
+# million playouts): past this the child is killed, so the test fails instead of hanging the run.
+WATCHDOG_S = 300.0
 
 PRELUDE = """
-import sys, time
+import signal, sys, time
 import rivals
+
+# A process started in the background of a script inherits SIGINT ignored, and Python then sets no
+# KeyboardInterrupt handler: Ctrl-C is meant to be ignored there. These cases are about Ctrl-C
+# reaching the engine, so the child asks for Python's usual handler wherever it was started.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def decision_state(game):
     state = game.new_initial_state()
@@ -101,6 +110,14 @@ def test_ctrl_c_stops_a_long_call_promptly(case: str) -> None:
     )
     assert child.stdout is not None
     delays = []
+    timed_out = threading.Event()
+
+    def kill_stuck_child() -> None:
+        timed_out.set()
+        child.kill()
+
+    watchdog = threading.Timer(WATCHDOG_S, kill_stuck_child)
+    watchdog.start()
     try:
         for line in child.stdout:
             word = line.strip()
@@ -116,9 +133,11 @@ def test_ctrl_c_stops_a_long_call_promptly(case: str) -> None:
                 break
         status = child.wait(timeout=60)
     finally:
+        watchdog.cancel()
         child.kill()
         child.wait()
     stderr = child.stderr.read() if child.stderr else ""
+    assert not timed_out.is_set(), f"no end within {WATCHDOG_S:.0f} s (interrupt lost?): {stderr}"
     assert status == 0, stderr
     assert delays, stderr
     assert max(delays) < PROMPT_S, delays
