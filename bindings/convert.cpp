@@ -17,13 +17,16 @@ std::string python_type_name(nb::handle value) {
   return nb::cast<std::string>(nb::str(value.type().attr("__name__")));
 }
 
-// numpy.bool_ has __index__ in some numpy versions; a truth value is not a number here.
+// numpy.bool_ has __index__ in some numpy versions (up to 2.0 with only a DeprecationWarning); a
+// truth value is not a number here. Known by the type's module and name as Python spells them
+// (the stable ABI hides PyTypeObject's fields).
 bool is_boolean(nb::handle value) {
   if (PyBool_Check(value.ptr())) return true;
-  // Through the type's name as Python spells it: the stable ABI hides PyTypeObject's fields.
-  const nb::str name = nb::type_name(value.type());
-  return std::strcmp(name.c_str(), "numpy.bool_") == 0 ||
-         std::strcmp(name.c_str(), "numpy.bool") == 0;
+  const nb::object module = nb::getattr(value.type(), "__module__", nb::none());
+  if (!nb::isinstance<nb::str>(module) || std::strcmp(nb::str(module).c_str(), "numpy") != 0)
+    return false;
+  const std::string name = python_type_name(value);
+  return name == "bool_" || name == "bool";
 }
 
 // The Python int for `value` (operator.index), or a null object when it is not integral.

@@ -4,6 +4,7 @@ changes nothing."""
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any
 
 import pytest
@@ -95,3 +96,29 @@ def test_seeds_outside_64_bits_are_value_errors(seed: int) -> None:
     for call in calls:
         with pytest.raises(ValueError, match=f"seed must be an int 0..2\\*\\*64-1, got {seed}"):
             call()
+
+
+def test_numpy_bools_are_not_numbers_whatever_numpys_version() -> None:
+    """numpy's bool has ``__index__`` in numpy up to 2.0 (with a DeprecationWarning), and later
+    raises from it: either way a truth value is refused where an action, a count or a seed is
+    due, and numpy is not asked (no warning)."""
+    np = pytest.importorskip("numpy")
+    game = rivals.make("rosenkoenig")
+    state = game.new_initial_state()
+    before = state.history()
+    calls = {
+        "apply_action": state.apply_action,
+        "is_legal": state.is_legal,
+        "action_to_string": state.action_to_string,
+        "random_playouts": game.random_playouts,
+        "copy_ns": game.copy_ns,
+        "VectorEnv": lambda value: rivals.VectorEnv(game, value),
+        "seed": lambda value: game.random_playouts(2, seed=value),
+    }
+    for what, call in calls.items():
+        for value in (np.True_, np.False_):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                with pytest.raises(ValueError):
+                    call(value)
+            assert state.history() == before, what
