@@ -40,3 +40,20 @@ def under_sanitizer() -> bool:
     """Whether the engine runs under AddressSanitizer (scripts/sanitize.sh preloads it), which
     reserves terabytes of address space and so cannot run under an address-space limit."""
     return "libasan" in os.environ.get("LD_PRELOAD", "")
+
+
+def build_cpp_program(folder: Path, sources: list[Path], name: str, *flags: str) -> Path:
+    """Compiles a C++ test program from ``sources`` into ``folder`` with the engine's wheel flags
+    (and ``flags``), by the compiler that built the engine; returns its path."""
+    from rivals.bench import _tuned
+
+    compiler = _tuned.find_compiler()
+    assert compiler is not None, "a C++ compiler builds the engine, so one is on PATH"
+    program = folder / name
+    subprocess.run(
+        [compiler, *_tuned.FLAGS, *flags, "-o", str(program), *map(str, sources)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return program

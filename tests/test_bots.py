@@ -14,10 +14,8 @@ from typing import Any
 import pytest
 
 import rivals
-from rivals.bench import _tuned
+from tests.isolated import ROOT, build_cpp_program
 from tests.sekigahara.helpers import value as solved_value
-
-ROOT = Path(__file__).resolve().parents[1]
 
 TREE_BOTS = ["mcts", "ismcts"]
 
@@ -122,22 +120,12 @@ def test_a_cpu_clock_budget_is_the_searching_threads_cpu_time(bot: str, name: st
 def test_the_budget_clocks_count_what_they_say(tmp_path: Path) -> None:
     """The C++ deadline itself (tests/cpp/deadline.cpp): sleeping passes a wall-clock deadline and
     not a CPU one, and another thread's work does not count against a thread's CPU deadline."""
-    compiler = _tuned.find_compiler()
-    assert compiler is not None, "a C++ compiler builds the engine, so one is on PATH"
-    program = tmp_path / "deadline"
-    subprocess.run(
-        [
-            compiler,
-            *_tuned.FLAGS,
-            "-pthread",
-            f"-I{ROOT / 'cpp/include'}",
-            "-o",
-            str(program),
-            str(ROOT / "tests/cpp/deadline.cpp"),
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
+    program = build_cpp_program(
+        tmp_path,
+        [ROOT / "tests/cpp/deadline.cpp"],
+        "deadline",
+        "-pthread",
+        f"-I{ROOT / 'cpp/include'}",
     )
     done = subprocess.run([str(program)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.split() == ["ok"], done.stdout + done.stderr

@@ -18,29 +18,11 @@ import pytest
 
 import rivals
 from rivals.bench import _tuned
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def compiler() -> str:
-    found = _tuned.find_compiler()
-    assert found is not None, "a C++ compiler builds the engine, so one is on PATH"
-    return found
-
-
-def build(tmp_path: Path, sources: list[Path], name: str, *flags: str) -> Path:
-    program = tmp_path / name
-    subprocess.run(
-        [compiler(), *_tuned.FLAGS, *flags, "-o", str(program), *map(str, sources)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return program
+from tests.isolated import ROOT, build_cpp_program
 
 
 def test_rosenkoenig_own_loop_plays_the_generic_loops_games(tmp_path: Path) -> None:
-    program = build(
+    program = build_cpp_program(
         tmp_path,
         [ROOT / "tests/cpp/rosenkoenig_playout.cpp", ROOT / "cpp/rosenkoenig/state.cpp"],
         "rosenkoenig_playout",
@@ -67,7 +49,7 @@ def engine_tally(games: int, seed: int, players: int = 2) -> _tuned.Tally:
 
 
 def test_the_hand_tuned_playout_plays_the_engines_game(tmp_path: Path) -> None:
-    program = build(tmp_path, [_tuned.SOURCE], "tuned_playout")
+    program = build_cpp_program(tmp_path, [_tuned.SOURCE], "tuned_playout")
     games = 200_000
     out = json.loads(
         subprocess.run(
