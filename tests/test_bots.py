@@ -196,6 +196,37 @@ def test_ismcts_plays_battlecards_to_the_end_reproducibly() -> None:
     assert play() == history
 
 
+# --- simulations_per_deal (ismcts) -------------------------------------------------------------
+
+HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information == "imperfect"]
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_simulations_share_deals_as_asked(name: str) -> None:
+    """1 (the default) deals anew for every simulation, as before; a count of at least the
+    simulations deals once per move, so any larger count plays the same moves; one in between
+    plays otherwise."""
+    game = rivals.make(name)
+    positions = decisions(name, 8, seed=5)
+
+    def moves(**params: Any) -> list[int]:
+        player = rivals.bots.make("ismcts", game, seed=4, iterations=200, **params)
+        return [player.step(state) for state in positions]
+
+    assert moves() == moves(simulations_per_deal=1)
+    assert moves(simulations_per_deal=200) == moves(simulations_per_deal=10**6)
+    assert moves(simulations_per_deal=200) != moves()
+    assert moves(simulations_per_deal=4) not in (moves(), moves(simulations_per_deal=200))
+
+
+def test_simulations_per_deal_is_checked_and_only_where_the_game_deals() -> None:
+    """Rosenkönig has nothing to deal anew (no resample_history), so no such parameter."""
+    with pytest.raises(ValueError, match="simulations_per_deal must be an int 1-2147483647"):
+        rivals.bots.make("ismcts", rivals.make("battlecards"), simulations_per_deal=0)
+    with pytest.raises(ValueError, match="simulations_per_deal"):
+        rivals.bots.make("ismcts", rivals.make("rosenkoenig"), simulations_per_deal=2)
+
+
 # --- alphabeta against the exact solver ----------------------------------------------------------
 
 
@@ -233,8 +264,9 @@ def test_deep_alphabeta_plays_the_solvers_moves_in_end_games(rule: str) -> None:
     alphabeta at depth 16 (five turns and more) plays both seats to the end; each of its moves
     keeps the solver's value of the position for the player to move, so it realises the solver's
     value. A depth-2 search does lose value on the way, which shows the end-games test the
-    depth."""
-    deep_moves = shallow_misses = 0
+    depth. Where either search reports the position solved (``stats()``), the value it reports is
+    the solver's, and the deep one solves the last moves before its full depth."""
+    deep_moves = shallow_misses = solved_early = shallow_open = 0
     for seed, deck in END_GAMES[rule]:
         state = endgame(rule, seed, deck)
         deep = rivals.bots.make("alphabeta", state.game, seed=seed, depth=16)
@@ -249,7 +281,14 @@ def test_deep_alphabeta_plays_the_solvers_moves_in_end_games(rule: str) -> None:
             action = deep.step(state)
             assert value_after(state, action) == value, (state.history(), action, value)
             shallow_misses += value_after(state, shallow.step(state)) != value
+            for bot in (deep, shallow):
+                stats = bot.stats()
+                if stats["solved"]:
+                    assert stats["value"] == pytest.approx(value, abs=1e-6), (state.history())
+            solved_early += deep.stats()["solved"] and deep.stats()["depth"] < 16
+            shallow_open += not shallow.stats()["solved"] and shallow.stats()["depth"] == 2
             deep_moves += 1
             state.apply_action(action)
     assert deep_moves >= 10
+    assert solved_early > 0 and shallow_open > 0, (solved_early, shallow_open)
     assert shallow_misses > 0, "depth 2 found every best move too: the end-games are too easy"

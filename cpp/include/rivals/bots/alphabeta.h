@@ -5,8 +5,14 @@
 // evaluation of a cut-off position strictly inside that range, so a proven win is always preferred
 // to a promising position. Chance nodes average their outcomes, each searched with the full
 // window, so the value of a chance node is exact for the depth searched.
+//
+// A depth whose search met no cut-off position (every line it had to look at reached the end of
+// the game) has solved the position: its value is the exact expected return under best play, and
+// deepening stops there. Alpha-beta's pruning keeps this true, as the lines it skips could not
+// change the root's value whatever they hold.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -69,6 +75,9 @@ class AlphaBetaBot {
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     root_value = 0;
+    progress_.depth = 0;
+    progress_.value = 0;
+    progress_.solved = false;
     if (count == 1) return legal[0];
     me_ = root.current_player();
     deadline_ = Deadline(time_s_, clock_);
@@ -84,6 +93,7 @@ class AlphaBetaBot {
       double alpha = -2.0;
       Action depth_best = best;
       order_first(legal, count, best);
+      cut_offs_ = 0;
       for (int k = 0; k < count; ++k) {
         State child = root;
         child.apply(legal[k]);
@@ -97,20 +107,52 @@ class AlphaBetaBot {
       if (out_of_time_) break;
       best = depth_best;
       root_value = alpha;
+      progress_.depth = depth;
+      progress_.value = alpha;
+      if (cut_offs_ == 0) {
+        progress_.solved = true;
+        break;
+      }
     }
     return best;
   }
 
   std::int64_t nodes() const { return nodes_; }
 
+  // The current or last move's search: the deepest depth completed, the value found there (as
+  // step's) and whether it solved the position. Readable from another thread while the search
+  // runs.
+  Json stats() const {
+    return Json::object({{"depth", Json(progress_.depth.load())},
+                         {"value", Json(progress_.value.load())},
+                         {"solved", Json(progress_.solved.load())}});
+  }
+
  private:
   enum Bound : std::uint8_t { kEmpty, kExact, kLower, kUpper };
+
+  // Atomic for stats(); a bot is moved into place once, never while it searches.
+  struct Progress {
+    std::atomic<int> depth = 0;
+    std::atomic<double> value = 0;
+    std::atomic<bool> solved = false;
+    Progress() = default;
+    Progress(const Progress& other)
+        : depth(other.depth.load()), value(other.value.load()), solved(other.solved.load()) {}
+    Progress& operator=(const Progress& other) {
+      depth = other.depth.load();
+      value = other.value.load();
+      solved = other.solved.load();
+      return *this;
+    }
+  };
   struct Entry {
     std::uint64_t key = 0;
     float value = 0;
     Action best = -1;
     std::int16_t depth = -1;
     Bound bound = kEmpty;
+    bool cut_off = false;  // whether the search behind the value met a cut-off position
   };
 
   static void order_first(Action* actions, int count, Action first) {
@@ -134,7 +176,10 @@ class AlphaBetaBot {
       state.returns(returns);
       return returns[me_];
     }
-    if (depth == 0) return evaluator_.value(state, me_);
+    if (depth == 0) {
+      ++cut_offs_;
+      return evaluator_.value(state, me_);
+    }
     if (state.is_chance_node()) {
       ChanceOutcome outcomes[State::kMaxChanceOutcomes];
       const int count = state.chance_outcomes(outcomes);
@@ -153,12 +198,14 @@ class AlphaBetaBot {
     Action hinted = -1;
     if (entry.key == key && entry.bound != kEmpty) {
       hinted = entry.best;
-      if (entry.depth >= depth) {
-        if (entry.bound == kExact) return entry.value;
-        if (entry.bound == kLower && entry.value >= beta) return entry.value;
-        if (entry.bound == kUpper && entry.value <= alpha) return entry.value;
+      if (entry.depth >= depth && (entry.bound == kExact ||
+                                   (entry.bound == kLower && entry.value >= beta) ||
+                                   (entry.bound == kUpper && entry.value <= alpha))) {
+        cut_offs_ += entry.cut_off;
+        return entry.value;
       }
     }
+    const std::int64_t cut_offs_before = cut_offs_;
 
     Action legal[State::kMaxLegalActions];
     const int count = state.legal_actions(legal);
@@ -189,6 +236,7 @@ class AlphaBetaBot {
       entry.best = best;
       entry.depth = static_cast<std::int16_t>(depth);
       entry.bound = best_value <= alpha0 ? kUpper : (best_value >= beta0 ? kLower : kExact);
+      entry.cut_off = cut_offs_ > cut_offs_before;
     }
     return best_value;
   }
@@ -197,13 +245,15 @@ class AlphaBetaBot {
   Evaluator<G> evaluator_;
   int depth_;
   double time_s_;
+  BudgetClock clock_;
   Rng rng_;
   std::vector<Entry> table_;
   Player me_ = 0;
-  BudgetClock clock_;
   Deadline deadline_{0, BudgetClock::kWall};
   bool out_of_time_ = false;
   std::int64_t nodes_ = 0;
+  std::int64_t cut_offs_ = 0;  // cut-off positions met in the current depth's search
+  Progress progress_;
 };
 
 }  // namespace rivals

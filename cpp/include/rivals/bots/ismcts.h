@@ -1,7 +1,8 @@
 // Information-set Monte Carlo tree search (single observer, Cowling, Powley and Whitehouse 2012).
 //
 // Each iteration deals the hidden information anew, consistently with what the player to move has
-// seen (the game's resample_history), and walks one shared tree keyed by actions. An action that
+// seen (the game's resample_history), and walks one shared tree keyed by actions; where dealing
+// costs more than a simulation, `simulations_per_deal` lets consecutive iterations share a deal. An action that
 // is legal in some deals and not in others is judged by how often it was available, not by how
 // often its parent was visited. Chance is not part of the tree (open loop): the player cannot
 // steer it, and the hidden part of it must not split the player's information sets. With
@@ -10,6 +11,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "rivals/bots/tree_search.h"
@@ -24,18 +26,24 @@ class IsmctsBot {
 
  public:
   static constexpr const char* kName = "ismcts";
+  static constexpr const char* kPerDeal = "simulations_per_deal";
   // Every iteration deals the hidden cards anew from the mover's information state
   // (resample_history), so the true hidden cards never reach the search.
   static constexpr bool kSeatInformationOnly = true;
   static std::vector<ParamSpec> param_specs() {
     auto specs = TreeSearchSettings::specs("determinised simulations", 0.7);
     Rollout<G>::add_specs(specs);
+    if constexpr (HiddenInformationGame<G>)
+      specs.push_back(ParamSpec::integer(kPerDeal, Json(1), 1, TreeSearchSettings::kMaxCount,
+                                         "consecutive simulations that share one deal of the "
+                                         "hidden cards"));
     return specs;
   }
   static std::vector<std::string> evaluation_params() { return cut_off_param_names(); }
 
   IsmctsBot(const G& game, const Json& params, std::uint64_t seed)
       : game_(&game), settings_(TreeSearchSettings::parse(params)), rollout_(game, params, kName) {
+    if constexpr (HiddenInformationGame<G>) per_deal_ = params.find(kPerDeal)->as_int();
     trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
@@ -79,8 +87,16 @@ class IsmctsBot {
   void grow(Tree& tree, const State& root, const std::vector<Action>& history, Player me) const {
     tree.nodes.clear();
     tree.nodes.push_back(Node{});
-    within_budget(settings_.budget_steps(), settings_.time_s, settings_.clock, 16,
-                  [&] { simulate(tree, determinise(tree.rng, root, history, me)); });
+    std::optional<State> deal;
+    std::int64_t simulations_on_deal = 0;
+    within_budget(settings_.budget_steps(), settings_.time_s, settings_.clock, 16, [&] {
+      if (!deal || simulations_on_deal == per_deal_) {
+        deal = determinise(tree.rng, root, history, me);
+        simulations_on_deal = 0;
+      }
+      ++simulations_on_deal;
+      simulate(tree, *deal);
+    });
   }
 
   State determinise(Rng& rng, const State& root, const std::vector<Action>& history,
@@ -179,6 +195,7 @@ class IsmctsBot {
   const G* game_;
   TreeSearchSettings settings_;
   Rollout<G> rollout_;
+  std::int64_t per_deal_ = 1;
   std::vector<Tree> trees_;
 };
 
