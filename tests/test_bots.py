@@ -284,7 +284,7 @@ def test_deep_alphabeta_plays_the_solvers_moves_in_end_games(rule: str) -> None:
             for bot in (deep, shallow):
                 stats = bot.stats()
                 if stats["solved"]:
-                    assert stats["value"] == pytest.approx(value, abs=1e-6), (state.history())
+                    assert stats["value"] == pytest.approx(value, abs=1e-6), state.history()
             solved_early += deep.stats()["solved"] and deep.stats()["depth"] < 16
             shallow_open += not shallow.stats()["solved"] and shallow.stats()["depth"] == 2
             deep_moves += 1

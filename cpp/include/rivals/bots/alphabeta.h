@@ -198,9 +198,9 @@ class AlphaBetaBot {
     Action hinted = -1;
     if (entry.key == key && entry.bound != kEmpty) {
       hinted = entry.best;
-      if (entry.depth >= depth && (entry.bound == kExact ||
-                                   (entry.bound == kLower && entry.value >= beta) ||
-                                   (entry.bound == kUpper && entry.value <= alpha))) {
+      if (entry.depth >= depth &&
+          (entry.bound == kExact || (entry.bound == kLower && entry.value >= beta) ||
+           (entry.bound == kUpper && entry.value <= alpha))) {
         cut_offs_ += entry.cut_off;
         return entry.value;
       }

@@ -2,11 +2,11 @@
 //
 // Each iteration deals the hidden information anew, consistently with what the player to move has
 // seen (the game's resample_history), and walks one shared tree keyed by actions; where dealing
-// costs more than a simulation, `simulations_per_deal` lets consecutive iterations share a deal. An action that
-// is legal in some deals and not in others is judged by how often it was available, not by how
-// often its parent was visited. Chance is not part of the tree (open loop): the player cannot
-// steer it, and the hidden part of it must not split the player's information sets. With
-// threads > 1 the search is root-parallel (tree_search.h).
+// costs more than a simulation, `simulations_per_deal` lets consecutive iterations share a deal.
+// An action that is legal in some deals and not in others is judged by how often it was
+// available, not by how often its parent was visited. Chance is not part of the tree (open loop):
+// the player cannot steer it, and the hidden part of it must not split the player's information
+// sets. With threads > 1 the search is root-parallel (tree_search.h).
 #pragma once
 
 #include <cmath>
