@@ -3,6 +3,7 @@
     nice python bench/strength.py                                   # every game, 200 games each
     nice python bench/strength.py --games 2000 --out strength/      # the long run, resumable
     nice python bench/strength.py --game rosenkoenig --match thesis --games 100
+    nice python bench/strength.py --game battlecards --param simulations_per_deal=4
 
 Matches (the first bot listed is the one rated):
 - ``mcts``: for every game, ``best`` at ``--time-s`` seconds per move (0.1, the preset's own)
@@ -19,8 +20,10 @@ replays. ``best`` thinks by the clock, by default the CPU clock of its thread (`
 0.1 s of search per move however loaded the machine is, so a shared machine measures what an idle
 one would, only more slowly; ``--clock wall`` for wall-clock seconds). The figures still depend on
 the machine's speed: say which machine in what you report, with ``--threads`` at most its cores.
-With ``--out DIR`` every match writes its replays to ``DIR/<game>-<match>.jsonl``; ``--resume``
-continues those files (an existing file is never overwritten otherwise).
+``--param KEY=VALUE`` (repeatable) changes a parameter of ``best``, to measure a candidate
+for the preset the same way. With ``--out DIR`` every match writes its replays to
+``DIR/<game>-<match>.jsonl``; ``--resume`` continues those files (an existing file is never
+overwritten otherwise).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import rivals
-from rivals import arena
+from rivals import arena, cli
 from rivals import stats as rstats
 
 YARDSTICK = ("mcts", {"iterations": 1000})
@@ -50,12 +53,13 @@ def play(
     seed: int,
     time_s: float,
     clock: str,
+    changes: dict[str, Any],
     threads: int,
     out: Path | None,
     resume: bool,
 ) -> None:
     game = rivals.make(name)
-    best = ("best", {"time_s": time_s, "clock": clock})
+    best = ("best", {"time_s": time_s, "clock": clock, **changes})
     opponent = MATCHES[match][1]
     backend = arena.LocalBackend(threads)
     began = time.perf_counter()
@@ -112,6 +116,13 @@ def main() -> None:
     parser.add_argument(
         "--clock", choices=["cpu", "wall"], default="cpu", help="what best's time_s counts"
     )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a parameter of best (repeatable)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="games played at once")
     parser.add_argument("--out", type=Path, default=None, help="a folder for the replays")
     parser.add_argument("--resume", action="store_true", help="continue the replays in --out")
@@ -120,11 +131,16 @@ def main() -> None:
         parser.error("--resume continues the replays in --out: give --out")
     if args.threads > (os.cpu_count() or 1):
         print(f"note: --threads {args.threads} is more than the {os.cpu_count()} cores")
+    try:
+        changes = cli.parse_assignments(args.param, "--param")
+    except cli.CliError as error:
+        parser.error(str(error))
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
+    changed = "".join(f" {key}={value}" for key, value in changes.items())
     print(
-        f"best at {args.time_s} s/move ({args.clock} clock), {args.games} games per match, "
-        f"{args.threads} at once"
+        f"best{changed} at {args.time_s} s/move ({args.clock} clock), {args.games} games per "
+        f"match, {args.threads} at once"
     )
     print(
         f"{'game':13} {'match':7} {'games':>6} {'score':>7} {'Elo':>6} {'95% interval':>16} "
@@ -133,17 +149,21 @@ def main() -> None:
     for match in args.match or list(MATCHES):
         for name in MATCHES[match][0]:
             if args.game is None or name in args.game:
-                play(
-                    name,
-                    match,
-                    args.games,
-                    args.seed,
-                    args.time_s,
-                    args.clock,
-                    args.threads,
-                    args.out,
-                    args.resume,
-                )
+                try:
+                    play(
+                        name,
+                        match,
+                        args.games,
+                        args.seed,
+                        args.time_s,
+                        args.clock,
+                        changes,
+                        args.threads,
+                        args.out,
+                        args.resume,
+                    )
+                except ValueError as error:  # a parameter the bot refuses: said, not a trace
+                    parser.error(str(error))
 
 
 if __name__ == "__main__":
