@@ -196,6 +196,18 @@ def test_ismcts_plays_battlecards_to_the_end_reproducibly() -> None:
     assert play() == history
 
 
+def test_alphabeta_by_the_clock_stops_at_the_depth_that_solves() -> None:
+    """With a time budget it deepens until the time runs out, unless a depth solves the position
+    first: then it stops there, long before its ten seconds (and far short of its 64 plies)."""
+    state = endgame("turn_start", 2, 1)
+    bot = rivals.bots.make("alphabeta", state.game, seed=1, time_s=10.0)
+    bot.step(state)
+    stats = bot.stats()
+    assert stats["solved"] and 1 < stats["depth"] < 20, stats
+    sign = 1.0 if state.current_player() == 0 else -1.0
+    assert stats["value"] == pytest.approx(sign * solved_value(state), abs=1e-6)
+
+
 # --- simulations_per_deal (ismcts) -------------------------------------------------------------
 
 HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information == "imperfect"]

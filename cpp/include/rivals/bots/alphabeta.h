@@ -6,10 +6,14 @@
 // to a promising position. Chance nodes average their outcomes, each searched with the full
 // window, so the value of a chance node is exact for the depth searched.
 //
-// A depth whose search met no cut-off position (every line it had to look at reached the end of
-// the game) has solved the position: its value is the exact expected return under best play, and
-// deepening stops there. Alpha-beta's pruning keeps this true, as the lines it skips could not
-// change the root's value whatever they hold.
+// Each value found also says whether it is proven: whether it stands to the game's true value
+// (under best play to the end, not to the horizon) as alpha-beta's value stands to the
+// depth-limited one, exact inside the window and a bound outside. A finished game is proven, a
+// cut-off position is not; a decision is proven when every move it searched is, or when the move
+// that decided it is: the one that cut the search off, or a proven win (the best there is, so
+// the moves not yet searched cannot matter and are not searched). A chance node is proven when
+// every outcome is. A depth whose root value is proven has solved the position: its value is the
+// exact expected return under best play, and deepening stops there.
 #pragma once
 
 #include <atomic>
@@ -92,16 +96,18 @@ class AlphaBetaBot {
     for (int depth = 1; depth <= max_depth; ++depth) {
       double alpha = -2.0;
       Action depth_best = best;
+      bool all_proven = true, best_proven = false;
       order_first(legal, count, best);
-      cut_offs_ = 0;
-      for (int k = 0; k < count; ++k) {
+      for (int k = 0; k < count && alpha < kWin; ++k) {
         State child = root;
         child.apply(legal[k]);
-        const double value = search(child, depth - 1, alpha, 2.0);
+        const Value found = search(child, depth - 1, alpha, 2.0);
         if (out_of_time_) break;
-        if (value > alpha) {
-          alpha = value;
+        all_proven &= found.proven;
+        if (found.value > alpha) {
+          alpha = found.value;
           depth_best = legal[k];
+          best_proven = found.proven;
         }
       }
       if (out_of_time_) break;
@@ -109,7 +115,7 @@ class AlphaBetaBot {
       root_value = alpha;
       progress_.depth = depth;
       progress_.value = alpha;
-      if (cut_offs_ == 0) {
+      if (alpha >= kWin ? best_proven : all_proven) {
         progress_.solved = true;
         break;
       }
@@ -130,6 +136,13 @@ class AlphaBetaBot {
 
  private:
   enum Bound : std::uint8_t { kEmpty, kExact, kLower, kUpper };
+  // The best return there is; the evaluation stays strictly inside (-1, 1).
+  static constexpr double kWin = 1.0;
+
+  struct Value {
+    double value;
+    bool proven;  // above: whether it holds for the game played to the end
+  };
 
   // Atomic for stats(); a bot is moved into place once, never while it searches.
   struct Progress {
@@ -152,7 +165,7 @@ class AlphaBetaBot {
     Action best = -1;
     std::int16_t depth = -1;
     Bound bound = kEmpty;
-    bool cut_off = false;  // whether the search behind the value met a cut-off position
+    bool proven = false;
   };
 
   static void order_first(Action* actions, int count, Action first) {
@@ -165,31 +178,30 @@ class AlphaBetaBot {
     }
   }
 
-  double search(const State& state, int depth, double alpha, double beta) {
+  Value search(const State& state, int depth, double alpha, double beta) {
     if ((++nodes_ & 1023) == 0) {
       interruption_point();
       if (time_s_ > 0 && deadline_.passed()) out_of_time_ = true;
     }
-    if (out_of_time_) return 0;
+    if (out_of_time_) return {0, false};
     if (state.is_terminal()) {
       double returns[kMaxPlayers];
       state.returns(returns);
-      return returns[me_];
+      return {returns[me_], true};
     }
-    if (depth == 0) {
-      ++cut_offs_;
-      return evaluator_.value(state, me_);
-    }
+    if (depth == 0) return {evaluator_.value(state, me_), false};
     if (state.is_chance_node()) {
       ChanceOutcome outcomes[State::kMaxChanceOutcomes];
       const int count = state.chance_outcomes(outcomes);
-      double value = 0;
+      Value mean{0, true};
       for (int k = 0; k < count; ++k) {
         State child = state;
         child.apply(outcomes[k].action);
-        value += outcomes[k].probability * search(child, depth, -2.0, 2.0);
+        const Value found = search(child, depth, -2.0, 2.0);
+        mean.value += outcomes[k].probability * found.value;
+        mean.proven &= found.proven;
       }
-      return value;
+      return mean;
     }
 
     // Values are from me_'s side, so a table shared by both seats' searches keys them apart.
@@ -200,12 +212,9 @@ class AlphaBetaBot {
       hinted = entry.best;
       if (entry.depth >= depth &&
           (entry.bound == kExact || (entry.bound == kLower && entry.value >= beta) ||
-           (entry.bound == kUpper && entry.value <= alpha))) {
-        cut_offs_ += entry.cut_off;
-        return entry.value;
-      }
+           (entry.bound == kUpper && entry.value <= alpha)))
+        return {entry.value, entry.proven};
     }
-    const std::int64_t cut_offs_before = cut_offs_;
 
     Action legal[State::kMaxLegalActions];
     const int count = state.legal_actions(legal);
@@ -214,21 +223,26 @@ class AlphaBetaBot {
     const double alpha0 = alpha, beta0 = beta;
     double best_value = maximising ? -2.0 : 2.0;
     Action best = legal[0];
+    bool all_proven = true, best_proven = false, decided = false;
     for (int k = 0; k < count; ++k) {
       State child = state;
       child.apply(legal[k]);
-      const double value = search(child, depth - 1, alpha, beta);
-      if (out_of_time_) return 0;
-      if (maximising ? value > best_value : value < best_value) {
-        best_value = value;
+      const Value found = search(child, depth - 1, alpha, beta);
+      if (out_of_time_) return {0, false};
+      all_proven &= found.proven;
+      if (maximising ? found.value > best_value : found.value < best_value) {
+        best_value = found.value;
         best = legal[k];
+        best_proven = found.proven;
       }
       if (maximising)
-        alpha = std::max(alpha, value);
+        alpha = std::max(alpha, found.value);
       else
-        beta = std::min(beta, value);
-      if (alpha >= beta) break;
+        beta = std::min(beta, found.value);
+      decided = alpha >= beta || (maximising ? best_value >= kWin : best_value <= -kWin);
+      if (decided) break;
     }
+    const bool proven = decided ? best_proven : all_proven;
 
     if (entry.key != key || entry.depth <= depth) {
       entry.key = key;
@@ -236,9 +250,9 @@ class AlphaBetaBot {
       entry.best = best;
       entry.depth = static_cast<std::int16_t>(depth);
       entry.bound = best_value <= alpha0 ? kUpper : (best_value >= beta0 ? kLower : kExact);
-      entry.cut_off = cut_offs_ > cut_offs_before;
+      entry.proven = proven;
     }
-    return best_value;
+    return {best_value, proven};
   }
 
   const G* game_;
@@ -252,7 +266,6 @@ class AlphaBetaBot {
   Deadline deadline_{0, BudgetClock::kWall};
   bool out_of_time_ = false;
   std::int64_t nodes_ = 0;
-  std::int64_t cut_offs_ = 0;  // cut-off positions met in the current depth's search
   Progress progress_;
 };
 
