@@ -125,6 +125,7 @@ def test_entries_carry_every_parameter_from_the_engine() -> None:
         "exploration",
         "max_nodes",
         "threads",
+        "reuse_tree",
         "rollout_depth",
         "evaluation",
         "proof_depth",

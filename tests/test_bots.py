@@ -208,6 +208,63 @@ def test_alphabeta_by_the_clock_stops_at_the_depth_that_solves() -> None:
     assert stats["value"] == pytest.approx(sign * solved_value(state), abs=1e-6)
 
 
+# --- reuse_tree (mcts) --------------------------------------------------------------------------
+
+
+def play_one_seat(bot: rivals.Bot, name: str, seed: int) -> list[dict[str, int]]:
+    """``bot`` plays seat 0 of a game against random moves; its stats after each of its moves."""
+    state = rivals.make(name).new_initial_state()
+    rng = random.Random(seed)
+    seen = []
+    while not state.is_terminal():
+        if state.current_player() == 0 and len(state.legal_actions()) > 1:
+            state.apply_action(bot.step(state))
+            seen.append(bot.stats())
+        else:
+            state.apply_action(random_action(state, rng))
+    return seen
+
+
+@pytest.mark.parametrize("name", ["rosenkoenig", "sekigahara"])
+def test_reuse_tree_grows_the_tree_kept_below_the_moves_played(name: str) -> None:
+    """Each search adds its iterations to what the last one left below the moves played since;
+    without reuse (the default) every search starts from nothing."""
+    game = rivals.make(name)
+    fresh = play_one_seat(rivals.bots.make("mcts", game, seed=2, iterations=500), name, 3)
+    assert fresh and all(stats == {"visits": 500, "kept": 0} for stats in fresh)
+    kept = play_one_seat(
+        rivals.bots.make("mcts", game, seed=2, iterations=500, reuse_tree=True), name, 3
+    )
+    assert all(stats["visits"] == stats["kept"] + 500 for stats in kept)
+    assert sum(stats["kept"] > 0 for stats in kept) > len(kept) // 2, kept
+    assert all(later["kept"] < earlier["visits"] for earlier, later in zip(kept, kept[1:]))
+
+
+def test_reuse_tree_is_reproducible_and_forgets_other_games() -> None:
+    """The same seed plays the same game with reuse, another one than without; a position that
+    does not follow the last one searched starts from nothing."""
+    game = rivals.make("sekigahara")
+
+    def game_moves(reuse: bool) -> tuple[list[int], rivals.Bot]:
+        bot = rivals.bots.make("mcts", game, seed=5, iterations=300, reuse_tree=reuse)
+        state = game.new_initial_state()
+        rng = random.Random(8)
+        moves = []
+        while not state.is_terminal():
+            if state.is_chance_node() or state.current_player() == 1:
+                state.apply_action(random_action(state, rng))
+            else:
+                moves.append(bot.step(state))
+                state.apply_action(moves[-1])
+        return moves, bot
+
+    moves, bot = game_moves(True)
+    assert game_moves(True)[0] == moves
+    assert game_moves(False)[0] != moves
+    bot.step(decisions("sekigahara", 1, seed=9)[0])
+    assert bot.stats() == {"visits": 300, "kept": 0}
+
+
 # --- simulations_per_deal (ismcts) -------------------------------------------------------------
 
 HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information == "imperfect"]

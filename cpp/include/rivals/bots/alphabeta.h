@@ -16,7 +16,6 @@
 // exact expected return under best play, and deepening stops there.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -27,6 +26,7 @@
 #include "rivals/core/deadline.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/interrupt.h"
+#include "rivals/core/threads.h"
 
 namespace rivals {
 
@@ -79,9 +79,9 @@ class AlphaBetaBot {
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     root_value = 0;
-    progress_.depth = 0;
-    progress_.value = 0;
-    progress_.solved = false;
+    depth_done_ = 0;
+    value_found_ = 0;
+    solved_ = false;
     if (count == 1) return legal[0];
     me_ = root.current_player();
     deadline_ = Deadline(time_s_, clock_);
@@ -113,10 +113,10 @@ class AlphaBetaBot {
       if (out_of_time_) break;
       best = depth_best;
       root_value = alpha;
-      progress_.depth = depth;
-      progress_.value = alpha;
+      depth_done_ = depth;
+      value_found_ = alpha;
       if (alpha >= kWin ? best_proven : all_proven) {
-        progress_.solved = true;
+        solved_ = true;
         break;
       }
     }
@@ -129,9 +129,9 @@ class AlphaBetaBot {
   // step's) and whether it solved the position. Readable from another thread while the search
   // runs.
   Json stats() const {
-    return Json::object({{"depth", Json(progress_.depth.load())},
-                         {"value", Json(progress_.value.load())},
-                         {"solved", Json(progress_.solved.load())}});
+    return Json::object({{"depth", Json(depth_done_.load())},
+                         {"value", Json(value_found_.load())},
+                         {"solved", Json(solved_.load())}});
   }
 
  private:
@@ -144,21 +144,6 @@ class AlphaBetaBot {
     bool proven;  // above: whether it holds for the game played to the end
   };
 
-  // Atomic for stats(); a bot is moved into place once, never while it searches.
-  struct Progress {
-    std::atomic<int> depth = 0;
-    std::atomic<double> value = 0;
-    std::atomic<bool> solved = false;
-    Progress() = default;
-    Progress(const Progress& other)
-        : depth(other.depth.load()), value(other.value.load()), solved(other.solved.load()) {}
-    Progress& operator=(const Progress& other) {
-      depth = other.depth.load();
-      value = other.value.load();
-      solved = other.solved.load();
-      return *this;
-    }
-  };
   struct Entry {
     std::uint64_t key = 0;
     float value = 0;
@@ -266,7 +251,10 @@ class AlphaBetaBot {
   Deadline deadline_{0, BudgetClock::kWall};
   bool out_of_time_ = false;
   std::int64_t nodes_ = 0;
-  Progress progress_;
+  // The current or last move's search, for stats().
+  CopyableAtomic<int> depth_done_ = 0;
+  CopyableAtomic<double> value_found_ = 0.0;
+  CopyableAtomic<bool> solved_ = false;
 };
 
 }  // namespace rivals

@@ -3,21 +3,25 @@
 // implicit minimax backups of it (ImplicitMinimax below).
 //
 // Chance nodes are sampled on the way down and their outcomes kept as children, so the tree
-// averages over the chance outcomes it has seen. Each child stores the total return of the player
-// who chose it, which makes the same code right for two or more players and for teams. With
-// threads > 1 the search is root-parallel (tree_search.h): every thread runs the full budget on
-// its own tree.
+// averages over the chance outcomes it has seen. With `reuse_tree` the part of the last move's
+// tree below the actions played since is kept and grown further. Each child stores the total return
+// of the player who chose it, which makes the same code right for two or more players and for
+// teams. With threads > 1 the search is root-parallel (tree_search.h): every thread runs the full
+// budget on its own tree.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rivals/bots/tree_search.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/playout.h"
+#include "rivals/core/threads.h"
 
 namespace rivals {
 
@@ -88,6 +92,9 @@ class MctsBot {
   static constexpr const char* kName = "mcts";
   static std::vector<ParamSpec> param_specs() {
     auto specs = TreeSearchSettings::specs("simulations", 1.4);
+    specs.push_back(ParamSpec::choice(kReuse, Json(false), {Json(false), Json(true)},
+                                      "keep the last move's tree below the actions played since "
+                                      "(the move then depends on the searches before it)"));
     Rollout<G>::add_specs(specs);
     WinProof<G>::add_specs(specs);
     ImplicitMinimax<G>::add_specs(specs);
@@ -102,6 +109,7 @@ class MctsBot {
 
   MctsBot(const G& game, const Json& params, std::uint64_t seed)
       : settings_(TreeSearchSettings::parse(params)),
+        reuse_(params.find(kReuse)->as_bool()),
         implicit_(game, params, kName),
         rollout_(game, params, kName, implicit_.on()),
         proof_(game, params, seed) {
@@ -109,19 +117,53 @@ class MctsBot {
     reseed(seed);
   }
 
+  // A new seed starts afresh: no tree is kept from before it.
   void reseed(std::uint64_t seed) {
     for (std::size_t t = 0; t < trees_.size(); ++t) trees_[t].rng = Rng(derive_seed(seed, t));
     proof_.reseed(seed);
+    last_history_.reset();
   }
 
-  Action step(const State& root) {
+  Action step(const State& root) { return step(root, {}); }
+
+  // `history` leads from the game's start to `root`; with reuse_tree it finds the last move's
+  // tree again (an empty history never does).
+  Action step(const State& root, const std::vector<Action>& history) {
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
     Action proven;
     if (proof_.win(root, proven)) return proven;
+    const std::size_t known =
+        reuse_ && last_history_ && history.size() > last_history_->size() &&
+                std::equal(last_history_->begin(), last_history_->end(), history.begin())
+            ? last_history_->size()
+            : history.size();
+    // Forgotten first: a search cut short (an interrupt) leaves trees that match no history.
+    last_history_.reset();
+    std::int64_t kept = 0;
+    for (Tree& tree : trees_) {
+      if (known < history.size())
+        descend(tree, history.begin() + static_cast<std::ptrdiff_t>(known), history.end());
+      else
+        tree.nodes.clear();
+      if (!tree.nodes.empty()) kept += tree.nodes[0].visits;
+    }
+    kept_ = kept;
+    visits_ = 0;
     grow_trees(trees_, [&](Tree& tree) { grow(tree, root); });
+    if (reuse_ && !history.empty()) last_history_ = history;
+    std::int64_t visits = 0;
+    for (const Tree& tree : trees_) visits += tree.nodes[0].visits;
+    visits_ = visits;
     return most_visited(trees_, legal, count);
+  }
+
+  // The last move's search: the simulations its root has seen ("visits", over all trees) and how
+  // many of them a kept tree brought from the moves before ("kept"; reuse_tree). Readable from
+  // another thread while the search runs.
+  Json stats() const {
+    return Json::object({{"visits", Json(visits_.load())}, {"kept", Json(kept_.load())}});
   }
 
  private:
@@ -149,8 +191,7 @@ class MctsBot {
   };
 
   void grow(Tree& tree, const State& root) const {
-    tree.nodes.clear();
-    tree.nodes.push_back(Node{});
+    if (tree.nodes.empty()) tree.nodes.push_back(Node{});
     within_budget(settings_.budget_steps(), settings_.time_s, settings_.clock, 64,
                   [&] { simulate(tree, root); });
   }
@@ -190,6 +231,42 @@ class MctsBot {
       if (visited.mover >= 0) visited.value += returns[visited.mover];
       if (implicit_.on() && visited.first_child >= 0) back_up_implicit(tree, *n);
     }
+  }
+
+  // Makes the node reached from the root by `actions` the new root, keeping only the tree below
+  // it; clears the tree when the tree never went there.
+  static void descend(Tree& tree, std::vector<Action>::const_iterator action,
+                      std::vector<Action>::const_iterator end) {
+    auto& nodes = tree.nodes;
+    std::int32_t top = nodes.empty() ? -1 : 0;
+    for (; action != end && top >= 0; ++action) {
+      std::int32_t c = nodes[top].first_child;
+      while (c >= 0 && nodes[c].action != *action) c = nodes[c].next_sibling;
+      top = c;
+    }
+    if (top < 0) {
+      nodes.clear();
+      return;
+    }
+    std::vector<Node> kept;
+    kept.push_back(nodes[top]);
+    kept[0].next_sibling = -1;
+    std::vector<std::pair<std::int32_t, std::int32_t>> pending{{top, 0}};  // (old, new) index
+    while (!pending.empty()) {
+      const auto [from, to] = pending.back();
+      pending.pop_back();
+      std::int32_t previous = -1;
+      kept[to].first_child = -1;
+      for (std::int32_t c = nodes[from].first_child; c >= 0; c = nodes[c].next_sibling) {
+        const auto index = static_cast<std::int32_t>(kept.size());
+        kept.push_back(nodes[c]);
+        kept[index].next_sibling = -1;
+        (previous < 0 ? kept[to].first_child : kept[previous].next_sibling) = index;
+        previous = index;
+        pending.emplace_back(c, index);
+      }
+    }
+    nodes.swap(kept);
   }
 
   // A decision's best child for the side choosing; a chance node's outcomes by how often each
@@ -292,7 +369,13 @@ class MctsBot {
     return index;
   }
 
+  static constexpr const char* kReuse = "reuse_tree";
+
   TreeSearchSettings settings_;
+  bool reuse_;
+  std::optional<std::vector<Action>> last_history_;  // of the last move searched, with reuse
+  CopyableAtomic<std::int64_t> visits_ = 0;          // stats()
+  CopyableAtomic<std::int64_t> kept_ = 0;
   ImplicitMinimax<G> implicit_;
   Rollout<G> rollout_;
   WinProof<G> proof_;

@@ -5,6 +5,7 @@
 // std::terminate.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +22,29 @@
 #include "rivals/core/interrupt.h"
 
 namespace rivals {
+
+// An atomic that copies by value: a bot's progress (bot.stats()), which another thread may read
+// while the bot searches. A bot is copied or moved into place once, never while it searches, so
+// the copy needs no more than the loads.
+template <class T>
+class CopyableAtomic {
+ public:
+  // Implicit, so that a member reads `CopyableAtomic<int> depth_ = 0;`.
+  CopyableAtomic(T value = T{}) : value_(value) {}
+  CopyableAtomic(const CopyableAtomic& other) : value_(other.load()) {}
+  CopyableAtomic& operator=(const CopyableAtomic& other) {
+    value_.store(other.load());
+    return *this;
+  }
+  CopyableAtomic& operator=(T value) {
+    value_.store(value);
+    return *this;
+  }
+  T load() const { return value_.load(); }
+
+ private:
+  std::atomic<T> value_;
+};
 
 // The most threads one call may ask for (`threads=` of batches, vectorised environments and
 // searches). Far above any core count the engine is tuned for, low enough that a typo cannot ask
