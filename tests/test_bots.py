@@ -211,7 +211,7 @@ def test_alphabeta_by_the_clock_stops_at_the_depth_that_solves() -> None:
 # --- reuse_tree (mcts) --------------------------------------------------------------------------
 
 
-def play_one_seat(bot: rivals.Bot, name: str, seed: int) -> list[dict[str, int]]:
+def play_one_seat(bot: rivals.bots.Bot, name: str, seed: int) -> list[dict[str, int]]:
     """``bot`` plays seat 0 of a game against random moves; its stats after each of its moves."""
     state = rivals.make(name).new_initial_state()
     rng = random.Random(seed)
@@ -245,7 +245,7 @@ def test_reuse_tree_is_reproducible_and_forgets_other_games() -> None:
     does not follow the last one searched starts from nothing."""
     game = rivals.make("sekigahara")
 
-    def game_moves(reuse: bool) -> tuple[list[int], rivals.Bot]:
+    def game_moves(reuse: bool) -> tuple[list[int], rivals.bots.Bot]:
         bot = rivals.bots.make("mcts", game, seed=5, iterations=300, reuse_tree=reuse)
         state = game.new_initial_state()
         rng = random.Random(8)
