@@ -46,6 +46,15 @@ def decisions(name: str, count: int, seed: int, **params: Any) -> list[rivals.St
     return out
 
 
+def moves_of(
+    bot: str, positions: list[rivals.State], seed: int, iterations: int, **params: Any
+) -> list[int]:
+    """The moves one bot (one seed, searching on from position to position) plays in
+    ``positions``."""
+    player = rivals.bots.make(bot, positions[0].game, seed=seed, iterations=iterations, **params)
+    return [player.step(state) for state in positions]
+
+
 # --- threads ----------------------------------------------------------------------------------
 
 
@@ -275,12 +284,10 @@ def test_simulations_share_deals_as_asked(name: str) -> None:
     """1 (the default) deals anew for every simulation, as before; a count of at least the
     simulations deals once per move, so any larger count plays the same moves; one in between
     plays otherwise."""
-    game = rivals.make(name)
     positions = decisions(name, 8, seed=5)
 
     def moves(**params: Any) -> list[int]:
-        player = rivals.bots.make("ismcts", game, seed=4, iterations=200, **params)
-        return [player.step(state) for state in positions]
+        return moves_of("ismcts", positions, 4, 200, **params)
 
     assert moves() == moves(simulations_per_deal=1)
     assert moves(simulations_per_deal=200) == moves(simulations_per_deal=10**6)

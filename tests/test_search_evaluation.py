@@ -16,7 +16,7 @@ import pytest
 
 import rivals
 from rivals import arena, cli
-from tests.test_bots import decisions
+from tests.test_bots import decisions, moves_of
 
 TREE_BOTS = ["mcts", "ismcts"]
 EVALUATED = [name for name in rivals.games() if rivals.make(name).info.evaluation]
@@ -186,8 +186,7 @@ def test_minimax_weight_zero_plays_as_before(name: str) -> None:
     positions = decisions(name, 12, seed=3)
 
     def moves(**params: Any) -> list[int]:
-        player = rivals.bots.make("mcts", game, seed=9, iterations=300, **params)
-        return [player.step(state) for state in positions]
+        return moves_of("mcts", positions, 9, 300, **params)
 
     assert moves() == moves(minimax_weight=0)
     if game.num_players == 2:

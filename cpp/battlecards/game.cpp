@@ -55,8 +55,11 @@ GameInfo Battlecards::info() {
       .description = "World War II card battles on the Western European front",
       .information = Information::kImperfect,
       .utility = Utility::kZeroSum,
-      .presets = {{"best", "ismcts", Json::object({{"time_s", 0.1}, {"rollout_depth", 12}}),
-                   "ismcts, rollouts cut off by the evaluation after 12 decisions (docs/bots.md)"}},
+      .presets = {{"best", "ismcts",
+                   Json::object(
+                       {{"time_s", 0.1}, {"rollout_depth", 12}, {"simulations_per_deal", 16}}),
+                   "ismcts, rollouts cut off by the evaluation after 12 decisions, 16 "
+                   "simulations per deal of the hidden cards (docs/bots.md)"}},
   };
 }
 
