@@ -415,6 +415,13 @@ def test_verraeters_best_plays_its_rollouts_to_the_end() -> None:
     assert params["rollout_depth"] is None
 
 
+def test_battlecards_best_shares_each_deal_among_simulations() -> None:
+    # Dealing costs most of a simulation there (docs/bots.md), so its preset deals less often.
+    game = rivals.make("battlecards")
+    assert rivals.bots.make("best", game).params["simulations_per_deal"] == 16
+    assert rivals.bots.make("ismcts", game).params["simulations_per_deal"] == 1
+
+
 @pytest.mark.parametrize("name", rivals.games())
 def test_every_game_declares_its_own_best(name: str) -> None:
     """Each game's best is a tuned setting it declares, not the plain tree search a game without
