@@ -11,6 +11,7 @@ tested with, and what CI runs on the oldest and newest supported Python.
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Any, Callable
 
@@ -19,6 +20,14 @@ import pytest
 import rivals
 from rivals import reference
 from tests import optional
+
+# A process started in the background of a script inherits SIGINT ignored, Python then sets no
+# KeyboardInterrupt handler, and so do the programs it starts: Ctrl-C is meant to be ignored
+# there. The Ctrl-C tests are about Ctrl-C reaching the engine, the arena and the play screen, so
+# the suite asks for Python's usual handler wherever it was started; the processes the tests start
+# then get the default too (a handled signal is reset when a program starts, an ignored one is
+# not).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 IMPLEMENTATIONS: dict[str, Callable[..., Any]] = {
     "reference": reference.make,

@@ -25,13 +25,8 @@ PROMPT_S = 2.0
 WATCHDOG_S = 300.0
 
 PRELUDE = """
-import signal, sys, time
+import sys, time
 import rivals
-
-# A process started in the background of a script inherits SIGINT ignored, and Python then sets no
-# KeyboardInterrupt handler: Ctrl-C is meant to be ignored there. These cases are about Ctrl-C
-# reaching the engine, so the child asks for Python's usual handler wherever it was started.
-signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def decision_state(game):
     state = game.new_initial_state()
