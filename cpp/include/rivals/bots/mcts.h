@@ -129,6 +129,8 @@ class MctsBot {
   // `history` leads from the game's start to `root`; with reuse_tree it finds the last move's
   // tree again (an empty history never does).
   Action step(const State& root, const std::vector<Action>& history) {
+    visits_ = 0;
+    kept_ = 0;
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
@@ -150,7 +152,6 @@ class MctsBot {
       if (!tree.nodes.empty()) kept += tree.nodes[0].visits;
     }
     kept_ = kept;
-    visits_ = 0;
     grow_trees(trees_, [&](Tree& tree) { grow(tree, root); });
     if (reuse_ && !history.empty()) last_history_ = history;
     std::int64_t visits = 0;
@@ -160,8 +161,9 @@ class MctsBot {
   }
 
   // The last move's search: the simulations its root has seen ("visits", over all trees) and how
-  // many of them a kept tree brought from the moves before ("kept"; reuse_tree). Readable from
-  // another thread while the search runs.
+  // many of them a kept tree brought from the moves before ("kept"; reuse_tree); both 0 for a move
+  // played without a search (the only legal one, or a win proven first). Readable from another
+  // thread while the search runs.
   Json stats() const {
     return Json::object({{"visits", Json(visits_.load())}, {"kept", Json(kept_.load())}});
   }
