@@ -220,15 +220,16 @@ def test_alphabeta_by_the_clock_stops_at_the_depth_that_solves() -> None:
 # --- reuse_tree (mcts) --------------------------------------------------------------------------
 
 
-def play_one_seat(bot: rivals.bots.Bot, name: str, seed: int) -> list[dict[str, int]]:
-    """``bot`` plays seat 0 of a game against random moves; its stats after each of its moves."""
+def play_one_seat(bot: rivals.bots.Bot, name: str, seed: int) -> list[tuple[int, dict[str, int]]]:
+    """``bot`` plays seat 0 of a game against random moves; each of its moves where it had a
+    choice, with its stats after it."""
     state = rivals.make(name).new_initial_state()
     rng = random.Random(seed)
     seen = []
     while not state.is_terminal():
         if state.current_player() == 0 and len(state.legal_actions()) > 1:
-            state.apply_action(bot.step(state))
-            seen.append(bot.stats())
+            seen.append((bot.step(state), bot.stats()))
+            state.apply_action(seen[-1][0])
         else:
             state.apply_action(random_action(state, rng))
     return seen
@@ -239,11 +240,14 @@ def test_reuse_tree_grows_the_tree_kept_below_the_moves_played(name: str) -> Non
     """Each search adds its iterations to what the last one left below the moves played since;
     without reuse (the default) every search starts from nothing."""
     game = rivals.make(name)
-    fresh = play_one_seat(rivals.bots.make("mcts", game, seed=2, iterations=500), name, 3)
+
+    def stats_of(**params: Any) -> list[dict[str, int]]:
+        bot = rivals.bots.make("mcts", game, seed=2, iterations=500, **params)
+        return [stats for _, stats in play_one_seat(bot, name, 3)]
+
+    fresh = stats_of()
     assert fresh and all(stats == {"visits": 500, "kept": 0} for stats in fresh)
-    kept = play_one_seat(
-        rivals.bots.make("mcts", game, seed=2, iterations=500, reuse_tree=True), name, 3
-    )
+    kept = stats_of(reuse_tree=True)
     assert all(stats["visits"] == stats["kept"] + 500 for stats in kept)
     assert sum(stats["kept"] > 0 for stats in kept) > len(kept) // 2, kept
     assert all(later["kept"] < earlier["visits"] for earlier, later in zip(kept, kept[1:]))
@@ -256,16 +260,7 @@ def test_reuse_tree_is_reproducible_and_forgets_other_games() -> None:
 
     def game_moves(reuse: bool) -> tuple[list[int], rivals.bots.Bot]:
         bot = rivals.bots.make("mcts", game, seed=5, iterations=300, reuse_tree=reuse)
-        state = game.new_initial_state()
-        rng = random.Random(8)
-        moves = []
-        while not state.is_terminal():
-            if state.is_chance_node() or state.current_player() == 1:
-                state.apply_action(random_action(state, rng))
-            else:
-                moves.append(bot.step(state))
-                state.apply_action(moves[-1])
-        return moves, bot
+        return [move for move, _ in play_one_seat(bot, "sekigahara", 8)], bot
 
     moves, bot = game_moves(True)
     assert game_moves(True)[0] == moves
