@@ -418,7 +418,7 @@ def test_verraeters_best_plays_its_rollouts_to_the_end() -> None:
 def test_battlecards_best_shares_each_deal_among_simulations() -> None:
     # Dealing costs most of a simulation there (docs/bots.md), so its preset deals less often.
     game = rivals.make("battlecards")
-    assert rivals.bots.make("best", game).params["simulations_per_deal"] == 64
+    assert rivals.bots.make("best", game).params["simulations_per_deal"] == 16
     assert rivals.bots.make("ismcts", game).params["simulations_per_deal"] == 1
 
 

@@ -57,8 +57,8 @@ GameInfo Battlecards::info() {
       .utility = Utility::kZeroSum,
       .presets = {{"best", "ismcts",
                    Json::object(
-                       {{"time_s", 0.1}, {"rollout_depth", 12}, {"simulations_per_deal", 64}}),
-                   "ismcts, rollouts cut off by the evaluation after 12 decisions, 64 "
+                       {{"time_s", 0.1}, {"rollout_depth", 12}, {"simulations_per_deal", 16}}),
+                   "ismcts, rollouts cut off by the evaluation after 12 decisions, 16 "
                    "simulations per deal of the hidden cards (docs/bots.md)"}},
   };
 }
