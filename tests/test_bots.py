@@ -246,7 +246,7 @@ def test_reuse_tree_grows_the_tree_kept_below_the_moves_played(name: str) -> Non
         return [stats for _, stats in play_one_seat(bot, name, 3)]
 
     fresh = stats_of()
-    assert fresh and all(stats == {"visits": 500, "kept": 0} for stats in fresh)
+    assert fresh and all(stats == {"visits": 500, "kept": 0, "repeated": 0} for stats in fresh)
     kept = stats_of(reuse_tree=True)
     assert all(stats["visits"] == stats["kept"] + 500 for stats in kept)
     assert sum(stats["kept"] > 0 for stats in kept) > len(kept) // 2, kept
@@ -266,7 +266,60 @@ def test_reuse_tree_is_reproducible_and_forgets_other_games() -> None:
     assert game_moves(True)[0] == moves
     assert game_moves(False)[0] != moves
     bot.step(decisions("sekigahara", 1, seed=9)[0])
-    assert bot.stats() == {"visits": 300, "kept": 0}
+    assert bot.stats() == {"visits": 300, "kept": 0, "repeated": 0}
+
+
+def test_repetition_draw_scores_the_lines_that_come_back() -> None:
+    """Two `end`s in a row bring a Sekigahara position back with only the turn counter changed
+    (unless a lock falls due), so with repetition_draw most searches meet repetitions, and without
+    it none does; a game that cannot go round has no such parameter."""
+    game = rivals.make("sekigahara")
+
+    def stats_of(**params: Any) -> list[dict[str, int]]:
+        bot = rivals.bots.make("mcts", game, seed=4, iterations=2000, **params)
+        return [stats for _, stats in play_one_seat(bot, "sekigahara", 6)]
+
+    plain = stats_of()
+    assert plain and all(stats["repeated"] == 0 for stats in plain)
+    drawn = stats_of(repetition_draw=True)
+    assert all(0 <= stats["repeated"] <= stats["visits"] for stats in drawn)
+    assert sum(stats["repeated"] > 0 for stats in drawn) > len(drawn) // 2, drawn
+    with pytest.raises(ValueError, match="unknown parameter 'repetition_draw'"):
+        rivals.bots.make("mcts", rivals.make("rosenkoenig"), repetition_draw=True)
+
+
+# From a game of the preset against `mcts` at 1000 iterations: seat 0 leads 4 to 1 with the
+# supplies spent, and both sides have gone round, ending their turns or moving a token between
+# cards 2 and 6; the exact solver values every move a win for seat 0 (it ignores max_turns), and
+# the preset of before repetition_draw went on ending its turns until max_turns drew the game.
+STANDOFF = [
+    "reveal 8", "reveal 6", "reveal 4", "place 4", "place 4", "place 8", "place 6",
+    "place 8", "place 8", "place 8", "place 8", "reveal 2", "place 8", "move 6->8",
+    "place 2", "place 2", "place 6", "move 6->8", "move 2->6", "end", "end", "end",
+    "end", "end", "end", "move 6->2", "end", "end", "move 2->6", "end", "end", "end",
+    "move 2->6", "end", "move 6->2", "end", "end", "move 2->6", "end", "end", "end",
+    "end", "end",
+]  # fmt: skip
+
+
+def test_repetition_draw_breaks_a_won_standoff() -> None:
+    """Waiting is worth a draw once the line comes back, so the preset, which scores it so, makes
+    a move instead; the search without repetition_draw goes on ending its turns."""
+    game = rivals.make("sekigahara")
+    state = game.new_initial_state()
+    for text in STANDOFF:
+        state.apply_action(state.string_to_action(text))
+    assert (state.current_player(), state.to_dict()["scores"]) == (0, [4, 1])
+
+    def moves(**params: Any) -> set[str]:
+        bots = [
+            rivals.bots.make("best", game, time_s=0, iterations=20000, seed=seed, **params)
+            for seed in range(3)
+        ]
+        return {state.action_to_string(bot.step(state)) for bot in bots}
+
+    assert moves(repetition_draw=False) == {"end"}
+    assert "end" not in moves()  # the preset
 
 
 # --- simulations_per_deal (ismcts) -------------------------------------------------------------

@@ -86,8 +86,11 @@ GameInfo Sekigahara::info() {
       .utility = Utility::kZeroSum,
       .observation_low = 0,
       .observation_high = 1,
-      .presets = {{"best", "mcts", Json::object({{"time_s", 0.1}, {"rollout_depth", 12}}),
-                   "mcts, rollouts cut off by the evaluation after 12 decisions (docs/bots.md)"}},
+      .presets = {{"best", "mcts",
+                   Json::object(
+                       {{"time_s", 0.1}, {"rollout_depth", 12}, {"repetition_draw", true}}),
+                   "mcts, rollouts cut off by the evaluation after 12 decisions, a line that "
+                   "comes back scored a draw (docs/bots.md)"}},
   };
 }
 

@@ -34,10 +34,11 @@ State::State(const Setup& setup) : setup_(setup) {
   for (int card = 1; card <= kNumCards; ++card) hash_ ^= keys::kDeck[card];
 }
 
-std::uint64_t State::hash() const {
+std::uint64_t State::key(bool with_turn) const {
   // The small counters change on most actions; mixing them here is cheaper than keys per value.
+  // Without the turn the parity stays: it says whose turn it is.
   const std::uint64_t scalars =
-      static_cast<std::uint64_t>(static_cast<std::uint32_t>(turn_)) |
+      static_cast<std::uint64_t>(static_cast<std::uint32_t>(with_turn ? turn_ : turn_ & 1)) |
       static_cast<std::uint64_t>(static_cast<std::uint8_t>(phase_)) << 32 |
       static_cast<std::uint64_t>(static_cast<std::uint8_t>(to_move_)) << 36 |
       static_cast<std::uint64_t>(actions_left_) << 44 |

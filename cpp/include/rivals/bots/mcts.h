@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -84,6 +85,72 @@ class ImplicitMinimax<G> {
   double sign_[kMaxPlayers] = {};
 };
 
+// In a game that can go round in circles (RepeatingState), `repetition_draw` scores a line of play
+// in the tree that comes back to a position already on it, or to one the game went through before
+// the root, as a draw (every return 0), as chess engines score a repetition: the side content with
+// a draw can go round again, and the turn limit ends the game drawn. Otherwise a search that leads
+// in a standoff values waiting by its lead and never looks for the way through; and without the
+// game's history a circle longer than one search's line (a token moved away and back over two
+// turns) goes unseen (Sekigahara, docs/bots.md).
+template <Game G>
+class RepetitionDraw {
+ public:
+  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
+  RepetitionDraw(const G& /*game*/, const Json& /*params*/) {}
+  bool on() const { return false; }
+  void remember(const std::vector<Action>& /*history*/) {}
+  std::uint64_t key(const typename G::State& /*state*/) const { return 0; }
+  bool played(std::uint64_t /*key*/) const { return false; }
+};
+
+template <Game G>
+  requires RepeatingState<typename G::State>
+class RepetitionDraw<G> {
+  using State = typename G::State;
+
+ public:
+  static constexpr const char* kParam = "repetition_draw";
+  static void add_specs(std::vector<ParamSpec>& specs) {
+    specs.push_back(ParamSpec::choice(kParam, Json(false), {Json(false), Json(true)},
+                                      "score a line of play that comes back to a position of "
+                                      "its own or of the game before it as a draw"));
+  }
+  RepetitionDraw(const G& game, const Json& params)
+      : on_(params.find(kParam)->as_bool()), start_(game.initial_state()) {}
+  bool on() const { return on_; }
+  // The positions the game has been through on its way to the search's root, from its history.
+  void remember(const std::vector<Action>& history) {
+    played_.clear();
+    filter_.fill(0);
+    if (!on_) return;
+    State state = start_;
+    for (const Action action : history) {
+      if (!state.is_chance_node()) {
+        const std::uint64_t key = state.position_key();
+        played_.push_back(key);
+        filter_[key % kFilterBits / 64] |= std::uint64_t{1} << key % 64;
+      }
+      state.apply(action);
+    }
+    std::sort(played_.begin(), played_.end());
+  }
+  std::uint64_t key(const State& state) const { return state.position_key(); }
+  bool played(std::uint64_t key) const {
+    return (filter_[key % kFilterBits / 64] >> key % 64 & 1) != 0 &&
+           std::binary_search(played_.begin(), played_.end(), key);
+  }
+
+ private:
+  // Most positions a search meets were never played: one bit per key's residue rules them out
+  // before the binary search.
+  static constexpr std::uint64_t kFilterBits = 1 << 14;
+
+  bool on_;
+  State start_;
+  std::vector<std::uint64_t> played_;  // sorted
+  std::array<std::uint64_t, kFilterBits / 64> filter_{};
+};
+
 template <Game G>
 class MctsBot {
   using State = typename G::State;
@@ -98,6 +165,7 @@ class MctsBot {
     Rollout<G>::add_specs(specs);
     WinProof<G>::add_specs(specs);
     ImplicitMinimax<G>::add_specs(specs);
+    RepetitionDraw<G>::add_specs(specs);
     return specs;
   }
   static std::vector<std::string> evaluation_params() {
@@ -112,7 +180,8 @@ class MctsBot {
         reuse_(params.find(kReuse)->as_bool()),
         implicit_(game, params, kName),
         rollout_(game, params, kName, implicit_.on()),
-        proof_(game, params, seed) {
+        proof_(game, params, seed),
+        repetition_(game, params) {
     trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
@@ -131,11 +200,13 @@ class MctsBot {
   Action step(const State& root, const std::vector<Action>& history) {
     visits_ = 0;
     kept_ = 0;
+    repeated_ = 0;
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
     Action proven;
     if (proof_.win(root, proven)) return proven;
+    repetition_.remember(history);
     const std::size_t known =
         reuse_ && last_history_ && history.size() > last_history_->size() &&
                 std::equal(last_history_->begin(), last_history_->end(), history.begin())
@@ -150,22 +221,30 @@ class MctsBot {
       else
         tree.nodes.clear();
       if (!tree.nodes.empty()) kept += tree.nodes[0].visits;
+      tree.repeated = 0;
     }
     kept_ = kept;
     grow_trees(trees_, [&](Tree& tree) { grow(tree, root); });
     if (reuse_ && !history.empty()) last_history_ = history;
-    std::int64_t visits = 0;
-    for (const Tree& tree : trees_) visits += tree.nodes[0].visits;
+    std::int64_t visits = 0, repeated = 0;
+    for (const Tree& tree : trees_) {
+      visits += tree.nodes[0].visits;
+      repeated += tree.repeated;
+    }
     visits_ = visits;
+    repeated_ = repeated;
     return most_visited(trees_, legal, count);
   }
 
-  // The last move's search: the simulations its root has seen ("visits", over all trees) and how
-  // many of them a kept tree brought from the moves before ("kept"; reuse_tree); both 0 for a move
-  // played without a search (the only legal one, or a win proven first). Readable from another
-  // thread while the search runs.
+  // The last move's search: the simulations its root has seen ("visits", over all trees), how
+  // many of them a kept tree brought from the moves before ("kept"; reuse_tree) and how many of
+  // its own ended in a repetition ("repeated"; repetition_draw); all 0 for a move played without
+  // a search (the only legal one, or a win proven first). Readable from another thread while the
+  // search runs (the last two once it has ended).
   Json stats() const {
-    return Json::object({{"visits", Json(visits_.load())}, {"kept", Json(kept_.load())}});
+    return Json::object({{"visits", Json(visits_.load())},
+                         {"kept", Json(kept_.load())},
+                         {"repeated", Json(repeated_.load())}});
   }
 
  private:
@@ -183,6 +262,8 @@ class MctsBot {
   struct Tree {
     std::vector<Node> nodes;
     std::vector<std::int32_t> path;
+    std::vector<std::uint64_t> keys;  // of the positions on the path (repetition_draw)
+    std::int64_t repeated = 0;        // simulations of this search that ended in a repetition
     Rng rng;
 
     template <class Fn>
@@ -204,6 +285,9 @@ class MctsBot {
     tree.path.clear();
     std::int32_t node = 0;
     tree.path.push_back(node);
+    tree.keys.clear();
+    if (repetition_.on()) tree.keys.push_back(repetition_.key(root));
+    bool repeated = false;
     while (!state.is_terminal()) {
       if (state.is_chance_node()) {
         const Action outcome = state.sample_chance(tree.rng);
@@ -218,14 +302,21 @@ class MctsBot {
         node = unvisited_child(tree, node);
         state.apply(nodes[node].action);
         tree.path.push_back(node);
+        repeated = returns_to_path(tree, state);
         break;
       }
       node = select_child(tree, node);
       state.apply(nodes[node].action);
       tree.path.push_back(node);
+      if ((repeated = returns_to_path(tree, state))) break;
     }
-    double returns[kMaxPlayers];
-    rollout_(state, tree.rng, returns);
+    double returns[kMaxPlayers] = {};
+    if (repeated) {
+      nodes[node].implicit = 0;
+      ++tree.repeated;
+    } else {
+      rollout_(state, tree.rng, returns);
+    }
     // Leaf first, so that a node's implicit value is taken from children already updated.
     for (auto n = tree.path.rbegin(); n != tree.path.rend(); ++n) {
       Node& visited = nodes[*n];
@@ -233,6 +324,19 @@ class MctsBot {
       if (visited.mover >= 0) visited.value += returns[visited.mover];
       if (implicit_.on() && visited.first_child >= 0) back_up_implicit(tree, *n);
     }
+  }
+
+  // With repetition_draw: whether the position a decision reached was on the path already or in
+  // the game before the root (chance outcomes change the position for good, so only decisions are
+  // checked).
+  bool returns_to_path(Tree& tree, const State& state) const {
+    if (!repetition_.on() || state.is_terminal()) return false;
+    const std::uint64_t key = repetition_.key(state);
+    if (std::find(tree.keys.begin(), tree.keys.end(), key) != tree.keys.end() ||
+        repetition_.played(key))
+      return true;
+    tree.keys.push_back(key);
+    return false;
   }
 
   // Makes the node reached from the root by `actions` the new root, keeping only the tree below
@@ -378,9 +482,11 @@ class MctsBot {
   std::optional<std::vector<Action>> last_history_;  // of the last move searched, with reuse
   CopyableAtomic<std::int64_t> visits_ = 0;          // stats()
   CopyableAtomic<std::int64_t> kept_ = 0;
+  CopyableAtomic<std::int64_t> repeated_ = 0;
   ImplicitMinimax<G> implicit_;
   Rollout<G> rollout_;
   WinProof<G> proof_;
+  RepetitionDraw<G> repetition_;
   std::vector<Tree> trees_;
 };
 

@@ -91,6 +91,14 @@ concept HiddenInformationGame =
       { g.information_state_string(s, history, p) } -> std::same_as<std::string>;
     };
 
+// Optional for a game whose play can go round in circles until its turn limit ends it as a draw:
+// a key that is equal for two positions exactly when they differ at most in the turn counter, so
+// that a search can see that a line of play has come back to where it was.
+template <class S>
+concept RepeatingState = GameState<S> && requires(const S& cs) {
+  { cs.position_key() } -> std::same_as<std::uint64_t>;
+};
+
 // The bots a game brings of its own (an exact solver), beside the engine's bots for every game:
 // `using ExtraBots = BotList<Bot...>;` in the game. Each Bot has the shape of the engine's bots
 // (bots/random_bot.h): kName, param_specs(), a constructor (const G&, const Json& params, seed),

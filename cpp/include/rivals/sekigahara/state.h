@@ -93,7 +93,9 @@ class State {
 
   void apply(Action action);
   void returns(double* out) const;
-  std::uint64_t hash() const;
+  std::uint64_t hash() const { return key(true); }
+  // The position without the turn counter: a standoff that goes round comes back to it.
+  std::uint64_t position_key() const { return key(false); }
 
   // Read access for presentation, observation, the solver and tests.
   const Setup& setup() const { return setup_; }
@@ -192,6 +194,7 @@ class State {
     return n;
   }
 
+  std::uint64_t key(bool with_turn) const;
   void set_influence(Player seat, int card, int value);
   void reveal(int card);
   void act(Action action);
