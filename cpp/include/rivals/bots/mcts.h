@@ -302,13 +302,13 @@ class MctsBot {
         node = unvisited_child(tree, node);
         state.apply(nodes[node].action);
         tree.path.push_back(node);
-        repeated = returns_to_path(tree, state);
+        repeated = comes_back(tree, state);
         break;
       }
       node = select_child(tree, node);
       state.apply(nodes[node].action);
       tree.path.push_back(node);
-      if ((repeated = returns_to_path(tree, state))) break;
+      if ((repeated = comes_back(tree, state))) break;
     }
     double returns[kMaxPlayers] = {};
     if (repeated) {
@@ -329,7 +329,7 @@ class MctsBot {
   // With repetition_draw: whether the position a decision reached was on the path already or in
   // the game before the root (chance outcomes change the position for good, so only decisions are
   // checked).
-  bool returns_to_path(Tree& tree, const State& state) const {
+  bool comes_back(Tree& tree, const State& state) const {
     if (!repetition_.on() || state.is_terminal()) return false;
     const std::uint64_t key = repetition_.key(state);
     if (std::find(tree.keys.begin(), tree.keys.end(), key) != tree.keys.end() ||
