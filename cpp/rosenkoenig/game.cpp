@@ -62,7 +62,7 @@ GameInfo Rosenkoenig::info() {
       .teams = {{4, {{0, 2}, {1, 3}}}},
       .presets = {{"best", "mcts",
                    Json::object({{"time_s", 0.1},
-                                 {"exploration", 2.0},
+                                 {"exploration", 0.7},
                                  {"rollout_depth", 8},
                                  {"evaluation", "calibrated"},
                                  {"minimax_weight", 0.5}}),
