@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import rivals
+from rivals.cmake_dir import cmake_dir
 from tests.isolated import ROOT, build_cpp_program
 from tests.sekigahara.helpers import value as solved_value
 
@@ -349,6 +350,53 @@ def test_simulations_per_deal_is_checked_and_only_where_the_game_deals() -> None
         rivals.bots.make("ismcts", rivals.make("battlecards"), simulations_per_deal=0)
     with pytest.raises(ValueError, match="simulations_per_deal"):
         rivals.bots.make("ismcts", rivals.make("rosenkoenig"), simulations_per_deal=2)
+
+
+# --- seat_trees (ismcts) -----------------------------------------------------------------------
+
+# The games where a decision can be hidden from the other seats (a secret pick, a card deployed
+# face down); in the others every decision is public and one tree serves every seat.
+PARTLY_HIDDEN = ["battlecards", "verraeter"]
+
+
+def test_the_games_see_hidden_decisions_as_their_information_states_do(tmp_path: Path) -> None:
+    """tests/cpp/observed_actions.cpp, against the installed engine: the ids the seats' trees
+    are keyed by tell two decisions apart exactly where the seat's information state does."""
+    package = Path(cmake_dir()).parent  # the installed engine: its headers and library
+    program = build_cpp_program(
+        tmp_path,
+        [ROOT / "tests/cpp/observed_actions.cpp", package / "lib/librivals.a"],
+        "observed_actions",
+        "-pthread",
+        f"-I{package / 'include'}",
+    )
+    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.split()[-1] == "ok", done.stdout + done.stderr
+    assert [line.split(":")[0] for line in done.stdout.splitlines()[:-1]] == [
+        "verraeter 4",
+        "verraeter 3",
+        "battlecards",
+    ]
+
+
+@pytest.mark.parametrize("name", PARTLY_HIDDEN)
+def test_seat_trees_change_the_search_where_decisions_are_hidden(name: str) -> None:
+    """A tree per seat is the default; one shared tree (``seat_trees=False``) searches otherwise,
+    and each is reproducible."""
+    positions = decisions(name, 12, seed=8)
+    per_seat = moves_of("ismcts", positions, 4, 300)
+    assert per_seat == moves_of("ismcts", positions, 4, 300, seat_trees=True)
+    shared = moves_of("ismcts", positions, 4, 300, seat_trees=False)
+    assert shared == moves_of("ismcts", positions, 4, 300, seat_trees=False)
+    assert shared != per_seat
+    for state, action in zip(positions, shared):
+        assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize("name", sorted(set(rivals.games()) - set(PARTLY_HIDDEN)))
+def test_seat_trees_exist_only_where_decisions_are_hidden(name: str) -> None:
+    with pytest.raises(ValueError, match="seat_trees"):
+        rivals.bots.make("ismcts", rivals.make(name), seat_trees=True)
 
 
 # --- alphabeta against the exact solver ----------------------------------------------------------

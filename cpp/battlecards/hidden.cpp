@@ -344,6 +344,11 @@ std::string Battlecards::information_state_string(const State& /*state*/,
   return out;
 }
 
+Action Battlecards::observed_action(const State& before, Action action, Player observer) const {
+  if (before.is_chance_node() || !hidden_from(before, action, observer)) return action;
+  return kHiddenDeploy + before.cards().type_of[static_cast<std::size_t>(action - kDeploy)];
+}
+
 std::vector<Action> Battlecards::resample_history(const std::vector<Action>& history, Player player,
                                                   Rng& rng) const {
   View view = view_of(*this, history, player);

@@ -65,6 +65,9 @@ class Battlecards {
                                        Rng& rng) const;
   std::string information_state_string(const State& state, const std::vector<Action>& history,
                                        Player player) const;
+  // The other seat's face-down deploy shows only its type: kHiddenDeploy + type.
+  static constexpr Action kHiddenDeploy = kNumActions;
+  Action observed_action(const State& before, Action action, Player observer) const;
 
  private:
   // Both encodings: flag j of arsenal card a (in the tensor's order) goes to

@@ -1,12 +1,17 @@
-// Information-set Monte Carlo tree search (single observer, Cowling, Powley and Whitehouse 2012).
+// Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012).
 //
 // Each iteration deals the hidden information anew, consistently with what the player to move has
-// seen (the game's resample_history), and walks one shared tree keyed by actions; where dealing
-// costs more than a simulation, `simulations_per_deal` lets consecutive iterations share a deal.
-// An action that is legal in some deals and not in others is judged by how often it was
-// available, not by how often its parent was visited. Chance is not part of the tree (open loop):
-// the player cannot steer it, and the hidden part of it must not split the player's information
-// sets. With threads > 1 the search is root-parallel (tree_search.h).
+// seen (the game's resample_history), and walks trees keyed by actions; where dealing costs more
+// than a simulation, `simulations_per_deal` lets consecutive iterations share a deal. An action
+// that is legal in some deals and not in others is judged by how often it was available, not by
+// how often its parent was visited. Chance is not part of the trees (open loop): the player cannot
+// steer it, and the hidden part of it must not split the player's information sets.
+//
+// Where the game hides some decisions from the other seats (PartlyHiddenDecisions), every seat
+// has a tree of its own keyed by the decisions as that seat sees them (multiple observers), and
+// each seat chooses its decisions in its own tree: a seat then neither answers a secret move of
+// another as if it had seen it, nor is answered so. Otherwise one tree serves every seat (a single
+// observer). With threads > 1 the search is root-parallel (tree_search.h).
 #pragma once
 
 #include <cmath>
@@ -27,6 +32,7 @@ class IsmctsBot {
  public:
   static constexpr const char* kName = "ismcts";
   static constexpr const char* kPerDeal = "simulations_per_deal";
+  static constexpr const char* kSeatTrees = "seat_trees";
   // Every iteration deals the hidden cards anew from the mover's information state
   // (resample_history), so the true hidden cards never reach the search.
   static constexpr bool kSeatInformationOnly = true;
@@ -37,6 +43,11 @@ class IsmctsBot {
       specs.push_back(ParamSpec::integer(kPerDeal, Json(1), 1, TreeSearchSettings::kMaxCount,
                                          "consecutive simulations that share one deal of the "
                                          "hidden cards"));
+    if constexpr (PartlyHiddenDecisions<G>)
+      specs.push_back(ParamSpec::choice(kSeatTrees, Json(true), {Json(false), Json(true)},
+                                        "a tree per seat, keyed by the decisions as that seat "
+                                        "sees them; false: one tree keyed by the decisions "
+                                        "themselves"));
     return specs;
   }
   static std::vector<std::string> evaluation_params() { return cut_off_param_names(); }
@@ -44,12 +55,14 @@ class IsmctsBot {
   IsmctsBot(const G& game, const Json& params, std::uint64_t seed)
       : game_(&game), settings_(TreeSearchSettings::parse(params)), rollout_(game, params, kName) {
     if constexpr (HiddenInformationGame<G>) per_deal_ = params.find(kPerDeal)->as_int();
-    trees_.resize(static_cast<std::size_t>(settings_.threads));
+    if constexpr (PartlyHiddenDecisions<G>)
+      if (params.find(kSeatTrees)->as_bool()) seat_trees_ = game.num_players();
+    searches_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
 
   void reseed(std::uint64_t seed) {
-    for (std::size_t t = 0; t < trees_.size(); ++t) trees_[t].rng = Rng(derive_seed(seed, t));
+    for (std::size_t t = 0; t < searches_.size(); ++t) searches_[t].rng = Rng(derive_seed(seed, t));
   }
 
   Action step(const State& root, const std::vector<Action>& history) {
@@ -57,8 +70,8 @@ class IsmctsBot {
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
     const Player me = root.current_player();
-    grow_trees(trees_, [&](Tree& tree) { grow(tree, root, history, me); });
-    return most_visited(trees_, legal, count);
+    grow_trees(searches_, [&](Search& search) { grow(search, root, history, me); });
+    return most_visited(searches_, legal, count);
   }
 
  private:
@@ -67,7 +80,7 @@ class IsmctsBot {
     std::int32_t next_sibling = -1;
     std::int32_t visits = 0;
     std::int32_t available = 0;
-    Action action = -1;
+    Action action = -1;  // as the tree's seat sees it
     Player mover = kChancePlayer;
     double value = 0;  // sum of the mover's returns
   };
@@ -75,27 +88,41 @@ class IsmctsBot {
   struct Tree {
     std::vector<Node> nodes;
     std::vector<std::int32_t> path;
+    std::int32_t at = 0;  // the node the simulation has reached
+  };
+
+  // What one thread grows: a tree per seat, or one for all (seat_trees).
+  struct Search {
+    std::vector<Tree> trees;
+    Player root_seat = 0;
     Rng rng;
 
+    Tree& of(Player seat) { return trees.size() == 1 ? trees[0] : trees[seat]; }
     template <class Fn>
     void root_children(Fn&& fn) const {
-      for (std::int32_t c = nodes[0].first_child; c >= 0; c = nodes[c].next_sibling)
-        fn(nodes[c].action, nodes[c].visits);
+      const Tree& tree = trees.size() == 1 ? trees[0] : trees[root_seat];
+      for (std::int32_t c = tree.nodes[0].first_child; c >= 0; c = tree.nodes[c].next_sibling)
+        fn(tree.nodes[c].action, tree.nodes[c].visits);
     }
   };
 
-  void grow(Tree& tree, const State& root, const std::vector<Action>& history, Player me) const {
-    tree.nodes.clear();
-    tree.nodes.push_back(Node{});
+  void grow(Search& search, const State& root, const std::vector<Action>& history,
+            Player me) const {
+    search.trees.resize(static_cast<std::size_t>(seat_trees_));
+    search.root_seat = me;
+    for (Tree& tree : search.trees) {
+      tree.nodes.clear();
+      tree.nodes.push_back(Node{});
+    }
     std::optional<State> deal;
     std::int64_t simulations_on_deal = 0;
     within_budget(settings_.budget_steps(), settings_.time_s, settings_.clock, 16, [&] {
       if (!deal || simulations_on_deal == per_deal_) {
-        deal = determinise(tree.rng, root, history, me);
+        deal = determinise(search.rng, root, history, me);
         simulations_on_deal = 0;
       }
       ++simulations_on_deal;
-      simulate(tree, *deal);
+      simulate(search, *deal);
     });
   }
 
@@ -110,13 +137,20 @@ class IsmctsBot {
     }
   }
 
-  void simulate(Tree& tree, State state) const {
-    auto& nodes = tree.nodes;
-    auto& path = tree.path;
-    auto& rng = tree.rng;
-    path.clear();
-    path.push_back(0);
-    std::int32_t node = 0;
+  // `action` as the seat of tree `t` sees it.
+  Action seen_by(const State& before, Action action, std::size_t t) const {
+    if constexpr (PartlyHiddenDecisions<G>)
+      if (seat_trees_ > 1) return game_->observed_action(before, action, static_cast<Player>(t));
+    return action;
+  }
+
+  void simulate(Search& search, State state) const {
+    auto& rng = search.rng;
+    for (Tree& tree : search.trees) {
+      tree.path.clear();
+      tree.path.push_back(0);
+      tree.at = 0;
+    }
     Action legal[State::kMaxLegalActions];
     std::int32_t children[State::kMaxLegalActions];
     while (!state.is_terminal()) {
@@ -124,52 +158,74 @@ class IsmctsBot {
         state.apply(state.sample_chance(rng));
         continue;
       }
+      const Player mover = state.current_player();
+      Tree& own = search.of(mover);
+      auto& nodes = own.nodes;
       const int count = state.legal_actions(legal);
       int untried = 0;
       for (int k = 0; k < count; ++k) {
-        children[k] = child_for(tree, node, legal[k]);
+        children[k] = child_for(own, own.at, legal[k]);
         if (children[k] < 0)
           ++untried;
         else
           ++nodes[children[k]].available;
       }
+      Action action = -1;
+      bool expanded = false;
       if (untried > 0 && static_cast<std::int64_t>(nodes.size()) < settings_.max_nodes) {
         int pick = static_cast<int>(rng.below(static_cast<std::uint32_t>(untried)));
         int k = 0;
         for (;; ++k)
           if (children[k] < 0 && pick-- == 0) break;
-        node = add_child(tree, node, legal[k], state.current_player());
-        state.apply(legal[k]);
-        path.push_back(node);
-        break;
-      }
-      std::int32_t best = -1;
-      double best_score = -1e300;
-      for (int k = 0; k < count; ++k) {
-        if (children[k] < 0) continue;
-        const Node& child = nodes[children[k]];
-        const double n = child.visits + 1e-9;
-        const double score = child.value / n +
-                             settings_.exploration * std::sqrt(std::log(child.available + 1.0) / n);
-        if (score > best_score) {
-          best_score = score;
-          best = children[k];
+        action = legal[k];
+        expanded = true;
+      } else {
+        std::int32_t best = -1;
+        double best_score = -1e300;
+        for (int k = 0; k < count; ++k) {
+          if (children[k] < 0) continue;
+          const Node& child = nodes[children[k]];
+          const double n = child.visits + 1e-9;
+          const double score = child.value / n + settings_.exploration *
+                                                     std::sqrt(std::log(child.available + 1.0) / n);
+          if (score > best_score) {
+            best_score = score;
+            best = children[k];
+          }
         }
+        if (best < 0) break;  // tree is full and nothing here was tried: roll out
+        action = nodes[best].action;
       }
-      if (best < 0) break;  // tree is full and nothing here was tried: roll out
-      node = best;
-      state.apply(nodes[node].action);
-      path.push_back(node);
+      // Every tree follows the decision as its seat sees it; a tree that has never seen it grows
+      // the node, which ends the walk as a new leaf of the mover's tree does.
+      for (std::size_t t = 0; t < search.trees.size(); ++t) {
+        Tree& tree = search.trees[t];
+        const Action seen = seen_by(state, action, t);
+        std::int32_t next = child_for(tree, tree.at, seen);
+        if (next < 0) {
+          if (static_cast<std::int64_t>(tree.nodes.size()) >= settings_.max_nodes) {
+            expanded = true;  // this tree is full: the walk ends here for all
+            continue;
+          }
+          next = add_child(tree, tree.at, seen, mover);
+          expanded = true;
+        }
+        tree.at = next;
+        tree.path.push_back(next);
+      }
+      state.apply(action);
+      if (expanded) break;
     }
     // The rollout continues the determinised deal, so an evaluation sees that deal, never the
     // true hidden cards.
     double returns[kMaxPlayers];
     rollout_(state, rng, returns);
-    for (const std::int32_t n : path) {
-      Node& visited = nodes[n];
-      ++visited.visits;
-      if (visited.mover >= 0) visited.value += returns[visited.mover];
-    }
+    for (Tree& tree : search.trees)
+      for (const std::int32_t n : tree.path) {
+        Node& visited = tree.nodes[n];
+        ++visited.visits;
+        if (visited.mover >= 0) visited.value += returns[visited.mover];
+      }
   }
 
   static std::int32_t child_for(const Tree& tree, std::int32_t node, Action action) {
@@ -196,7 +252,8 @@ class IsmctsBot {
   TreeSearchSettings settings_;
   Rollout<G> rollout_;
   std::int64_t per_deal_ = 1;
-  std::vector<Tree> trees_;
+  int seat_trees_ = 1;  // trees per search: one, or one per seat
+  std::vector<Search> searches_;
 };
 
 }  // namespace rivals

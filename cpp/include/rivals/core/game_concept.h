@@ -91,6 +91,19 @@ concept HiddenInformationGame =
       { g.information_state_string(s, history, p) } -> std::same_as<std::string>;
     };
 
+// Optional for a game where some decisions are hidden from the other players (a card deployed
+// face down, a card drafted in secret): the decision `action`, taken by the player to move in
+// `before`, as `observer` sees it. The mover sees their own decision, so for them, and wherever
+// nothing is hidden, it is `action`; decisions `observer` cannot tell apart share one id at or
+// above num_distinct_actions(). Tree searches key their nodes by it, so that a seat's tree never
+// branches on what that seat did not see.
+template <class G>
+concept PartlyHiddenDecisions =
+    HiddenInformationGame<G> &&
+    requires(const G& g, const typename G::State& s, Action a, Player p) {
+      { g.observed_action(s, a, p) } -> std::same_as<Action>;
+    };
+
 // Optional for a game whose play can go round in circles until its turn limit ends it as a draw:
 // a key that is equal for two positions exactly when they differ at most in the turn counter, so
 // that a search can see that a line of play has come back to where it was.

@@ -56,6 +56,13 @@ class Verraeter {
                                        Rng& rng) const;
   std::string information_state_string(const State& state, const std::vector<Action>& history,
                                        Player player) const;
+  // Another seat's draft pick shows as kHiddenPick (every card alike) until the reveal.
+  static constexpr Action kHiddenPick = kNumActions;
+  Action observed_action(const State& before, Action action, Player observer) const {
+    const bool hidden = !before.is_chance_node() && before.phase() == Phase::kDraft &&
+                        before.current_player() != observer;
+    return hidden ? kHiddenPick : action;
+  }
 
  private:
   // Both encodings: flag k of ring position i goes to ring[i * position_stride + k * flag_stride],
