@@ -381,15 +381,15 @@ def test_the_games_see_hidden_decisions_as_their_information_states_do(tmp_path:
 
 @pytest.mark.parametrize("name", PARTLY_HIDDEN)
 def test_seat_trees_change_the_search_where_decisions_are_hidden(name: str) -> None:
-    """A tree per seat is the default; one shared tree (``seat_trees=False``) searches otherwise,
-    and each is reproducible."""
+    """One shared tree is the default, move for move; a tree per seat (``seat_trees=True``)
+    searches otherwise, and each is reproducible."""
     positions = decisions(name, 12, seed=8)
-    per_seat = moves_of("ismcts", positions, 4, 300)
-    assert per_seat == moves_of("ismcts", positions, 4, 300, seat_trees=True)
-    shared = moves_of("ismcts", positions, 4, 300, seat_trees=False)
+    shared = moves_of("ismcts", positions, 4, 300)
     assert shared == moves_of("ismcts", positions, 4, 300, seat_trees=False)
-    assert shared != per_seat
-    for state, action in zip(positions, shared):
+    per_seat = moves_of("ismcts", positions, 4, 300, seat_trees=True)
+    assert per_seat == moves_of("ismcts", positions, 4, 300, seat_trees=True)
+    assert per_seat != shared
+    for state, action in zip(positions, per_seat):
         assert action in state.legal_actions()
 
 

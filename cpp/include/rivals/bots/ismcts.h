@@ -7,11 +7,11 @@
 // how often its parent was visited. Chance is not part of the trees (open loop): the player cannot
 // steer it, and the hidden part of it must not split the player's information sets.
 //
-// Where the game hides some decisions from the other seats (PartlyHiddenDecisions), every seat
-// has a tree of its own keyed by the decisions as that seat sees them (multiple observers), and
-// each seat chooses its decisions in its own tree: a seat then neither answers a secret move of
-// another as if it had seen it, nor is answered so. Otherwise one tree serves every seat (a single
-// observer). With threads > 1 the search is root-parallel (tree_search.h).
+// Where the game hides some decisions from the other seats (PartlyHiddenDecisions), `seat_trees`
+// gives every seat a tree of its own keyed by the decisions as that seat sees them (multiple
+// observers), and each seat chooses its decisions in its own tree: a seat then neither answers a
+// secret move of another as if it had seen it, nor is answered so. Otherwise one tree serves every
+// seat (a single observer). With threads > 1 the search is root-parallel (tree_search.h).
 #pragma once
 
 #include <cmath>
@@ -44,7 +44,7 @@ class IsmctsBot {
                                          "consecutive simulations that share one deal of the "
                                          "hidden cards"));
     if constexpr (PartlyHiddenDecisions<G>)
-      specs.push_back(ParamSpec::choice(kSeatTrees, Json(true), {Json(false), Json(true)},
+      specs.push_back(ParamSpec::choice(kSeatTrees, Json(false), {Json(false), Json(true)},
                                         "a tree per seat, keyed by the decisions as that seat "
                                         "sees them; false: one tree keyed by the decisions "
                                         "themselves"));
