@@ -275,7 +275,7 @@ std::string Verraeter::information_state_string(const State& /*state*/,
     } else {
       const Player seat = replay.current_player();
       out += "seat " + std::to_string(seat) + " " +
-             (before == Phase::kDraft && seat != player
+             (observed_action(replay, action, player) == kHiddenPick
                   ? std::string("pick ?")
                   : action_name(action, IdKind::kDecision, cards));
     }

@@ -97,10 +97,12 @@ class IsmctsBot {
     Player root_seat = 0;
     Rng rng;
 
-    Tree& of(Player seat) { return trees.size() == 1 ? trees[0] : trees[seat]; }
+    std::size_t tree_of(Player seat) const {
+      return trees.size() == 1 ? 0 : static_cast<std::size_t>(seat);
+    }
     template <class Fn>
     void root_children(Fn&& fn) const {
-      const Tree& tree = trees.size() == 1 ? trees[0] : trees[root_seat];
+      const Tree& tree = trees[tree_of(root_seat)];
       for (std::int32_t c = tree.nodes[0].first_child; c >= 0; c = tree.nodes[c].next_sibling)
         fn(tree.nodes[c].action, tree.nodes[c].visits);
     }
@@ -159,7 +161,8 @@ class IsmctsBot {
         continue;
       }
       const Player mover = state.current_player();
-      Tree& own = search.of(mover);
+      const std::size_t own_tree = search.tree_of(mover);
+      Tree& own = search.trees[own_tree];
       auto& nodes = own.nodes;
       const int count = state.legal_actions(legal);
       int untried = 0;
@@ -171,6 +174,7 @@ class IsmctsBot {
           ++nodes[children[k]].available;
       }
       Action action = -1;
+      std::int32_t chosen = -1;  // the mover's child for it, or -1 to grow
       bool expanded = false;
       if (untried > 0 && static_cast<std::int64_t>(nodes.size()) < settings_.max_nodes) {
         int pick = static_cast<int>(rng.below(static_cast<std::uint32_t>(untried)));
@@ -195,13 +199,14 @@ class IsmctsBot {
         }
         if (best < 0) break;  // tree is full and nothing here was tried: roll out
         action = nodes[best].action;
+        chosen = best;
       }
       // Every tree follows the decision as its seat sees it; a tree that has never seen it grows
       // the node, which ends the walk as a new leaf of the mover's tree does.
       for (std::size_t t = 0; t < search.trees.size(); ++t) {
         Tree& tree = search.trees[t];
         const Action seen = seen_by(state, action, t);
-        std::int32_t next = child_for(tree, tree.at, seen);
+        std::int32_t next = t == own_tree ? chosen : child_for(tree, tree.at, seen);
         if (next < 0) {
           if (static_cast<std::int64_t>(tree.nodes.size()) >= settings_.max_nodes) {
             expanded = true;  // this tree is full: the walk ends here for all
