@@ -9,7 +9,10 @@ Matches (the first bot listed is the one rated):
 - ``mcts``: for every game, ``best`` at ``--time-s`` seconds per move (0.1, the preset's own)
   against ``mcts`` at 1000 iterations, the yardstick of the goal ">= +200 Elo in every game";
 - ``thesis``: for Rosenkönig, ``best`` against ``alphabeta`` at depth 7 with the thesis engine's
-  evaluation, a stand-in for that engine at its strongest (goal: a score of at least 75%).
+  evaluation, a stand-in for that engine at its strongest (goal: a score of at least 75%);
+- ``ismcts``: for the games with hidden cards, ``best`` against ``ismcts`` at 1000 iterations, a
+  yardstick that, like ``best``, decides from what its seat may see (``mcts`` searches the true
+  state, the other seats' cards included).
 
 Each match of a two-sided game is a ``rivals arena`` (duplicate pairs, one bot thread per game,
 ``--threads`` games at once); it prints the score, the Elo difference with its 95% interval
@@ -21,7 +24,9 @@ replays. ``best`` thinks by the clock, by default the CPU clock of its thread (`
 one would, only more slowly; ``--clock wall`` for wall-clock seconds). The figures still depend on
 the machine's speed: say which machine in what you report, with ``--threads`` at most its cores.
 ``--param KEY=VALUE`` (repeatable) changes a parameter of ``best``, to measure a candidate
-for the preset the same way. With ``--out DIR`` every match writes its replays to
+for the preset the same way; ``--bot NAME`` rates another bot or preset in its place (``--bot
+mcts`` at the same seconds per move: what searching the true state, hidden cards included, is
+worth at that budget). With ``--out DIR`` every match writes its replays to
 ``DIR/<game>-<match>.jsonl``; ``--resume`` continues those files (an existing file is never
 overwritten otherwise).
 """
@@ -40,13 +45,17 @@ from rivals import stats as rstats
 
 YARDSTICK = ("mcts", {"iterations": 1000})
 THESIS = ("alphabeta", {"depth": 7, "evaluation": "thesis"})
+FAIR_YARDSTICK = ("ismcts", {"iterations": 1000})
+HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information == "imperfect"]
 MATCHES: dict[str, tuple[list[str], tuple[str, dict[str, Any]]]] = {
     "mcts": (rivals.games(), YARDSTICK),
     "thesis": (["rosenkoenig"], THESIS),
+    "ismcts": (HIDDEN, FAIR_YARDSTICK),
 }
 
 
 def play(
+    bot: str,
     name: str,
     match: str,
     games: int,
@@ -59,12 +68,13 @@ def play(
     resume: bool,
 ) -> None:
     game = rivals.make(name)
-    best = ("best", {"time_s": time_s, "clock": clock, **changes})
+    best = (bot, {"time_s": time_s, "clock": clock, **changes})
     opponent = MATCHES[match][1]
+    label = bot if bot != opponent[0] else f"{bot} (rated)"
     backend = arena.LocalBackend(threads)
     began = time.perf_counter()
     if game.num_players == 2 or game.num_players in game.info.teams:
-        lineup = arena.Lineup.of(game, [best, opponent], labels=["best", opponent[0]])
+        lineup = arena.Lineup.of(game, [best, opponent], labels=[label, opponent[0]])
         path = out / f"{name}-{match}.jsonl" if out is not None else None
         with arena.Arena(lineup, games, seed=seed, out=path, resume=resume, backend=backend) as run:
             standings = run.run()
@@ -109,6 +119,7 @@ def free_for_all(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", action="append", choices=rivals.games(), default=None)
+    parser.add_argument("--bot", default="best", help="the bot or preset rated (default: best)")
     parser.add_argument("--match", action="append", choices=sorted(MATCHES), default=None)
     parser.add_argument("--games", type=int, default=200, help="games per match (even)")
     parser.add_argument("--seed", type=int, default=0)
@@ -139,7 +150,7 @@ def main() -> None:
         args.out.mkdir(parents=True, exist_ok=True)
     changed = "".join(f" {key}={value}" for key, value in changes.items())
     print(
-        f"best{changed} at {args.time_s} s/move ({args.clock} clock), {args.games} games per "
+        f"{args.bot}{changed} at {args.time_s} s/move ({args.clock} clock), {args.games} games per "
         f"match, {args.threads} at once"
     )
     print(
@@ -151,6 +162,7 @@ def main() -> None:
             if args.game is None or name in args.game:
                 try:
                     play(
+                        args.bot,
                         name,
                         match,
                         args.games,

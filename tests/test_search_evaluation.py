@@ -196,6 +196,86 @@ def test_minimax_weight_zero_plays_as_before(name: str) -> None:
             moves(minimax_weight=1)
 
 
+# --- the evaluation as a prior (mcts and ismcts prior_weight) ----------------------------------
+
+
+@pytest.mark.parametrize("bot", TREE_BOTS)
+def test_prior_weight_is_off_by_default_and_checked(bot: str) -> None:
+    for name in EVALUATED:
+        assert rivals.bots.make(bot, rivals.make(name)).params["prior_weight"] == 0
+    game = rivals.make("rosenkoenig")
+    for bad in (-1, float("nan"), "high"):
+        with pytest.raises(ValueError, match="prior_weight must be a number"):
+            rivals.bots.make(bot, game, prior_weight=bad)
+    # The evaluation it ranks moves by may be named without a cut-off, as with the backups.
+    assert rivals.bots.make(bot, game, prior_weight=2, evaluation="thesis").params[
+        "evaluation"
+    ] == ("thesis")
+
+
+@pytest.mark.parametrize("bot", TREE_BOTS)
+@pytest.mark.parametrize("name", EVALUATED)
+def test_prior_weight_zero_plays_as_before(name: str, bot: str) -> None:
+    """Seed for seed the same moves as a bot that never heard of the parameter; a weight that
+    outweighs the returns plays otherwise."""
+    positions = decisions(name, 12, seed=5)
+
+    def moves(**params: Any) -> list[int]:
+        return moves_of(bot, positions, 9, 200, **params)
+
+    assert moves() == moves(prior_weight=0)
+    assert moves() != moves(prior_weight=50)
+
+
+def mover_values(state: rivals.State, evaluation: str) -> dict[int, float]:
+    """For each legal action, the mover's value of the position it reaches: the evaluation, or
+    the return once the game is over."""
+    mover = state.current_player()
+    values = {}
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        values[action] = (
+            child.returns()[mover] if child.is_terminal() else child.evaluate(mover, evaluation)
+        )
+    return values
+
+
+@pytest.mark.parametrize(
+    ("bot", "name", "evaluation"),
+    [
+        ("mcts", "rosenkoenig", "default"),
+        ("mcts", "rosenkoenig", "thesis"),
+        ("mcts", "sekigahara", "default"),
+        ("mcts", "rheinlaender", "default"),
+        ("mcts", "verraeter", "default"),
+        ("mcts", "battlecards", "default"),
+        # ismcts deals the hidden cards anew, and so ranks by the evaluation of its own deal: only
+        # where nothing is hidden is that the true state's.
+        ("ismcts", "rosenkoenig", "calibrated"),
+        ("ismcts", "sekigahara", "default"),
+    ],
+)
+def test_the_prior_tries_the_move_the_evaluation_prefers_first(
+    bot: str, name: str, evaluation: str
+) -> None:
+    """With one simulation the only move tried is the most visited: with a prior, the move whose
+    position the evaluation values highest for the mover. This fails if the prior is taken for
+    the wrong seat, from the position before the move, or does not order the untried moves."""
+    checked = 0
+    for number, state in enumerate(decisions(name, 150, seed=7)):
+        values = mover_values(state, evaluation)
+        ranked = sorted(values.values(), reverse=True)
+        if ranked[0] - ranked[1] < 1e-3:
+            continue
+        player = rivals.bots.make(
+            bot, state.game, seed=number, iterations=1, prior_weight=1, evaluation=evaluation
+        )
+        assert player.step(state) == max(values, key=values.__getitem__), state.to_dict()
+        checked += 1
+    assert checked >= 10
+
+
 def side_value(state: rivals.State, evaluation: str) -> float:
     """What the implicit minimax holds for a new node: for player 0's side, the returns of a
     finished game, the evaluation before."""

@@ -39,6 +39,7 @@ class IsmctsBot {
   static std::vector<ParamSpec> param_specs() {
     auto specs = TreeSearchSettings::specs("determinised simulations", 0.7);
     Rollout<G>::add_specs(specs);
+    Prior<G>::add_specs(specs);
     if constexpr (HiddenInformationGame<G>)
       specs.push_back(ParamSpec::integer(kPerDeal, Json(1), 1, TreeSearchSettings::kMaxCount,
                                          "consecutive simulations that share one deal of the "
@@ -50,10 +51,17 @@ class IsmctsBot {
                                         "themselves"));
     return specs;
   }
-  static std::vector<std::string> evaluation_params() { return cut_off_param_names(); }
+  static std::vector<std::string> evaluation_params() {
+    auto names = cut_off_param_names();
+    for (std::string& name : Prior<G>::param_names()) names.push_back(std::move(name));
+    return names;
+  }
 
   IsmctsBot(const G& game, const Json& params, std::uint64_t seed)
-      : game_(&game), settings_(TreeSearchSettings::parse(params)), rollout_(game, params, kName) {
+      : game_(&game),
+        settings_(TreeSearchSettings::parse(params)),
+        prior_(game, params),
+        rollout_(game, params, kName, prior_.on()) {
     if constexpr (HiddenInformationGame<G>) per_deal_ = params.find(kPerDeal)->as_int();
     if constexpr (PartlyHiddenDecisions<G>)
       if (params.find(kSeatTrees)->as_bool()) seat_trees_ = game.num_players();
@@ -80,8 +88,9 @@ class IsmctsBot {
     std::int32_t next_sibling = -1;
     std::int32_t visits = 0;
     std::int32_t available = 0;
-    Action action = -1;  // as the tree's seat sees it
-    Player mover = kChancePlayer;
+    Action action = -1;      // as the tree's seat sees it
+    std::int16_t prior = 0;  // the evaluation for the mover after the action (Prior), packed
+    std::int8_t mover = kChancePlayer;
     double value = 0;  // sum of the mover's returns
   };
 
@@ -176,11 +185,10 @@ class IsmctsBot {
       Action action = -1;
       std::int32_t chosen = -1;  // the mover's child for it, or -1 to grow
       bool expanded = false;
+      double prior = 0;  // of the new node, with a prior
       if (untried > 0 && static_cast<std::int64_t>(nodes.size()) < settings_.max_nodes) {
-        int pick = static_cast<int>(rng.below(static_cast<std::uint32_t>(untried)));
-        int k = 0;
-        for (;; ++k)
-          if (children[k] < 0 && pick-- == 0) break;
+        const int k = prior_.on() ? best_untried(state, legal, children, count, rng, prior)
+                                  : random_untried(children, untried, rng);
         action = legal[k];
         expanded = true;
       } else {
@@ -190,8 +198,9 @@ class IsmctsBot {
           if (children[k] < 0) continue;
           const Node& child = nodes[children[k]];
           const double n = child.visits + 1e-9;
-          const double score = child.value / n + settings_.exploration *
-                                                     std::sqrt(std::log(child.available + 1.0) / n);
+          double score = child.value / n +
+                         settings_.exploration * std::sqrt(std::log(child.available + 1.0) / n);
+          if (prior_.on()) score += prior_.weight() * unpack_prior(child.prior) / (n + 1);
           if (score > best_score) {
             best_score = score;
             best = children[k];
@@ -212,7 +221,7 @@ class IsmctsBot {
             expanded = true;  // this tree is full: the walk ends here for all
             continue;
           }
-          next = add_child(tree, tree.at, seen, mover);
+          next = add_child(tree, tree.at, seen, mover, prior);
           expanded = true;
         }
         tree.at = next;
@@ -240,11 +249,43 @@ class IsmctsBot {
     return -1;
   }
 
-  static std::int32_t add_child(Tree& tree, std::int32_t node, Action action, Player mover) {
+  // Picks one of the `untried` legal moves (children[k] < 0) at random.
+  static int random_untried(const std::int32_t* children, int untried, Rng& rng) {
+    int pick = static_cast<int>(rng.below(static_cast<std::uint32_t>(untried)));
+    int k = 0;
+    for (;; ++k)
+      if (children[k] < 0 && pick-- == 0) return k;
+  }
+
+  // The untried move whose position the evaluation ranks highest for the mover in this deal (ties
+  // at random); `prior` receives its value.
+  int best_untried(const State& state, const Action* legal, const std::int32_t* children, int count,
+                   Rng& rng, double& prior) const {
+    const Player mover = state.current_player();
+    int best = -1, ties = 0;
+    for (int k = 0; k < count; ++k) {
+      if (children[k] >= 0) continue;
+      State after = state;
+      after.apply(legal[k]);
+      const double value = prior_.value(after, mover);
+      if (best < 0 || value > prior) {
+        best = k;
+        prior = value;
+        ties = 1;
+      } else if (value == prior && rng.below(static_cast<std::uint32_t>(++ties)) == 0) {
+        best = k;
+      }
+    }
+    return best;
+  }
+
+  static std::int32_t add_child(Tree& tree, std::int32_t node, Action action, Player mover,
+                                double prior) {
     auto& nodes = tree.nodes;
     Node child;
     child.action = action;
-    child.mover = mover;
+    child.mover = static_cast<std::int8_t>(mover);
+    child.prior = pack_prior(prior);
     child.available = 1;
     child.next_sibling = nodes[node].first_child;
     const auto index = static_cast<std::int32_t>(nodes.size());
@@ -255,6 +296,7 @@ class IsmctsBot {
 
   const G* game_;
   TreeSearchSettings settings_;
+  Prior<G> prior_;
   Rollout<G> rollout_;
   std::int64_t per_deal_ = 1;
   int seat_trees_ = 1;  // trees per search: one, or one per seat

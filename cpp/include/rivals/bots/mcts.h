@@ -1,6 +1,7 @@
 // Monte Carlo tree search (UCT) with uniformly random rollouts, cut off by the game's evaluation
 // when asked to (tree_search.h, Rollout), and in a game with an evaluation optionally guided by
-// implicit minimax backups of it (ImplicitMinimax below).
+// implicit minimax backups of it (ImplicitMinimax below) and by a prior from it (tree_search.h,
+// Prior).
 //
 // Chance nodes are sampled on the way down and their outcomes kept as children, so the tree
 // averages over the chance outcomes it has seen. With `reuse_tree` the part of the last move's
@@ -14,6 +15,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -165,6 +167,7 @@ class MctsBot {
     Rollout<G>::add_specs(specs);
     WinProof<G>::add_specs(specs);
     ImplicitMinimax<G>::add_specs(specs);
+    Prior<G>::add_specs(specs);
     RepetitionDraw<G>::add_specs(specs);
     return specs;
   }
@@ -172,6 +175,7 @@ class MctsBot {
     auto names = cut_off_param_names();
     names.push_back(WinProof<G>::kParam);
     for (std::string& name : ImplicitMinimax<G>::param_names()) names.push_back(std::move(name));
+    for (std::string& name : Prior<G>::param_names()) names.push_back(std::move(name));
     return names;
   }
 
@@ -179,7 +183,8 @@ class MctsBot {
       : settings_(TreeSearchSettings::parse(params)),
         reuse_(params.find(kReuse)->as_bool()),
         implicit_(game, params, kName),
-        rollout_(game, params, kName, implicit_.on()),
+        prior_(game, params),
+        rollout_(game, params, kName, implicit_.on() || prior_.on()),
         proof_(game, params, seed),
         repetition_(game, params) {
     trees_.resize(static_cast<std::size_t>(settings_.threads));
@@ -256,7 +261,8 @@ class MctsBot {
     float implicit = 0;  // the implicit minimax value for player 0's side (ImplicitMinimax)
     std::int8_t mover = kChancePlayer;  // who chose this node's action
     bool expanded = false;
-    double value = 0;  // sum of the mover's returns
+    std::int16_t prior = 0;  // the evaluation for the mover after the action (Prior), packed
+    double value = 0;        // sum of the mover's returns
   };
 
   struct Tree {
@@ -408,10 +414,11 @@ class MctsBot {
       child.action = buffer[k];
       child.mover = static_cast<std::int8_t>(mover);
       child.next_sibling = next;
-      if (implicit_.on()) {
+      if (implicit_.on() || prior_.on()) {
         State after = state;
         after.apply(buffer[k]);
-        child.implicit = static_cast<float>(implicit_.value(after));
+        if (implicit_.on()) child.implicit = static_cast<float>(implicit_.value(after));
+        if (prior_.on()) child.prior = pack_prior(prior_.value(after, mover));
       }
       next = static_cast<std::int32_t>(nodes.size());
       nodes.push_back(child);
@@ -423,15 +430,24 @@ class MctsBot {
   }
 
   // A fresh node is always unvisited in all its children; picking one at random avoids a bias
-  // towards low action ids when the budget is smaller than the branching factor.
-  static std::int32_t unvisited_child(Tree& tree, std::int32_t node) {
+  // towards low action ids when the budget is smaller than the branching factor. With a prior the
+  // pick is among the unvisited children the evaluation ranks highest.
+  std::int32_t unvisited_child(Tree& tree, std::int32_t node) const {
     const auto& nodes = tree.nodes;
     int count = 0;
-    for (std::int32_t c = nodes[node].first_child; c >= 0; c = nodes[c].next_sibling)
-      count += nodes[c].visits == 0;
+    std::int16_t top = std::numeric_limits<std::int16_t>::min();
+    for (std::int32_t c = nodes[node].first_child; c >= 0; c = nodes[c].next_sibling) {
+      if (nodes[c].visits != 0) continue;
+      if (prior_.on() && nodes[c].prior != top) {
+        if (nodes[c].prior < top) continue;
+        top = nodes[c].prior;
+        count = 0;
+      }
+      ++count;
+    }
     int pick = static_cast<int>(tree.rng.below(static_cast<std::uint32_t>(count)));
     for (std::int32_t c = nodes[node].first_child;; c = nodes[c].next_sibling)
-      if (nodes[c].visits == 0 && pick-- == 0) return c;
+      if (nodes[c].visits == 0 && (!prior_.on() || nodes[c].prior == top) && pick-- == 0) return c;
   }
 
   std::int32_t select_child(Tree& tree, std::int32_t node) const {
@@ -447,7 +463,8 @@ class MctsBot {
       if (implicit_.on())
         exploit = (1 - implicit_.weight()) * exploit +
                   implicit_.weight() * implicit_.sign(child.mover) * child.implicit;
-      const double score = exploit + settings_.exploration * std::sqrt(log_parent / n);
+      double score = exploit + settings_.exploration * std::sqrt(log_parent / n);
+      if (prior_.on()) score += prior_.weight() * unpack_prior(child.prior) / (n + 1);
       if (score > best_score) {
         best_score = score;
         best = c;
@@ -484,6 +501,7 @@ class MctsBot {
   CopyableAtomic<std::int64_t> kept_ = 0;
   CopyableAtomic<std::int64_t> repeated_ = 0;
   ImplicitMinimax<G> implicit_;
+  Prior<G> prior_;
   Rollout<G> rollout_;
   WinProof<G> proof_;
   RepetitionDraw<G> repetition_;
