@@ -130,6 +130,8 @@ def test_entries_carry_every_parameter_from_the_engine() -> None:
         "evaluation",
         "proof_depth",
         "minimax_weight",
+        "prior_weight",
+        "mast_epsilon",
     }
     with pytest.raises(ValueError, match=r"bot mcts#2: .*bogus"):
         arena.Lineup.of(game, ["mcts", "mcts"], {"mcts#2": {"bogus": 1}})
@@ -406,6 +408,45 @@ def test_resume_refuses_another_arena(tmp_path: Path) -> None:
     with pytest.raises(arena.OtherArena, match="more than the 1 games"):
         arena.Arena(lineup, 1, seed=1, out=path, resume=True)
     assert path.read_bytes() == before
+
+
+def test_resume_takes_a_log_written_before_a_parameter_was_added(tmp_path: Path) -> None:
+    """A log whose bots lack parameters added to them since (as one written by an older rivals)
+    resumes when this arena leaves those at their defaults, which play as before, and ends as one
+    never interrupted; set otherwise, or with a parameter the bot does not have, it is refused."""
+    path = tmp_path / "log.jsonl"
+    game = rivals.make("rosenkoenig")
+    lineup = arena.Lineup.of(game, [("mcts", {"iterations": 3}), "random"])
+    with arena.Arena(lineup, 2, seed=1, out=path) as match:
+        match.run()
+    added = ("prior_weight", "mast_epsilon")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    for record in records:
+        for bot in record["bots"]:
+            for key in added:
+                bot["params"].pop(key, None)
+    older = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    path.write_text(older)
+    with arena.Arena(lineup, 4, seed=1, out=path, resume=True) as match:
+        resumed = match.run()
+    assert match.resumed == 2
+    whole = tmp_path / "whole.jsonl"
+    with arena.Arena(lineup, 4, seed=1, out=whole) as match:
+        uninterrupted = match.run()
+    assert resumed.trinomial == uninterrupted.trinomial
+    assert path.read_text().splitlines()[2:] == whole.read_text().splitlines()[2:]
+
+    path.write_text(older)
+    led = arena.Lineup.of(game, [("mcts", {"iterations": 3, "mast_epsilon": 0.3}), "random"])
+    with pytest.raises(
+        arena.OtherArena, match=r"seat 0 holds mcts with no mast_epsilon.* has mast_epsilon=0\.3"
+    ):
+        arena.Arena(led, 4, seed=1, out=path, resume=True)
+    records[0]["bots"][0]["params"]["bogus"] = 1
+    path.write_text(json.dumps(records[0], ensure_ascii=False) + "\n")
+    with pytest.raises(arena.OtherArena, match="bogus=1"):
+        arena.Arena(lineup, 4, seed=1, out=path, resume=True)
+    assert path.read_text() == json.dumps(records[0], ensure_ascii=False) + "\n"
 
 
 def test_a_write_error_keeps_the_finished_games_in_the_standings() -> None:

@@ -10,12 +10,16 @@ from __future__ import annotations
 import json
 import random
 import re
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import rivals
 from rivals import arena, cli
+from rivals.cmake_dir import cmake_dir
+from tests.isolated import ROOT, build_cpp_program
 from tests.test_bots import decisions, moves_of
 
 TREE_BOTS = ["mcts", "ismcts"]
@@ -274,6 +278,57 @@ def test_the_prior_tries_the_move_the_evaluation_prefers_first(
         assert player.step(state) == max(values, key=values.__getitem__), state.to_dict()
         checked += 1
     assert checked >= 10
+
+
+# --- move-average sampling in the rollouts (mcts and ismcts mast_epsilon) ----------------------
+
+
+@pytest.mark.parametrize("bot", TREE_BOTS)
+def test_mast_epsilon_is_off_by_default_and_checked(bot: str) -> None:
+    for name in rivals.games():
+        assert rivals.bots.make(bot, rivals.make(name)).params["mast_epsilon"] is None
+    game = rivals.make("verraeter")
+    for bad in (-0.1, 1.5, float("nan"), "some"):
+        with pytest.raises(ValueError, match=r"mast_epsilon must be null .* or a number 0-1"):
+            rivals.bots.make(bot, game, mast_epsilon=bad)
+    assert rivals.bots.make(bot, game, mast_epsilon=0.25).params["mast_epsilon"] == 0.25
+
+
+@pytest.mark.parametrize("bot", TREE_BOTS)
+@pytest.mark.parametrize("name", rivals.games())
+def test_mast_epsilon_null_plays_as_before(name: str, bot: str) -> None:
+    """Seed for seed the same moves as a bot that never heard of the parameter (uniformly random
+    rollouts); rollouts led by the move averages play otherwise, and the same again for a seed,
+    legal moves all, with the cut-off too."""
+    positions = decisions(name, 12, seed=11)
+
+    def moves(**params: Any) -> list[int]:
+        return moves_of(bot, positions, 5, 200, **params)
+
+    assert moves() == moves(mast_epsilon=None)
+    led = moves(mast_epsilon=0.2)
+    assert led != moves()
+    assert led == moves(mast_epsilon=0.2)
+    cut = moves(mast_epsilon=0.2, rollout_depth=6)
+    assert cut == moves(mast_epsilon=0.2, rollout_depth=6)
+    for state, action in zip(positions, led + cut):
+        assert action in state.legal_actions()
+
+
+def test_move_averages_choose_each_seats_best_action(tmp_path: Path) -> None:
+    """tests/cpp/move_averages.cpp, against the installed engine's headers: the tables MAST keeps
+    credit each seat's actions with that seat's return, choose the best mean (an action not yet
+    tried first), keep the seats apart and choose at random as often as epsilon says."""
+    package = Path(cmake_dir()).parent
+    program = build_cpp_program(
+        tmp_path,
+        [ROOT / "tests/cpp/move_averages.cpp", package / "lib/librivals.a"],
+        "move_averages",
+        "-pthread",
+        f"-I{package / 'include'}",
+    )
+    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.split() == ["ok"], done.stdout + done.stderr
 
 
 def side_value(state: rivals.State, evaluation: str) -> float:

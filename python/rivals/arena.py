@@ -767,7 +767,7 @@ def _check_line(
         raise OtherArena(f"{where}: no 'bots' entry (written by an older rivals?)")
     expected = lineup.seat_bots(index)
     for seat, (found, wanted) in enumerate(zip(bots, expected)):
-        if found != wanted:
+        if found != wanted and not _added_at_default(game, found, wanted):
             raise OtherArena(f"{where}: other bots: seat {seat} {_difference(found, wanted)}")
     if len(bots) != len(expected):
         raise OtherArena(f"{where}: other bots: {len(bots)} seats recorded, not {len(expected)}")
@@ -790,6 +790,35 @@ def _check_line(
             f"but replaying gives {state.returns()!r}"
         )
     return state
+
+
+def _added_at_default(game: Game, found: Any, wanted: dict[str, Any]) -> bool:
+    """Whether a recorded bot differs from this arena's only by parameters the record lacks, each
+    at its default here: parameters added to a bot since the record was written, whose defaults
+    play as the bot did before them (a new parameter's default keeps the old play, seed for
+    seed), so an arena written by an older rivals can be resumed."""
+    if not isinstance(found, dict) or found.get("name") != wanted["name"]:
+        return False
+    recorded, params = found.get("params"), wanted["params"]
+    if not isinstance(recorded, dict) or not set(recorded) < set(params):
+        return False
+    if any(recorded[key] != params[key] for key in recorded):
+        return False
+    defaults = _bot_defaults(game, wanted["name"])
+    return all(
+        key in defaults and params[key] == defaults[key] for key in set(params) - set(recorded)
+    )
+
+
+_DEFAULTS: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+
+def _bot_defaults(game: Game, bot: str) -> dict[str, Any]:
+    """Every parameter of ``bot`` at its default in ``game`` (made once: some bots allocate)."""
+    key = (game.name, json.dumps(game.params, sort_keys=True), bot)
+    if key not in _DEFAULTS:
+        _DEFAULTS[key] = dict(game.make_bot(bot, {}, 0).params)
+    return _DEFAULTS[key]
 
 
 def _difference(found: Any, wanted: dict[str, Any]) -> str:

@@ -104,6 +104,7 @@ class IsmctsBot {
   struct Search {
     std::vector<Tree> trees;
     Player root_seat = 0;
+    MoveAverages averages;  // with mast_epsilon: this search's
     Rng rng;
 
     std::size_t tree_of(Player seat) const {
@@ -125,6 +126,8 @@ class IsmctsBot {
       tree.nodes.clear();
       tree.nodes.push_back(Node{});
     }
+    if (rollout_.by_move_averages())
+      search.averages.reset(game_->num_players(), game_->num_distinct_actions());
     std::optional<State> deal;
     std::int64_t simulations_on_deal = 0;
     within_budget(settings_.budget_steps(), settings_.time_s, settings_.clock, 16, [&] {
@@ -227,13 +230,15 @@ class IsmctsBot {
         tree.at = next;
         tree.path.push_back(next);
       }
+      if (rollout_.by_move_averages()) search.averages.record(mover, action);
       state.apply(action);
       if (expanded) break;
     }
     // The rollout continues the determinised deal, so an evaluation sees that deal, never the
     // true hidden cards.
     double returns[kMaxPlayers];
-    rollout_(state, rng, returns);
+    rollout_(state, rng, returns, &search.averages);
+    if (rollout_.by_move_averages()) search.averages.update(returns);
     for (Tree& tree : search.trees)
       for (const std::int32_t n : tree.path) {
         Node& visited = tree.nodes[n];

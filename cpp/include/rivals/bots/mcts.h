@@ -181,6 +181,8 @@ class MctsBot {
 
   MctsBot(const G& game, const Json& params, std::uint64_t seed)
       : settings_(TreeSearchSettings::parse(params)),
+        players_(game.num_players()),
+        actions_(game.num_distinct_actions()),
         reuse_(params.find(kReuse)->as_bool()),
         implicit_(game, params, kName),
         prior_(game, params),
@@ -270,6 +272,7 @@ class MctsBot {
     std::vector<std::int32_t> path;
     std::vector<std::uint64_t> keys;  // of the positions on the path (repetition_draw)
     std::int64_t repeated = 0;        // simulations of this search that ended in a repetition
+    MoveAverages averages;            // with mast_epsilon: this search's
     Rng rng;
 
     template <class Fn>
@@ -281,6 +284,7 @@ class MctsBot {
 
   void grow(Tree& tree, const State& root) const {
     if (tree.nodes.empty()) tree.nodes.push_back(Node{});
+    if (rollout_.by_move_averages()) tree.averages.reset(players_, actions_);
     within_budget(settings_.budget_steps(), settings_.time_s, settings_.clock, 64,
                   [&] { simulate(tree, root); });
   }
@@ -317,12 +321,17 @@ class MctsBot {
       if ((repeated = comes_back(tree, state))) break;
     }
     double returns[kMaxPlayers] = {};
+    const bool averaged = rollout_.by_move_averages();
+    if (averaged)
+      for (const std::int32_t n : tree.path)
+        if (nodes[n].mover >= 0) tree.averages.record(nodes[n].mover, nodes[n].action);
     if (repeated) {
       nodes[node].implicit = 0;
       ++tree.repeated;
     } else {
-      rollout_(state, tree.rng, returns);
+      rollout_(state, tree.rng, returns, &tree.averages);
     }
+    if (averaged) tree.averages.update(returns);
     // Leaf first, so that a node's implicit value is taken from children already updated.
     for (auto n = tree.path.rbegin(); n != tree.path.rend(); ++n) {
       Node& visited = nodes[*n];
@@ -495,6 +504,8 @@ class MctsBot {
   static constexpr const char* kReuse = "reuse_tree";
 
   TreeSearchSettings settings_;
+  int players_;
+  int actions_;  // the game's distinct decisions (MoveAverages)
   bool reuse_;
   std::optional<std::vector<Action>> last_history_;  // of the last move searched, with reuse
   CopyableAtomic<std::int64_t> visits_ = 0;          // stats()

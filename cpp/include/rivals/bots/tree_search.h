@@ -69,18 +69,117 @@ struct TreeSearchSettings {
 // The parameters a tree search has only in a game with an evaluation (Rollout below).
 inline std::vector<std::string> cut_off_param_names() { return {"rollout_depth", "evaluation"}; }
 
+// Move-average sampling (MAST, Finnsson and Björnsson 2008): over one search, the mean return
+// each seat got in the simulations where it played each action (in the tree or in the rollout),
+// whatever the position; a rollout then plays, with probability 1 - epsilon, the legal action
+// with the best mean for the seat to move (an action it never tried first), and otherwise one at
+// random. Random rollouts spend good and bad moves alike; this one leans on what the search has
+// already learned about the moves, which keeps the rollouts nearer to play worth the name.
+class MoveAverages {
+ public:
+  static constexpr const char* kParam = "mast_epsilon";
+  static void add_specs(std::vector<ParamSpec>& specs) {
+    specs.push_back(ParamSpec::number(kParam, Json(nullptr), 0, 1,
+                                      "share of rollout decisions played at random; the others "
+                                      "play the legal action with the best mean return over "
+                                      "the search so far (move-average sampling)")
+                        .or_null("every rollout decision at random"));
+  }
+  // The epsilon of `params`, or a negative number when MAST is off.
+  static double epsilon_of(const Json& params) {
+    const Json& epsilon = *params.find(kParam);
+    return epsilon.is_null() ? -1 : epsilon.as_number();
+  }
+
+  // A new search: no action tried yet.
+  void reset(int players, int actions) {
+    actions_ = actions;
+    sum_.assign(static_cast<std::size_t>(players * actions), 0.0);
+    count_.assign(static_cast<std::size_t>(players * actions), 0);
+    played_.clear();
+  }
+  void record(Player player, Action action) { played_.push_back(slot(player, action)); }
+  // Credits every action recorded since the last update with its seat's return.
+  void update(const double* returns) {
+    for (const std::int32_t at : played_) {
+      sum_[static_cast<std::size_t>(at)] += returns[at / actions_];
+      ++count_[static_cast<std::size_t>(at)];
+    }
+    played_.clear();
+  }
+
+  Action choose(const Action* legal, int count, Player player, double epsilon, Rng& rng) const {
+    if (static_cast<double>(rng.next() >> 11) * 0x1.0p-53 < epsilon)
+      return legal[rng.below(static_cast<std::uint32_t>(count))];
+    int best = 0, ties = 0;
+    double best_mean = -1e300;
+    for (int k = 0; k < count; ++k) {
+      const auto at = static_cast<std::size_t>(slot(player, legal[k]));
+      const double mean = count_[at] == 0 ? 1e300 : sum_[at] / count_[at];
+      if (mean > best_mean) {
+        best = k;
+        best_mean = mean;
+        ties = 1;
+      } else if (mean == best_mean && rng.below(static_cast<std::uint32_t>(++ties)) == 0) {
+        best = k;
+      }
+    }
+    return legal[best];
+  }
+
+ private:
+  std::int32_t slot(Player player, Action action) const { return player * actions_ + action; }
+
+  int actions_ = 0;
+  std::vector<double> sum_;
+  std::vector<std::int32_t> count_;
+  std::vector<std::int32_t> played_;  // slots of this simulation's decisions
+};
+
+// Plays `state` on with MAST's choices for up to `decisions` decisions (negative: to the end),
+// recording each; returns whether it stopped before the end.
+template <GameState S>
+bool play_by_move_averages(S& state, Rng& rng, MoveAverages& averages, double epsilon,
+                           std::int64_t decisions) {
+  Action legal[S::kMaxLegalActions];
+  while (!state.is_terminal()) {
+    if (state.is_chance_node()) {
+      state.apply(state.sample_chance(rng));
+      continue;
+    }
+    if (decisions-- == 0) return true;
+    const int count = state.legal_actions(legal);
+    const Player mover = state.current_player();
+    const Action action = averages.choose(legal, count, mover, epsilon, rng);
+    averages.record(mover, action);
+    state.apply(action);
+  }
+  return false;
+}
+
 // How a tree search values a new leaf, for a game without an evaluation: a random game to the end.
 template <Game G>
 class Rollout {
  public:
-  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
-  Rollout(const G& /*game*/, const Json& /*params*/, const char* /*bot*/,
-          bool /*evaluation_used*/ = false) {}
+  static void add_specs(std::vector<ParamSpec>& specs) { MoveAverages::add_specs(specs); }
+  Rollout(const G& /*game*/, const Json& params, const char* /*bot*/,
+          bool /*evaluation_used*/ = false)
+      : epsilon_(MoveAverages::epsilon_of(params)) {}
 
-  void operator()(typename G::State& state, Rng& rng, double* returns) const {
-    play_randomly(state, rng);
+  // Whether the rollouts play by move averages, which the search then keeps (`averages` below).
+  bool by_move_averages() const { return epsilon_ >= 0; }
+
+  void operator()(typename G::State& state, Rng& rng, double* returns,
+                  MoveAverages* averages = nullptr) const {
+    if (averages != nullptr && by_move_averages())
+      play_by_move_averages(state, rng, *averages, epsilon_, -1);
+    else
+      play_randomly(state, rng);
     state.returns(returns);
   }
+
+ private:
+  double epsilon_;
 };
 
 // With an evaluation the rollout may stop after `rollout_depth` decisions and take the game's
@@ -96,12 +195,14 @@ class Rollout<G> {
                         .or_null("random rollouts to the end"));
     specs.push_back(
         evaluation_param_spec<G>("the evaluation that values a cut-off rollout (rollout_depth)"));
+    MoveAverages::add_specs(specs);
   }
 
   // `evaluation_used` says whether the bot values positions with the evaluation besides (mcts's
   // minimax_weight), which makes naming one meaningful without a cut-off.
   Rollout(const G& game, const Json& params, const char* bot, bool evaluation_used = false)
-      : evaluator_(game, params.find("evaluation")->as_string()) {
+      : evaluator_(game, params.find("evaluation")->as_string()),
+        epsilon_(MoveAverages::epsilon_of(params)) {
     const Json& depth = *params.find("rollout_depth");
     depth_ = depth.is_null() ? -1 : depth.as_int();
     const std::string& evaluation = params.find("evaluation")->as_string();
@@ -111,8 +212,16 @@ class Rollout<G> {
                             "the end); give rollout_depth too");
   }
 
-  void operator()(typename G::State& state, Rng& rng, double* returns) const {
-    if (depth_ < 0) {
+  bool by_move_averages() const { return epsilon_ >= 0; }
+
+  void operator()(typename G::State& state, Rng& rng, double* returns,
+                  MoveAverages* averages = nullptr) const {
+    if (averages != nullptr && by_move_averages()) {
+      if (play_by_move_averages(state, rng, *averages, epsilon_, depth_))
+        evaluator_.returns(state, returns);
+      else
+        state.returns(returns);
+    } else if (depth_ < 0) {
       play_randomly(state, rng);
       state.returns(returns);
     } else {
@@ -123,6 +232,7 @@ class Rollout<G> {
  private:
   Evaluator<G> evaluator_;
   std::int64_t depth_ = -1;
+  double epsilon_;
 };
 
 // The game's evaluation as a prior on the moves inside the tree (progressive bias, Chaslot,
