@@ -379,6 +379,50 @@ def test_the_games_see_hidden_decisions_as_their_information_states_do(tmp_path:
     ]
 
 
+def test_the_games_see_chance_outcomes_as_their_information_states_do(tmp_path: Path) -> None:
+    """tests/cpp/seen_chance.cpp, against the installed engine: the chance outcomes a seat's tree
+    branches on with ``chance="seen"`` are exactly those the seat's information state tells
+    apart."""
+    package = Path(cmake_dir()).parent
+    program = build_cpp_program(
+        tmp_path,
+        [ROOT / "tests/cpp/seen_chance.cpp", package / "lib/librivals.a"],
+        "seen_chance",
+        "-pthread",
+        f"-I{package / 'include'}",
+    )
+    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.split()[-1] == "ok", done.stdout + done.stderr
+    assert [line.split(":")[0] for line in done.stdout.splitlines()[:-1]] == [
+        "verraeter 4",
+        "verraeter 3",
+        "battlecards",
+        "rheinlaender 3",
+        "rheinlaender 5",
+    ]
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_ismcts_branches_on_seen_chance_only_when_asked(name: str) -> None:
+    """``chance="open"`` is the default, move for move; ``"seen"`` searches otherwise, the same
+    again for a seed, legal moves all; other values are refused."""
+    game = rivals.make(name)
+    positions = decisions(name, 10, seed=13)
+
+    def moves(**params: Any) -> list[int]:
+        return moves_of("ismcts", positions, 3, 300, **params)
+
+    assert rivals.bots.make("ismcts", game).params["chance"] == "open"
+    assert moves() == moves(chance="open")
+    seen = moves(chance="seen")
+    assert seen != moves()
+    assert seen == moves(chance="seen")
+    for state, action in zip(positions, seen):
+        assert action in state.legal_actions()
+    with pytest.raises(ValueError, match='chance must be "open" or "seen"'):
+        rivals.bots.make("ismcts", game, chance="closed")
+
+
 @pytest.mark.parametrize("name", PARTLY_HIDDEN)
 def test_seat_trees_change_the_search_where_decisions_are_hidden(name: str) -> None:
     """One shared tree is the default, move for move; a tree per seat (``seat_trees=True``)

@@ -344,6 +344,10 @@ std::string Battlecards::information_state_string(const State& /*state*/,
   return out;
 }
 
+bool Battlecards::sees_chance(const State& before, Action outcome, Player observer) const {
+  return !hidden_from(before, outcome, observer);
+}
+
 Action Battlecards::observed_action(const State& before, Action action, Player observer) const {
   if (before.is_chance_node() || !hidden_from(before, action, observer)) return action;
   return kHiddenDeploy + before.cards().type_of[static_cast<std::size_t>(action - kDeploy)];

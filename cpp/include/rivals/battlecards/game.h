@@ -68,6 +68,9 @@ class Battlecards {
   // The other seat's face-down deploy shows only its type: kHiddenDeploy + type.
   static constexpr Action kHiddenDeploy = kNumActions;
   Action observed_action(const State& before, Action action, Player observer) const;
+  // A card dealt or drawn to the other side, or a kept card it draws, is hidden from `observer`;
+  // every other chance outcome (the conflict cards turned over) is seen.
+  bool sees_chance(const State& before, Action outcome, Player observer) const;
 
  private:
   // Both encodings: flag j of arsenal card a (in the tensor's order) goes to

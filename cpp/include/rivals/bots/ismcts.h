@@ -4,8 +4,10 @@
 // seen (the game's resample_history), and walks trees keyed by actions; where dealing costs more
 // than a simulation, `simulations_per_deal` lets consecutive iterations share a deal. An action
 // that is legal in some deals and not in others is judged by how often it was available, not by
-// how often its parent was visited. Chance is not part of the trees (open loop): the player cannot
-// steer it, and the hidden part of it must not split the player's information sets.
+// how often its parent was visited. By default chance is not part of the trees (open loop): the
+// player cannot steer it, and the hidden part of it must not split the player's information sets.
+// With `chance` "seen" the outcomes a tree's seat sees (a conflict card turned over, its own draws)
+// branch its tree, as they split that seat's information sets, and only the hidden ones stay open.
 //
 // Where the game hides some decisions from the other seats (PartlyHiddenDecisions), `seat_trees`
 // gives every seat a tree of its own keyed by the decisions as that seat sees them (multiple
@@ -33,6 +35,7 @@ class IsmctsBot {
   static constexpr const char* kName = "ismcts";
   static constexpr const char* kPerDeal = "simulations_per_deal";
   static constexpr const char* kSeatTrees = "seat_trees";
+  static constexpr const char* kChance = "chance";
   // Every iteration deals the hidden cards anew from the mover's information state
   // (resample_history), so the true hidden cards never reach the search.
   static constexpr bool kSeatInformationOnly = true;
@@ -40,6 +43,10 @@ class IsmctsBot {
     auto specs = TreeSearchSettings::specs("determinised simulations", 0.7);
     Rollout<G>::add_specs(specs);
     Prior<G>::add_specs(specs);
+    specs.push_back(ParamSpec::choice(kChance, Json("open"), {Json("open"), Json("seen")},
+                                      "chance outcomes: 'open', sampled without branching the "
+                                      "tree; 'seen', a branch for each outcome the tree's seat "
+                                      "sees, the hidden ones open"));
     if constexpr (HiddenInformationGame<G>)
       specs.push_back(ParamSpec::integer(kPerDeal, Json(1), 1, TreeSearchSettings::kMaxCount,
                                          "consecutive simulations that share one deal of the "
@@ -61,7 +68,8 @@ class IsmctsBot {
       : game_(&game),
         settings_(TreeSearchSettings::parse(params)),
         prior_(game, params),
-        rollout_(game, params, kName, prior_.on()) {
+        rollout_(game, params, kName, prior_.on()),
+        seen_chance_(params.find(kChance)->as_string() == "seen") {
     if constexpr (HiddenInformationGame<G>) per_deal_ = params.find(kPerDeal)->as_int();
     if constexpr (PartlyHiddenDecisions<G>)
       if (params.find(kSeatTrees)->as_bool()) seat_trees_ = game.num_players();
@@ -169,7 +177,9 @@ class IsmctsBot {
     std::int32_t children[State::kMaxLegalActions];
     while (!state.is_terminal()) {
       if (state.is_chance_node()) {
-        state.apply(state.sample_chance(rng));
+        const Action outcome = state.sample_chance(rng);
+        if (seen_chance_) follow_chance(search, state, outcome);
+        state.apply(outcome);
         continue;
       }
       const Player mover = state.current_player();
@@ -247,11 +257,31 @@ class IsmctsBot {
       }
   }
 
-  static std::int32_t child_for(const Tree& tree, std::int32_t node, Action action) {
+  // The child of `node` for a decision (`chance` false) or a chance outcome, or -1.
+  static std::int32_t child_for(const Tree& tree, std::int32_t node, Action action,
+                                bool chance = false) {
     const auto& nodes = tree.nodes;
     for (std::int32_t c = nodes[node].first_child; c >= 0; c = nodes[c].next_sibling)
-      if (nodes[c].action == action) return c;
+      if (nodes[c].action == action && (nodes[c].mover == kChancePlayer) == chance) return c;
     return -1;
+  }
+
+  // With chance "seen": every tree whose seat sees `outcome` of the chance node `before` goes to
+  // the branch for it, grown if new (a chance branch does not end the walk: only a decision
+  // does); a tree whose seat does not see it stays where it is, open loop. A full tree stays.
+  void follow_chance(Search& search, const State& before, Action outcome) const {
+    for (std::size_t t = 0; t < search.trees.size(); ++t) {
+      const Player seat = search.trees.size() == 1 ? search.root_seat : static_cast<Player>(t);
+      if (!sees_chance(*game_, before, outcome, seat)) continue;
+      Tree& tree = search.trees[t];
+      std::int32_t next = child_for(tree, tree.at, outcome, true);
+      if (next < 0) {
+        if (static_cast<std::int64_t>(tree.nodes.size()) >= settings_.max_nodes) continue;
+        next = add_child(tree, tree.at, outcome, kChancePlayer, 0);
+      }
+      tree.at = next;
+      tree.path.push_back(next);
+    }
   }
 
   // Picks one of the `untried` legal moves (children[k] < 0) at random.
@@ -303,6 +333,7 @@ class IsmctsBot {
   TreeSearchSettings settings_;
   Prior<G> prior_;
   Rollout<G> rollout_;
+  bool seen_chance_;  // chance "seen": branch on the outcomes a tree's seat sees
   std::int64_t per_deal_ = 1;
   int seat_trees_ = 1;  // trees per search: one, or one per seat
   std::vector<Search> searches_;

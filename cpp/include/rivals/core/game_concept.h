@@ -104,6 +104,24 @@ concept PartlyHiddenDecisions =
       { g.observed_action(s, a, p) } -> std::same_as<Action>;
     };
 
+// Optional for a game where some chance outcomes are hidden from some players (a card dealt to
+// another seat): whether `observer` learns which outcome the chance node `before` had. Where the
+// game does not say, or hides nothing, every outcome is seen. A tree search may branch on an
+// outcome its seat sees without splitting that seat's information sets.
+template <class G>
+concept PartlyHiddenChance = HiddenInformationGame<G> &&
+                             requires(const G& g, const typename G::State& s, Action a, Player p) {
+                               { g.sees_chance(s, a, p) } -> std::same_as<bool>;
+                             };
+
+template <Game G>
+bool sees_chance(const G& game, const typename G::State& before, Action outcome, Player observer) {
+  if constexpr (PartlyHiddenChance<G>)
+    return game.sees_chance(before, outcome, observer);
+  else
+    return true;
+}
+
 // Optional for a game whose play can go round in circles until its turn limit ends it as a draw:
 // a key that is equal for two positions exactly when they differ at most in the turn counter, so
 // that a search can see that a line of play has come back to where it was.

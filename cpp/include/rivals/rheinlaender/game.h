@@ -67,6 +67,15 @@ class Rheinlaender {
                                        Rng& rng) const;
   std::string information_state_string(const State& state, const std::vector<Action>& history,
                                        Player player) const;
+  // A card dealt or drawn is seen by its receiver alone; the landmark chips and the reshuffle
+  // card, drawn face up, by everybody.
+  bool sees_chance(const State& before, Action outcome, Player observer) const {
+    const Phase phase = before.phase();
+    if (phase == Phase::kDeal) return before.receiving() == observer;
+    if (phase == Phase::kDraw || phase == Phase::kRedraw)
+      return outcome == kReshuffleCard || before.receiving() == observer;
+    return true;
+  }
 
   // The string of a decision id; throws std::invalid_argument outside 0..num_distinct_actions-1.
   std::string action_name(Action action) const;

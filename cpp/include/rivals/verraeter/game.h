@@ -63,6 +63,18 @@ class Verraeter {
                         before.current_player() != observer;
     return hidden ? kHiddenPick : action;
   }
+  // The ring is laid face up; the set-aside action card is known at once only to the start
+  // player, who receives the other five, and a supply card drawn only to the seat that draws it.
+  bool sees_chance(const State& before, Action /*outcome*/, Player observer) const {
+    switch (before.phase()) {
+      case Phase::kRing:
+        return true;
+      case Phase::kDraft:
+        return before.start_player() == observer;
+      default:
+        return before.queue_at(0) == observer;
+    }
+  }
 
  private:
   // Both encodings: flag k of ring position i goes to ring[i * position_stride + k * flag_stride],
