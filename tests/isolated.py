@@ -57,3 +57,23 @@ def build_cpp_program(folder: Path, sources: list[Path], name: str, *flags: str)
         text=True,
     )
     return program
+
+
+def run_engine_check(folder: Path, name: str, timeout: float = 120) -> list[str]:
+    """Builds ``tests/cpp/{name}.cpp`` against the installed engine (its headers and library) and
+    runs it; fails with its output unless it exits cleanly with ``ok`` as its last line, and
+    returns the lines before that."""
+    from rivals.cmake_dir import cmake_dir
+
+    package = Path(cmake_dir()).parent
+    program = build_cpp_program(
+        folder,
+        [ROOT / f"tests/cpp/{name}.cpp", package / "lib/librivals.a"],
+        name,
+        "-pthread",
+        f"-I{package / 'include'}",
+    )
+    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=timeout)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and lines[-1:] == ["ok"], done.stdout + done.stderr
+    return lines[:-1]

@@ -6,7 +6,6 @@ tree yet leaves the moves legal, ``exploration`` is UCB's constant; ``ismcts`` p
 from __future__ import annotations
 
 import random
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -14,8 +13,7 @@ from typing import Any
 import pytest
 
 import rivals
-from rivals.cmake_dir import cmake_dir
-from tests.isolated import ROOT, build_cpp_program
+from tests.isolated import run_engine_check
 from tests.sekigahara.helpers import value as solved_value
 
 TREE_BOTS = ["mcts", "ismcts"]
@@ -130,15 +128,7 @@ def test_a_cpu_clock_budget_is_the_searching_threads_cpu_time(bot: str, name: st
 def test_the_budget_clocks_count_what_they_say(tmp_path: Path) -> None:
     """The C++ deadline itself (tests/cpp/deadline.cpp): sleeping passes a wall-clock deadline and
     not a CPU one, and another thread's work does not count against a thread's CPU deadline."""
-    program = build_cpp_program(
-        tmp_path,
-        [ROOT / "tests/cpp/deadline.cpp"],
-        "deadline",
-        "-pthread",
-        f"-I{ROOT / 'cpp/include'}",
-    )
-    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and done.stdout.split() == ["ok"], done.stdout + done.stderr
+    assert run_engine_check(tmp_path, "deadline", timeout=60) == []
 
 
 # --- max_nodes --------------------------------------------------------------------------------
@@ -362,17 +352,7 @@ PARTLY_HIDDEN = ["battlecards", "verraeter"]
 def test_the_games_see_hidden_decisions_as_their_information_states_do(tmp_path: Path) -> None:
     """tests/cpp/observed_actions.cpp, against the installed engine: the ids the seats' trees
     are keyed by tell two decisions apart exactly where the seat's information state does."""
-    package = Path(cmake_dir()).parent  # the installed engine: its headers and library
-    program = build_cpp_program(
-        tmp_path,
-        [ROOT / "tests/cpp/observed_actions.cpp", package / "lib/librivals.a"],
-        "observed_actions",
-        "-pthread",
-        f"-I{package / 'include'}",
-    )
-    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and done.stdout.split()[-1] == "ok", done.stdout + done.stderr
-    assert [line.split(":")[0] for line in done.stdout.splitlines()[:-1]] == [
+    assert [line.split(":")[0] for line in run_engine_check(tmp_path, "observed_actions")] == [
         "verraeter 4",
         "verraeter 3",
         "battlecards",
@@ -383,17 +363,7 @@ def test_the_games_see_chance_outcomes_as_their_information_states_do(tmp_path: 
     """tests/cpp/seen_chance.cpp, against the installed engine: the chance outcomes a seat's tree
     branches on with ``chance="seen"`` are exactly those the seat's information state tells
     apart."""
-    package = Path(cmake_dir()).parent
-    program = build_cpp_program(
-        tmp_path,
-        [ROOT / "tests/cpp/seen_chance.cpp", package / "lib/librivals.a"],
-        "seen_chance",
-        "-pthread",
-        f"-I{package / 'include'}",
-    )
-    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and done.stdout.split()[-1] == "ok", done.stdout + done.stderr
-    assert [line.split(":")[0] for line in done.stdout.splitlines()[:-1]] == [
+    assert [line.split(":")[0] for line in run_engine_check(tmp_path, "seen_chance")] == [
         "verraeter 4",
         "verraeter 3",
         "battlecards",

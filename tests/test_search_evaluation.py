@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +17,7 @@ import pytest
 
 import rivals
 from rivals import arena, cli
-from rivals.cmake_dir import cmake_dir
-from tests.isolated import ROOT, build_cpp_program
+from tests.isolated import run_engine_check
 from tests.test_bots import decisions, moves_of
 
 TREE_BOTS = ["mcts", "ismcts"]
@@ -319,16 +317,7 @@ def test_move_averages_choose_each_seats_best_action(tmp_path: Path) -> None:
     """tests/cpp/move_averages.cpp, against the installed engine's headers: the tables MAST keeps
     credit each seat's actions with that seat's return, choose the best mean (an action not yet
     tried first), keep the seats apart and choose at random as often as epsilon says."""
-    package = Path(cmake_dir()).parent
-    program = build_cpp_program(
-        tmp_path,
-        [ROOT / "tests/cpp/move_averages.cpp", package / "lib/librivals.a"],
-        "move_averages",
-        "-pthread",
-        f"-I{package / 'include'}",
-    )
-    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and done.stdout.split() == ["ok"], done.stdout + done.stderr
+    assert run_engine_check(tmp_path, "move_averages", timeout=60) == []
 
 
 def side_value(state: rivals.State, evaluation: str) -> float:

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "game_from.h"
 #include "rivals/battlecards/game.h"
 #include "rivals/core/game_concept.h"
-#include "rivals/core/params.h"
 #include "rivals/core/rng.h"
 #include "rivals/verraeter/game.h"
 
@@ -86,20 +86,17 @@ bool check(const char* label, const G& game, int games, long max_decisions, std:
   return hidden > 0;
 }
 
-template <class G>
-G make(const rivals::Json& given) {
-  return G(rivals::resolve_params(G::kName, G::param_specs(), given));
-}
-
 }  // namespace
 
 int main() {
   using rivals::Json;
-  bool ok = check("verraeter 4", make<rivals::verraeter::Verraeter>(Json::object()), 3, 1000, 1);
-  ok = ok && check("verraeter 3",
-                   make<rivals::verraeter::Verraeter>(Json::object({{"players", 3}})), 3, 1000, 2);
-  ok =
-      ok && check("battlecards", make<rivals::battlecards::Battlecards>(Json::object()), 2, 250, 3);
+  bool ok =
+      check("verraeter 4", game_from<rivals::verraeter::Verraeter>(Json::object()), 3, 1000, 1);
+  ok = ok &&
+       check("verraeter 3", game_from<rivals::verraeter::Verraeter>(Json::object({{"players", 3}})),
+             3, 1000, 2);
+  ok = ok &&
+       check("battlecards", game_from<rivals::battlecards::Battlecards>(Json::object()), 2, 250, 3);
   std::printf("%s\n", ok ? "ok" : "failed");
   return ok ? 0 : 1;
 }

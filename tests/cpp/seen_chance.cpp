@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "game_from.h"
 #include "rivals/battlecards/game.h"
 #include "rivals/core/game_concept.h"
-#include "rivals/core/params.h"
 #include "rivals/core/rng.h"
 #include "rivals/rheinlaender/game.h"
 #include "rivals/verraeter/game.h"
@@ -74,25 +74,22 @@ bool check(const char* label, const G& game, int games, long max_chance_nodes, s
   return seen > 0 && hidden > 0;
 }
 
-template <class G>
-G make(const rivals::Json& given) {
-  return G(rivals::resolve_params(G::kName, G::param_specs(), given));
-}
-
 }  // namespace
 
 int main() {
   using rivals::Json;
-  bool ok = check("verraeter 4", make<rivals::verraeter::Verraeter>(Json::object()), 4, 400, 1);
-  ok = ok && check("verraeter 3",
-                   make<rivals::verraeter::Verraeter>(Json::object({{"players", 3}})), 4, 400, 2);
-  ok =
-      ok && check("battlecards", make<rivals::battlecards::Battlecards>(Json::object()), 3, 300, 3);
+  bool ok =
+      check("verraeter 4", game_from<rivals::verraeter::Verraeter>(Json::object()), 4, 400, 1);
   ok = ok &&
-       check("rheinlaender 3", make<rivals::rheinlaender::Rheinlaender>(Json::object()), 3, 200, 4);
+       check("verraeter 3", game_from<rivals::verraeter::Verraeter>(Json::object({{"players", 3}})),
+             4, 400, 2);
   ok = ok &&
-       check("rheinlaender 5",
-             make<rivals::rheinlaender::Rheinlaender>(Json::object({{"players", 5}})), 1, 80, 5);
+       check("battlecards", game_from<rivals::battlecards::Battlecards>(Json::object()), 3, 300, 3);
+  ok = ok && check("rheinlaender 3", game_from<rivals::rheinlaender::Rheinlaender>(Json::object()),
+                   3, 200, 4);
+  ok = ok && check("rheinlaender 5",
+                   game_from<rivals::rheinlaender::Rheinlaender>(Json::object({{"players", 5}})), 1,
+                   80, 5);
   std::printf("%s\n", ok ? "ok" : "failed");
   return ok ? 0 : 1;
 }
