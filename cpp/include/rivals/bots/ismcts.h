@@ -118,6 +118,10 @@ class IsmctsBot {
     std::size_t tree_of(Player seat) const {
       return trees.size() == 1 ? 0 : static_cast<std::size_t>(seat);
     }
+    // The seat whose information tree `tree` keys: the searcher's when one tree serves all.
+    Player seat_of(std::size_t tree) const {
+      return trees.size() == 1 ? root_seat : static_cast<Player>(tree);
+    }
     template <class Fn>
     void root_children(Fn&& fn) const {
       const Tree& tree = trees[tree_of(root_seat)];
@@ -247,7 +251,7 @@ class IsmctsBot {
     // The rollout continues the determinised deal, so an evaluation sees that deal, never the
     // true hidden cards.
     double returns[kMaxPlayers];
-    rollout_(state, rng, returns, &search.averages);
+    rollout_(state, rng, returns, search.averages);
     if (rollout_.by_move_averages()) search.averages.update(returns);
     for (Tree& tree : search.trees)
       for (const std::int32_t n : tree.path) {
@@ -271,8 +275,7 @@ class IsmctsBot {
   // does); a tree whose seat does not see it stays where it is, open loop. A full tree stays.
   void follow_chance(Search& search, const State& before, Action outcome) const {
     for (std::size_t t = 0; t < search.trees.size(); ++t) {
-      const Player seat = search.trees.size() == 1 ? search.root_seat : static_cast<Player>(t);
-      if (!sees_chance(*game_, before, outcome, seat)) continue;
+      if (!sees_chance(*game_, before, outcome, search.seat_of(t))) continue;
       Tree& tree = search.trees[t];
       std::int32_t next = child_for(tree, tree.at, outcome, true);
       if (next < 0) {

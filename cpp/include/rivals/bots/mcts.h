@@ -329,7 +329,7 @@ class MctsBot {
       nodes[node].implicit = 0;
       ++tree.repeated;
     } else {
-      rollout_(state, tree.rng, returns, &tree.averages);
+      rollout_(state, tree.rng, returns, tree.averages);
     }
     if (averaged) tree.averages.update(returns);
     // Leaf first, so that a node's implicit value is taken from children already updated.

@@ -170,9 +170,9 @@ class Rollout {
   bool by_move_averages() const { return epsilon_ >= 0; }
 
   void operator()(typename G::State& state, Rng& rng, double* returns,
-                  MoveAverages* averages = nullptr) const {
-    if (averages != nullptr && by_move_averages())
-      play_by_move_averages(state, rng, *averages, epsilon_, -1);
+                  MoveAverages& averages) const {
+    if (by_move_averages())
+      play_by_move_averages(state, rng, averages, epsilon_, -1);
     else
       play_randomly(state, rng);
     state.returns(returns);
@@ -215,9 +215,9 @@ class Rollout<G> {
   bool by_move_averages() const { return epsilon_ >= 0; }
 
   void operator()(typename G::State& state, Rng& rng, double* returns,
-                  MoveAverages* averages = nullptr) const {
-    if (averages != nullptr && by_move_averages()) {
-      if (play_by_move_averages(state, rng, *averages, epsilon_, depth_))
+                  MoveAverages& averages) const {
+    if (by_move_averages()) {
+      if (play_by_move_averages(state, rng, averages, epsilon_, depth_))
         evaluator_.returns(state, returns);
       else
         state.returns(returns);
