@@ -661,3 +661,32 @@ def test_replay_html_and_render_svg(capsys: Capture, tmp_path: Path) -> None:
     assert status == 0 and out == svg.to_svg(state)
     status, _, err = run(capsys, "render", str(path), "--step", "99")
     assert status == 2 and "step 99 is out of range" in err
+
+
+def test_replay_html_and_render_svg_keep_existing_files(capsys: Capture, tmp_path: Path) -> None:
+    log = tmp_path / "games.jsonl"
+    status, _, _ = run(
+        capsys, "arena", "sekigahara", "--bots", "random,random", "--games", "2", "--out", str(log)
+    )
+    assert status == 0
+    record = log.read_bytes()
+    page, picture = tmp_path / "game.html", tmp_path / "end.svg"
+    page.write_text("kept", encoding="utf-8")
+    picture.write_text("kept", encoding="utf-8")
+    status, _, err = run(capsys, "replay", str(log), "--index", "0", "--html", str(page))
+    assert status == 2 and "already exists" in err and "--force" in err
+    status, _, err = run(capsys, "render", str(log), "--index", "0", "--out", str(picture))
+    assert status == 2 and "already exists" in err and "--force" in err
+    assert page.read_text(encoding="utf-8") == picture.read_text(encoding="utf-8") == "kept"
+    # --force replaces an old output but never the saved game it reads.
+    for command, option in (("replay", "--html"), ("render", "--out")):
+        for spelling in (log, tmp_path / "." / "games.jsonl"):
+            argv = (command, str(log), "--index", "0", option, str(spelling), "--force")
+            status, _, err = run(capsys, *argv)
+            assert status == 2 and "is the replay file being read" in err
+    assert log.read_bytes() == record
+    status, _, _ = run(capsys, "replay", str(log), "--index", "1", "--html", str(page), "--force")
+    assert status == 0 and len(viewer.frames_of(page.read_text(encoding="utf-8"))) > 1
+    status, _, _ = run(capsys, "render", str(log), "--index", "1", "--out", str(picture), "--force")
+    assert status == 0 and picture.read_text(encoding="utf-8").startswith("<svg")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["end.svg", "game.html", "games.jsonl"]

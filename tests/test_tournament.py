@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import rivals
-from rivals import arena, stats, tournament
+from rivals import arena, files, stats, tournament
 from tests.test_arena_cli import ENV, one_line_error, rivals_cli
 
 BOTS = [("mcts", {"iterations": 20}), ("mcts", {"iterations": 4}), "random"]
@@ -112,11 +112,11 @@ def test_the_report_shows_every_bot_and_pairing(tmp_path: Path) -> None:
         assert f"<tr><td class='name'>{first}</td><td class='name'>{second}</td>" in page
     assert "iterations=4" in page
     path = tmp_path / "r.html"
-    tournament.write_new(path, page)
+    files.write_new(path, page)
     with pytest.raises(ValueError, match="already exists"):
-        tournament.write_new(path, "other")
+        files.write_new(path, "other")
     assert path.read_text(encoding="utf-8") == page
-    tournament.write_new(path, "other", force=True)
+    files.write_new(path, "other", force=True)
     assert path.read_text(encoding="utf-8") == "other"
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary left
 
@@ -160,6 +160,14 @@ def test_tournament_table_report_refusal_and_resume(tmp_path: Path) -> None:
     refused = rivals_cli(*tournament_argv(tmp_path / "new.jsonl", "--html", str(page)))
     one_line_error(refused, "tournament", "--html", "already exists")
     assert not (tmp_path / "new.jsonl").exists()
+    # The report never lands on the replays, not even with --force, by any spelling of the path.
+    for spelling in (whole, tmp_path / "." / "whole.jsonl"):
+        refused = rivals_cli(*tournament_argv(whole, "--force", "--html", str(spelling)))
+        one_line_error(refused, "tournament", "is --out, the replays")
+    fresh = tmp_path / "fresh.jsonl"
+    refused = rivals_cli(*tournament_argv(fresh, "--html", str(fresh)))
+    one_line_error(refused, "tournament", "is --out, the replays")
+    assert not fresh.exists()
     assert whole.read_bytes() == before and page.read_bytes() == report
     # Another tournament's file is refused on resume, untouched.
     other = rivals_cli(*tournament_argv(whole, "--resume", "--seed", "4"))

@@ -58,6 +58,11 @@ def test_write_html_and_state_at(tmp_path: Path) -> None:
     data["arena"] = {"index": 0, "seed": 0, "labels": ["mcts", "random", "alphabeta", "random"]}
     viewer.write_html(data, path, player=2)
     page = path.read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="already exists"):
+        viewer.write_html(state, path)
+    assert path.read_text(encoding="utf-8") == page
+    viewer.write_html(data, path, player=2, force=True)
+    assert path.read_text(encoding="utf-8") == page
     assert "view of Red (2)" in page
     assert "Red (0): mcts, White (1): random, Red (2): alphabeta" in page
     assert "(you)" in frames_of(page)[0]

@@ -36,7 +36,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 import rivals
-from rivals import arena, rulebook, stats, viewer
+from rivals import arena, files, rulebook, stats, viewer
 from rivals import replay as replays
 from rivals import tournament as tournaments
 from rivals._core import Bot, Game
@@ -461,6 +461,8 @@ def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tourna
         raise CliError("--resume continues the replays of --out FILE; give --out")
     if args.resume and args.force:
         raise CliError("--resume keeps the file and --force replaces it: give one of them")
+    if args.html is not None and args.out is not None and files.same_file(args.html, args.out):
+        raise CliError(f"--html {args.html} is --out, the replays: give the report another name")
     if args.html is not None and Path(args.html).exists() and not args.force:
         raise CliError(
             f"--html {args.html} already exists: give another name, or --force to replace it"
@@ -506,9 +508,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
             _print_tournament(console, event, elapsed)
             if args.html is not None:
                 try:
-                    tournaments.write_new(
-                        args.html, tournaments.report_html(event), force=args.force
-                    )
+                    files.write_new(args.html, tournaments.report_html(event), force=args.force)
                 except ValueError as error:
                     raise CliError(f"--html: {error}") from None
                 console.print(Text(f"report: {args.html}", style="dim"))
@@ -766,10 +766,11 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     game = final.game
     _check_player(args.player, game)
     if args.html is not None:
+        _refuse_overwriting_input(args.file, args.html, "--html")
         try:
-            viewer.write_html(data, args.html, player=args.player)
-        except OSError as error:
-            raise CliError(f"--html {args.html}: {error.strerror}") from None
+            viewer.write_html(data, args.html, player=args.player, force=args.force)
+        except ValueError as error:
+            raise CliError(f"--html: {error}") from None
         console.print(Text(f"wrote {args.html}: {len(final.history())} moves"))
         return 0
     params = params_text(game.params)
@@ -801,6 +802,12 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _refuse_overwriting_input(source: str, output: str, option: str) -> None:
+    # --force replaces an old output, never the saved game being read.
+    if files.same_file(source, output):
+        raise CliError(f"{option} {output} is the replay file being read: give another name")
+
+
 def cmd_render(args: argparse.Namespace, console: Console) -> int:
     data, where = _load_replay_data(Path(args.file), args.index)
     try:
@@ -812,10 +819,11 @@ def cmd_render(args: argparse.Namespace, console: Console) -> int:
     if args.out is None:
         sys.stdout.write(picture)
         return 0
+    _refuse_overwriting_input(args.file, args.out, "--out")
     try:
-        Path(args.out).write_text(picture, encoding="utf-8")
-    except OSError as error:
-        raise CliError(f"--out {args.out}: {error.strerror}") from None
+        files.write_new(args.out, picture, force=args.force)
+    except ValueError as error:
+        raise CliError(f"--out: {error}") from None
     console.print(Text(f"wrote {args.out}: step {args.step} of {where}"))
     return 0
 
@@ -1037,6 +1045,7 @@ def build_parser() -> ArgumentParser:
         default=None,
         help="show only what this seat sees (moves, boards, --html); default: the whole record",
     )
+    replay.add_argument("--force", action="store_true", help="replace an existing --html")
     replay.set_defaults(handler=cmd_replay)
 
     render_cmd = commands.add_parser("render", help="a position of a saved game as SVG")
@@ -1052,6 +1061,7 @@ def build_parser() -> ArgumentParser:
         "--player", type=integer(0), default=None, help="show what this seat sees"
     )
     render_cmd.add_argument("--out", default=None, metavar="FILE.svg", help="default: stdout")
+    render_cmd.add_argument("--force", action="store_true", help="replace an existing --out")
     render_cmd.set_defaults(handler=cmd_render)
 
     bench = commands.add_parser("bench", help="engine benchmarks")

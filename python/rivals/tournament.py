@@ -24,7 +24,6 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from rivals import arena, stats
@@ -540,28 +539,3 @@ def _elo(value: float) -> str:
 def _changed(game: Game, entry: arena.Entry) -> dict[str, Any]:
     defaults = game.make_bot(entry.name, {}, 0).params
     return {k: v for k, v in entry.params.items() if defaults.get(k) != v}
-
-
-def write_new(path: str | os.PathLike[str], text: str, force: bool = False) -> None:
-    """Writes ``text`` to ``path``, refusing an existing file unless ``force``; the text goes to
-    a temporary file first and is renamed into place, so ``path`` is never left half written."""
-    target = Path(path)
-    if target.exists() and not force:
-        raise ValueError(f"{target} already exists; give another name or --force to replace it")
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "x", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if force:
-            os.replace(temporary, target)
-        else:
-            # link refuses an existing target: a file made meanwhile is not replaced either.
-            os.link(temporary, target)
-    except FileExistsError:
-        raise ValueError(f"{target} already exists; give another name or --force") from None
-    except OSError as error:
-        raise ValueError(f"{target}: {error.strerror or error}") from None
-    finally:
-        temporary.unlink(missing_ok=True)

@@ -1,9 +1,10 @@
 """A replay as one self-contained HTML page that a person can step through.
 
-``write_html(replay, path)`` writes the page: the picture of every step (``rivals.render.svg``)
-inlined, a move list that follows the current step, buttons and keys (left and right arrows, Home,
-End, space to play) and a slider. The page needs no network: its SVG, CSS and script are all
-inline. ``#step=K`` at the end of the page's address opens it at step ``K``.
+``write_html(replay, path)`` writes the page (an existing file is refused unless ``force=True``):
+the picture of every step (``rivals.render.svg``) inlined, a move list that follows the current
+step, buttons and keys (left and right arrows, Home, End, space to play) and a slider. The page
+needs no network: its SVG, CSS and script are all inline. ``#step=K`` at the end of the page's
+address opens it at step ``K``.
 
 Consecutive pictures share most of their elements, so the page stores every distinct top-level
 element of the pictures once (``pieces``) and each step as the list of its pieces (``frames``);
@@ -24,6 +25,7 @@ from typing import Any, Union
 
 from rivals import replay as replays
 from rivals._core import State
+from rivals.files import write_new
 from rivals.render import params_text, player_label, result_text
 from rivals.render.svg import draw, escape, move_texts, moves
 
@@ -61,15 +63,20 @@ def state_at(replay: Replay, step: int) -> State:
     return final.game.state_from_history(history[:index])
 
 
-def write_html(replay: Replay, path: str | os.PathLike[str], player: int | None = None) -> None:
+def write_html(
+    replay: Replay,
+    path: str | os.PathLike[str],
+    player: int | None = None,
+    *,
+    force: bool = False,
+) -> None:
     """Writes the viewer page of ``replay`` (a ``State`` or a replay dict) to ``path``.
 
     ``player`` is the seat whose view the pictures show; ``None`` (a spectator) shows what is
-    public.
+    public. An existing ``path`` (a replay log, say) is refused with ``ValueError`` unless
+    ``force``; the page is written whole or not at all.
     """
-    page = to_html(replay, player)
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(page)
+    write_new(path, to_html(replay, player), force=force)
 
 
 def to_html(replay: Replay, player: int | None = None) -> str:
