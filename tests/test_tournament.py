@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -119,6 +121,33 @@ def test_the_report_shows_every_bot_and_pairing(tmp_path: Path) -> None:
     files.write_new(path, "other", force=True)
     assert path.read_text(encoding="utf-8") == "other"
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary left
+
+
+def test_write_new_is_safe_for_concurrent_writers_and_stale_temporaries(tmp_path: Path) -> None:
+    path = tmp_path / "r.html"
+    # A writer killed between writing and renaming leaves its temporary behind; a later process
+    # may well have the same pid (a container's first process always has).
+    (tmp_path / f".r.html.{os.getpid()}.tmp").write_text("stale", encoding="utf-8")
+    files.write_new(path, "first")
+    assert path.read_text(encoding="utf-8") == "first"
+    texts = [f"writer {k} " * 2000 for k in range(8)]
+    failures: list[BaseException] = []
+
+    def write(text: str) -> None:
+        try:
+            for _ in range(20):
+                files.write_new(path, text, force=True)
+        except BaseException as error:  # reported by the assertion below
+            failures.append(error)
+
+    writers = [threading.Thread(target=write, args=(text,)) for text in texts]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    assert failures == []
+    assert path.read_text(encoding="utf-8") in texts  # one writer's text, whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f".r.html.{os.getpid()}.tmp", "r.html"]
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ replaced only when asked, and never left half written."""
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 
 __all__ = ["same_file", "write_new"]
@@ -17,7 +18,9 @@ def write_new(path: str | os.PathLike[str], text: str, force: bool = False) -> N
     target = Path(path)
     if target.exists() and not force:
         raise ValueError(f"{target} already exists; give another name or --force to replace it")
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    # A fresh name per call, so two writers of one path (threads included) never share one;
+    # open() rather than mkstemp, so the file gets the usual permissions (the umask's).
+    temporary = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
     try:
         with open(temporary, "x", encoding="utf-8") as handle:
             handle.write(text)
