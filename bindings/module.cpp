@@ -211,8 +211,8 @@ NB_MODULE(_core, m) {
             const std::string name = to_utf8(attribute, "attribute name");
             const Json* document = g.impl->data().find(name);
             if (document == nullptr)
-              throw nb::attribute_error(("a " + g.impl->name() + " game has no attribute '" + name +
-                                         "' (nor a data parameter of that name)")
+              throw nb::attribute_error(("a " + g.impl->name() + " game has no attribute " +
+                                         quoted(name) + " (nor a data parameter of that name)")
                                             .c_str());
             return to_python(*document);
           },

@@ -224,6 +224,32 @@ def test_a_log_refuses_a_file_with_games_unless_resumed_or_forced(tmp_path: Path
     assert path.read_bytes() == b'{"c": 3}\n'
 
 
+def test_a_log_too_large_to_count_is_refused_by_its_size(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    with open(path, "wb") as sparse:
+        sparse.truncate(200 << 20)  # sparse: no time spent writing, a reader would take long
+    with pytest.raises(arena.ExistingLog) as refused:
+        arena.ReplayLog(path)
+    assert refused.value.lines is None
+    assert str(refused.value).startswith(f"{path} already holds {200 << 20} bytes;")
+
+
+def test_a_named_pipe_nothing_reads_is_refused(tmp_path: Path) -> None:
+    # Opened for reading too, it would swallow games until its buffer filled, then hang.
+    path = tmp_path / "pipe"
+    os.mkfifo(path)
+    with pytest.raises(ValueError, match="a named pipe that nothing reads"):
+        arena.ReplayLog(path)
+    reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        log = arena.ReplayLog(path)
+        log.append('{"a": 1}\n')
+        log.close()
+        assert os.read(reader, 100) == b'{"a": 1}\n'
+    finally:
+        os.close(reader)
+
+
 def test_a_log_is_locked_while_it_is_open(tmp_path: Path) -> None:
     path = tmp_path / "log.jsonl"
     first = arena.ReplayLog(path)
@@ -265,6 +291,20 @@ def test_interrupts_are_held_back_to_the_end_of_the_block() -> None:
         time.sleep(0.05)
         reached.append("end of block")
     assert reached == ["end of block"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_second_interrupt_is_not_held_back() -> None:
+    # A write that cannot finish (a pipe nobody empties) must not hold the program.
+    reached = []
+    with pytest.raises(KeyboardInterrupt), arena.interrupts_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        reached.append("after the first")
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        reached.append("after the second")
+    assert reached == ["after the first"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
@@ -383,6 +423,37 @@ def test_resume_and_tally_refuse_a_corrupt_game(how: str, tmp_path: Path) -> Non
     with pytest.raises(arena.CorruptLog, match=":2: corrupt: "):
         arena.tally(path)
     assert path.read_bytes() == before
+
+
+def test_tally_never_reads_a_file_a_log_names(tmp_path: Path) -> None:
+    # A log from elsewhere naming a path (a password file, a FIFO) must not make tally open it.
+    path = tmp_path / "log.jsonl"
+    lineup = arena.Lineup.of(rivals.make("sekigahara"), ["random", "random"])
+    with arena.Arena(lineup, 2, seed=1, out=path) as match:
+        match.run()
+    cards = tmp_path / "cards.json"
+    cards.write_text(json.dumps(rivals.make("sekigahara").cards))
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    for record in records:
+        record["params"]["cards"] = str(cards)
+    named = tmp_path / "named.jsonl"
+    named.write_text("".join(json.dumps(record) + "\n" for record in records))
+    with pytest.raises(ValueError, match=r"params\.cards is .*not a shipped data name"):
+        arena.tally(named)
+
+
+def test_labels_are_text_a_terminal_can_show(tmp_path: Path) -> None:
+    game = rivals.make("rosenkoenig")
+    for label in ("\x1b]0;title\x07", "x" * 101, "", "a\u009bb"):
+        with pytest.raises(ValueError, match="is not 1 to 100 characters without a control"):
+            arena.Lineup.of(game, ["random", "random"], labels=[label, "b"])
+    path = tmp_path / "log.jsonl"
+    with arena.Arena(arena.Lineup.of(game, ["random", "random"]), 1, seed=1, out=path) as match:
+        match.run()
+    record = json.loads(path.read_text())
+    record["arena"]["labels"][0] = "\x1b[2J"
+    with pytest.raises(ValueError, match=r"arena.labels\[0\] must be 1 to 100 characters"):
+        rivals.replay.from_dict(record)
 
 
 def test_resume_refuses_another_arena(tmp_path: Path) -> None:

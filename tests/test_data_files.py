@@ -292,6 +292,35 @@ def test_only_strict_json_is_read(make: Callable[..., Any], text: str, tmp_path:
         make("sekigahara", cards=str(path))
 
 
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("\x1b]0;title\x07", "has a control character (U+001B)"),
+        ("a\nb", "has a control character (U+000A)"),
+        ("a\u009bb", "has a control character (U+009B)"),
+        ("x" * 1001, "has more than 1000 bytes"),
+        ("é" * 501, "has more than 1000 bytes"),
+    ],
+)
+def test_names_and_texts_are_text_a_terminal_and_svg_can_show(
+    make: Callable[..., Any], text: str, problem: str, tmp_path: Path
+) -> None:
+    document = shipped("sekigahara")
+    document["cards"][2]["name"] = text
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(ValueError) as refused:
+        make("sekigahara", cards=document)
+    assert str(refused.value) == f"sekigahara: cards object: cards[2].name {problem}"
+    with pytest.raises(ValueError) as refused:
+        make("sekigahara", cards=str(path))
+    assert str(refused.value).endswith(f": cards[2].name {problem}")
+    document["cards"][2]["name"] = "Ōtani Yoshitsugu"  # letters beyond ASCII are text
+    document["cards"][2]["\x07"] = 1
+    with pytest.raises(ValueError, match=r"cards\[2\] has a key that has a control character"):
+        make("sekigahara", cards=document)
+
+
 @pytest.mark.parametrize(("name", "param", "document"), DATA_PARAMS, ids=PARAM_IDS)
 def test_nesting_is_bounded(
     make: Callable[..., Any], name: str, param: str, document: str, tmp_path: Path

@@ -369,20 +369,43 @@ def test_time_budgets_are_finite_for_the_solver() -> None:
             rivals.bots.make("solver", game, max_contexts=contexts)
 
 
-def test_messages_keep_nul_bytes() -> None:
+def test_messages_keep_the_text_past_a_nul_byte() -> None:
     rosenkoenig = rivals.make("rosenkoenig")
     message = raises(ValueError, "unknown game", rivals.make, "rosenkoenig\x00junk")
-    assert "'rosenkoenig\x00junk'" in message and "available: " in message
+    # The text after the NUL is kept, the NUL itself shown escaped.
+    assert "'rosenkoenig\\x00junk'" in message and "available: " in message
     message = raises(
         ValueError, "unknown parameter", rivals.make_game, "rosenkoenig", {"a\x00b": 1}
     )
-    assert "'a\x00b'" in message
+    assert "'a\\x00b'" in message
     message = raises(ValueError, "unknown bot", rivals.bots.make, "mc\x00ts", rosenkoenig)
-    assert "'mc\x00ts'" in message
+    assert "'mc\\x00ts'" in message
     for name in GAMES:
         state = rivals.make(name).new_initial_state()
         message = raises(ValueError, "pass", state.string_to_action, "pass\x00tail")
-        assert "pass\x00tail" in message
+        assert "pass\\x00tail" in message
+
+
+def test_messages_escape_and_cut_what_they_echo() -> None:
+    # A name from a file or a caller can carry terminal escapes or be a megabyte long.
+    rosenkoenig = rivals.make("rosenkoenig")
+    state = decision_state(rosenkoenig)
+    name = "\x1b]0;title\x07\u009b2J" + "é" * 1000
+    calls: list[Callable[[], object]] = [
+        lambda: rivals.make(name),
+        lambda: rivals.make_game("rosenkoenig", {name: 1}),
+        lambda: rivals.bots.make(name, rosenkoenig),
+        lambda: rivals.bots.make("mcts", rosenkoenig, **{name: 1}),
+        lambda: state.string_to_action(name),
+        lambda: state.evaluate(0, name),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError) as raised:
+            call()
+        message = str(raised.value)
+        assert "'\\x1b]0;title\\x07\\u009b2J" in message, message[:300]
+        assert not any(ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F for char in message)
+        assert "é" * 90 in message and "é" * 101 not in message, message[:300]
 
 
 # --- Threads -------------------------------------------------------------------------------------

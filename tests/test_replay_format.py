@@ -307,6 +307,8 @@ def test_text_larger_than_the_limit_is_refused_unread() -> None:
         ('{"params": {"players": 2, "players": 4}}', "the key 'players' appears twice"),
         ('{"result": {"returns": [NaN, NaN]}}', "NaN is not a JSON number"),
         ('{"result": {"returns": [Infinity, 1]}}', "Infinity is not a JSON number"),
+        ('{"result": {"returns": [1e999, 1]}}', "the number 1e999 is out of range"),
+        ('{"result": {"returns": [-1E+400, 1]}}', "the number -1E+400 is out of range"),
         ('{"game": "\\ud800"}', "lone surrogate"),
         ("[" * 41 + "]" * 41, "nested deeper than 40"),
         ("[" * 100_000, "not JSON"),

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,6 +151,40 @@ def test_write_new_is_safe_for_concurrent_writers_and_stale_temporaries(tmp_path
     assert failures == []
     assert path.read_text(encoding="utf-8") in texts  # one writer's text, whole
     assert sorted(p.name for p in tmp_path.iterdir()) == [f".r.html.{os.getpid()}.tmp", "r.html"]
+
+
+def test_write_new_replaces_only_a_regular_file_no_arena_is_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(ValueError, match="is not a regular file, so it is not replaced"):
+        files.write_new(pipe, "page", force=True)
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+    # A symbolic link is followed: the file it names is written, the link stays.
+    target, link = tmp_path / "target.html", tmp_path / "link.html"
+    target.write_text("old", encoding="utf-8")
+    link.symlink_to(target)
+    files.write_new(link, "new", force=True)
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == "new"
+    log = tmp_path / "games.jsonl"
+    held = arena.ReplayLog(log)
+    try:
+        held.append('{"a": 1}\n')
+        with pytest.raises(ValueError, match=rf"being written by .* \(pid {os.getpid()}\)"):
+            files.write_new(log, "page", force=True)
+    finally:
+        held.close()
+    assert log.read_text(encoding="utf-8") == '{"a": 1}\n'
+
+    def read_only(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    # The temporary cannot even be made: the error says so, nothing else is tried on the way out.
+    monkeypatch.setattr(files, "open", read_only, raising=False)
+    monkeypatch.setattr(Path, "unlink", read_only)
+    with pytest.raises(ValueError, match=r"new\.html: Read-only file system"):
+        files.write_new(tmp_path / "new.html", "page")
 
 
 # --------------------------------------------------------------------------------------------

@@ -194,7 +194,7 @@ Action Battlecards::string_to_action(const State& state, std::string_view text) 
       return slot_of(found->second);
     }
     throw InvalidArgument(
-        "battlecards: unknown chance outcome '" + id + "'; accepted here: the id of " +
+        "battlecards: unknown chance outcome " + quoted(id) + "; accepted here: the id of " +
         (seat < 0 ? std::string("a conflict card such as 'C33'")
                   : std::string("a card of ") + kSideNames[seat] + "'s arsenal such as '" +
                         cards_->arsenals[seat][0].id + "'"));
@@ -214,8 +214,8 @@ Action Battlecards::string_to_action(const State& state, std::string_view text) 
         return (verb == "deploy" ? kDeploy : verb == "fire" ? kFire : kWithdraw) + found->second;
     }
   }
-  throw InvalidArgument("battlecards: unknown action '" + std::string(text) +
-                        "'; accepted: 'pass', 'fight', 'decline', 'deploy G07', "
+  throw InvalidArgument("battlecards: unknown action " + quoted(text) +
+                        "; accepted: 'pass', 'fight', 'decline', 'deploy G07', "
                         "'fire B12', 'withdraw G03', 'play C21', or a card id such as "
                         "'G07'");
 }

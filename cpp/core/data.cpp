@@ -23,30 +23,6 @@ constexpr const char* kNotData =
   throw std::invalid_argument(source + ": " + std::string(problem));
 }
 
-// A path or key as typed, for a message: quoted, control characters escaped, long ones cut.
-std::string quoted(std::string_view text) {
-  std::string out = "'";
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (i == 200) {
-      out += "...";
-      break;
-    }
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '\'' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "'";
-}
-
 int depth_of(const Json& value) {
   int deepest = 0;
   if (value.is_array())
@@ -56,6 +32,56 @@ int depth_of(const Json& value) {
   else
     return 0;
   return deepest + 1;
+}
+
+// The first problem of a string in a data document, or empty: a control character (C0, DEL or
+// C1: a terminal acts on them, and SVG cannot hold most) or more than kMaxDataText bytes.
+std::string text_problem(std::string_view text) {
+  if (text.size() > kMaxDataText) return "has more than " + std::to_string(kMaxDataText) + " bytes";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    // C1 characters are U+0080..U+009F, in UTF-8 0xc2 then 0x80..0x9f; other bytes from 0x80
+    // up belong to other characters.
+    const unsigned code = c == 0xc2 && next >= 0x80 && next <= 0x9f ? next : c;
+    if (code < 0x20 || code == 0x7f || (c == 0xc2 && code >= 0x80 && code <= 0x9f)) {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      return std::string("has a control character (U+00") + kHex[code >> 4] + kHex[code & 15] + ")";
+    }
+  }
+  return {};
+}
+
+// Every key and string of a document passes text_problem; `path` is where `node` sits.
+void check_texts(const Json& node, std::string& path, const std::string& source) {
+  const auto where = [&] { return path.empty() ? std::string("the document") : path; };
+  if (node.is_string()) {
+    if (const std::string problem = text_problem(node.as_string()); !problem.empty())
+      fail(source, where() + " " + problem);
+  } else if (node.is_array()) {
+    const std::size_t size = path.size();
+    const auto& items = node.as_array();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      path += "[" + std::to_string(i) + "]";
+      check_texts(items[i], path, source);
+      path.resize(size);
+    }
+  } else if (node.is_object()) {
+    const std::size_t size = path.size();
+    for (const auto& [key, item] : node.as_object()) {
+      if (const std::string problem = text_problem(key); !problem.empty())
+        fail(source, where() + " has a key that " + problem);
+      path += (size == 0 ? "" : ".") + key;
+      check_texts(item, path, source);
+      path.resize(size);
+    }
+  }
+}
+
+DataDocument checked(Json document, std::string source) {
+  std::string path;
+  check_texts(document, path, source);
+  return {std::move(document), std::move(source)};
 }
 
 Json parse_data_text(std::string_view text, const std::string& source) {
@@ -160,14 +186,14 @@ DataDocument read_data(std::string_view game, std::string_view label, const Json
     std::string source = prefix + std::string(label) + " file " + quoted(text);
     const std::string contents = read_data_file(text, source);
     Json document = parse_data_text(contents, source);
-    return {std::move(document), std::move(source)};
+    return checked(std::move(document), std::move(source));
   }
   if (value.is_object()) {
     std::string source = prefix + std::string(label) + " object";
     if (depth_of(value) > kMaxDataDepth)
       fail(source,
            "is nested deeper than " + std::to_string(kMaxDataDepth) + " arrays and objects");
-    return {value, std::move(source)};
+    return checked(value, std::move(source));
   }
   std::string names;
   for (const auto& name : shipped_data_names()) names += (names.empty() ? "" : ", ") + name;

@@ -186,8 +186,8 @@ Json resolve_params(std::string_view owner, const std::vector<ParamSpec>& specs,
     for (const auto& spec : specs)
       if (spec.name == name) match = &spec;
     if (match == nullptr)
-      throw InvalidArgument(std::string(owner) + ": unknown parameter '" + name +
-                            "'; accepted: " + accepted_list(specs));
+      throw InvalidArgument(std::string(owner) + ": unknown parameter " + quoted(name) +
+                            "; accepted: " + accepted_list(specs));
     // null stands for the default unless the parameter gives null a meaning of its own.
     if (value.is_null() && (match->kinds & ParamSpec::kNull) == 0) continue;
     if (!match->accepts(value))

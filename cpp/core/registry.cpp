@@ -59,7 +59,7 @@ std::shared_ptr<AnyGame> make_game(const std::string& name, const Json& params) 
     if (known == name) return factory(params);
   std::string list;
   for (const auto& known : game_names()) list += (list.empty() ? "" : ", ") + known;
-  throw InvalidArgument("unknown game '" + name + "'; available: " + list);
+  throw InvalidArgument("unknown game " + quoted(name) + "; available: " + list);
 }
 
 }  // namespace rivals

@@ -164,8 +164,8 @@ Action Rheinlaender::string_to_action(const State& state, std::string_view text)
     const auto& names = outcome_names(state);
     const auto found = std::find(names.begin(), names.end(), text);
     if (found == names.end())
-      throw InvalidArgument("unknown Rheinländer chance outcome '" + std::string(text) +
-                            "'; accepted here: " +
+      throw InvalidArgument("unknown Rheinländer chance outcome " + quoted(text) +
+                            "; accepted here: " +
                             (state.phase() == Phase::kLandmarks ? "'castle', 'church', 'city 3'"
                                                                 : "'card 12', 'reshuffle'"));
     return static_cast<Action>(found - names.begin());
@@ -173,8 +173,8 @@ Action Rheinlaender::string_to_action(const State& state, std::string_view text)
   const auto found = data_->ids.find(std::string(text));
   if (found == data_->ids.end())
     throw InvalidArgument(
-        "unknown Rheinländer action '" + std::string(text) +
-        "'; accepted: a space id such as '12L' or '12W' (card of that number), '10-11 with 10' "
+        "unknown Rheinländer action " + quoted(text) +
+        "; accepted: a space id such as '12L' or '12W' (card of that number), '10-11 with 10' "
         "(an island), 'reinforce 12L with 40', 'bastion 12L', 'discard 12'");
   return found->second;
 }

@@ -125,7 +125,7 @@ Action Rosenkoenig::string_to_action(const State& state, std::string_view text) 
     action = parse_card(word);
   }
   if (action < 0)
-    throw InvalidArgument("rosenkoenig: cannot read action '" + std::string(text) + "'; expected " +
+    throw InvalidArgument("rosenkoenig: cannot read action " + quoted(text) + "; expected " +
                           (state.is_chance_node()
                                ? std::string("a card such as NE2")
                                : std::string("a card such as NE2, 'hero NE2', 'draw' or 'pass'")));

@@ -131,15 +131,15 @@ Action Sekigahara::string_to_action(const State& state, std::string_view text) c
     const auto& names = outcome_names();
     const auto found = std::find(names.begin(), names.end(), text);
     if (found == names.end())
-      throw InvalidArgument("sekigahara: cannot read chance outcome '" + std::string(text) +
-                            "'; expected 'reveal 7' (cards 1-9)");
+      throw InvalidArgument("sekigahara: cannot read chance outcome " + quoted(text) +
+                            "; expected 'reveal 7' (cards 1-9)");
     return static_cast<Action>(found - names.begin());
   }
   const auto& names = decision_names();
   const auto found = std::find(names.begin(), names.end(), text);
   if (found == names.end())
-    throw InvalidArgument("sekigahara: cannot read action '" + std::string(text) +
-                          "'; expected 'end', 'place 7', 'move 3->5', 'order 5', "
+    throw InvalidArgument("sekigahara: cannot read action " + quoted(text) +
+                          "; expected 'end', 'place 7', 'move 3->5', 'order 5', "
                           "'blank 2', 'swap 4' or 'reveal 7' (cards 1-9)");
   return static_cast<Action>(found - names.begin());
 }

@@ -253,9 +253,9 @@ Action Verraeter::string_to_action(const State& state, std::string_view text) co
       : kind == IdKind::kAside     ? "'aside Bauer'"
                                    : "'draw v'";
   throw InvalidArgument("verraeter: unknown " +
-                        std::string(kind == IdKind::kDecision ? "action '" : "chance outcome '") +
-                        std::string(text) + "'; accepted here: " + accepted + " (v one of [" +
-                        values + "])");
+                        std::string(kind == IdKind::kDecision ? "action " : "chance outcome ") +
+                        quoted(text) + "; accepted here: " + accepted + " (v one of [" + values +
+                        "])");
 }
 
 void Verraeter::scores(const State& state, double* out) const {

@@ -33,6 +33,7 @@ and ``Arena(sprt=...)`` stops as soon as a sequential test is decided.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import importlib
 import json
@@ -50,8 +51,8 @@ from typing import IO, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from rivals import files, stats
 from rivals import replay as replays
-from rivals import stats
 from rivals._core import Bot, Game, State, make_game
 from rivals.bots import clock_dependent
 
@@ -405,6 +406,12 @@ class Lineup:
             raise ValueError(f"{len(labels)} labels for {len(listed)} bots")
         names = [(labels or [name for name, _ in listed])[k] for k in entry_listed]
         entry_labels = label_copies(names)
+        for label in entry_labels:
+            if not replays.is_label(label):
+                raise ValueError(
+                    f"the label {replays.shown(label)} is not 1 to {replays.MAX_LABEL} "
+                    "characters without a control character"
+                )
         extra = dict(overrides or {})
         unknown = [label for label in extra if label not in entry_labels]
         if unknown:
@@ -471,10 +478,7 @@ class Lineup:
         name, params = record.get("game"), record.get("params")
         if not isinstance(name, str) or not isinstance(params, dict):
             raise ValueError("no 'game' name and 'params' object")
-        try:
-            game = make_game(name, params)
-        except ValueError as error:
-            raise ValueError(f"bad replay: {error}") from None
+        game = replays.game_of_record(name, params)
         players = game.num_players
         if index is None or not isinstance(labels, list) or len(labels) != players:
             raise ValueError("'arena' needs an 'index' and one label per seat")
@@ -751,17 +755,21 @@ def _check_line(
     game = lineup.game
     if record.get("game") != game.name or record.get("params") != _recorded_params(game):
         raise OtherArena(
-            f"{where}: a game of {record.get('game')} with other parameters or data "
-            f"({json.dumps(record.get('params'), ensure_ascii=False)[:200]})"
+            f"{where}: a game of {_as_text(record.get('game'))} with other parameters or "
+            f"data ({replays.shown(record.get('params'))})"
         )
     if info.get("seed") != seed:
-        raise OtherArena(f"{where}: written with seed {info.get('seed')!r}, not {seed}")
+        raise OtherArena(
+            f"{where}: written with seed {replays.shown(info.get('seed'))}, not {seed}"
+        )
     recorded_group = info.get("duplicate", 1)
     if recorded_group != group:
         shown = _pairing_text(recorded_group) if isinstance(recorded_group, int) else "?"
         raise OtherArena(f"{where}: written as {shown}, this arena plays {_pairing_text(group)}")
     if info.get("index") != index:
-        raise CorruptLog(f"{where}: corrupt: game {info.get('index')!r} where game {index} was due")
+        raise CorruptLog(
+            f"{where}: corrupt: game {replays.shown(info.get('index'))} where game {index} was due"
+        )
     bots = record.get("bots")
     if not isinstance(bots, list):
         raise OtherArena(f"{where}: no 'bots' entry (written by an older rivals?)")
@@ -772,7 +780,7 @@ def _check_line(
     if len(bots) != len(expected):
         raise OtherArena(f"{where}: other bots: {len(bots)} seats recorded, not {len(expected)}")
     if info.get("labels") != lineup.seat_labels(index):
-        raise OtherArena(f"{where}: other bots ({info.get('labels')!r})")
+        raise OtherArena(f"{where}: other bots ({replays.shown(info.get('labels'))})")
     try:
         state = replays.from_dict(record)
     except ValueError as error:
@@ -786,7 +794,7 @@ def _check_line(
         )
     if result["returns"] != state.returns():
         raise CorruptLog(
-            f"{where}: corrupt: result.returns is {result['returns']!r}, "
+            f"{where}: corrupt: result.returns is {replays.shown(result['returns'])}, "
             f"but replaying gives {state.returns()!r}"
         )
     return state
@@ -825,9 +833,9 @@ def _difference(found: Any, wanted: dict[str, Any]) -> str:
     """How a recorded bot spec differs from this arena's: ``holds mcts with iterations=2, this
     arena has iterations=400``."""
     if not isinstance(found, dict) or not isinstance(found.get("params"), dict):
-        return f"holds {json.dumps(found)[:200]}, this arena has {wanted['name']}"
+        return f"holds {replays.shown(found)}, this arena has {wanted['name']}"
     if found.get("name") != wanted["name"]:
-        return f"holds {found.get('name')!r}, this arena has {wanted['name']!r}"
+        return f"holds {replays.shown(found.get('name'))}, this arena has {wanted['name']!r}"
     params: dict[str, Any] = found["params"]
     keys = [
         k
@@ -836,7 +844,16 @@ def _difference(found: Any, wanted: dict[str, Any]) -> str:
     ]
 
     def show(values: dict[str, Any]) -> str:
-        return ", ".join(f"{k}={json.dumps(values[k])}" if k in values else f"no {k}" for k in keys)
+        # A recorded key or value comes from a file: escaped (json.dumps's ASCII) and cut.
+        def name(key: str) -> str:
+            return key if key in wanted["params"] else _as_text(key)
+
+        def value(item: Any) -> str:
+            text = json.dumps(item)
+            return text if len(text) <= 80 else text[:77] + "..."
+
+        shown = [f"{name(k)}={value(values[k])}" if k in values else f"no {name(k)}" for k in keys]
+        return ", ".join(shown[:8] + (["..."] if len(shown) > 8 else []))
 
     return f"holds {wanted['name']} with {show(params)}, this arena has {show(wanted['params'])}"
 
@@ -844,22 +861,47 @@ def _difference(found: Any, wanted: dict[str, Any]) -> str:
 _MISSING = object()
 
 
-def _lock_holder(fd: int) -> int | None:
-    """The pid holding a flock on ``fd``'s file, from /proc/locks (Linux), if it says."""
-    info = os.fstat(fd)
-    device = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+def _as_text(value: Any) -> str:
+    """A name from a file as a message shows it: as it is when it is a short one, otherwise
+    quoted, escaped and cut (``replay.shown``)."""
+    if isinstance(value, str) and len(value) <= 40 and value.isprintable():
+        return value
+    return replays.shown(value)
+
+
+def _open_log(path: Path) -> int:
+    """A descriptor of ``path`` for reading and appending, created if missing. A named pipe is
+    opened for writing only, and refused when nothing reads it: opened for reading too, it
+    would take the games in until its buffer filled and then wait for ever."""
     try:
-        with open("/proc/locks", encoding="ascii") as locks:
-            for line in locks:
-                fields = line.split()
-                if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == device:
-                    return int(fields[4])
-    except (OSError, ValueError):
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            except OSError as error:
+                if error.errno == errno.ENXIO:
+                    raise ValueError(f"{path}: a named pipe that nothing reads") from None
+                raise
+            os.set_blocking(fd, True)
+            return fd
+    except FileNotFoundError:
         pass
-    return None
+    except OSError as error:
+        raise ValueError(f"{path}: {error.strerror}") from None
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        raise ValueError(f"{path}: {error.strerror}") from None
 
 
-def _count_lines(fd: int) -> int:
+# How much of an existing log is read to say how many lines it holds: enough for any arena's
+# record, little enough that a huge or sparse file is refused at once.
+_COUNTED_BYTES = 64 << 20
+
+
+def _count_lines(fd: int, size: int) -> int | None:
+    """The lines of ``fd``'s file (``size`` bytes), or None when it is too large to count."""
+    if size > _COUNTED_BYTES:
+        return None
     with os.fdopen(os.dup(fd), "rb") as handle:
         return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
 
@@ -878,10 +920,7 @@ class ReplayLog:
         self, path: str | os.PathLike[str], *, resume: bool = False, force: bool = False
     ) -> None:
         self.path = Path(path)
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError as error:
-            raise ValueError(f"{self.path}: {error.strerror}") from None
+        fd = _open_log(self.path)
         try:
             info = os.fstat(fd)
             self.regular = stat.S_ISREG(info.st_mode)
@@ -892,7 +931,7 @@ class ReplayLog:
             if resume and not self.regular:
                 raise ValueError(f"{self.path}: not a regular file, so there is nothing to resume")
             if info.st_size > 0 and not resume and not force:
-                raise ExistingLog(self.path, _count_lines(fd), info.st_size)
+                raise ExistingLog(self.path, _count_lines(fd, info.st_size), info.st_size)
             if force and self.regular:
                 os.ftruncate(fd, 0)
         except BaseException:
@@ -904,7 +943,7 @@ class ReplayLog:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _lock_holder(fd)
+            holder = files.lock_holder(fd)
             who = f"pid {holder}" if holder is not None else "pid unknown"
             raise ValueError(f"{self.path} is being written by another arena ({who})") from None
 
@@ -951,11 +990,17 @@ class ReplayLog:
 class ExistingLog(ValueError):
     """``ReplayLog`` refused a non-empty file: neither resume nor force was asked for."""
 
-    def __init__(self, path: Path, lines: int, size: int) -> None:
-        super().__init__(
-            f"{path} already holds {lines} lines ({size} bytes); resume it or replace it"
-        )
+    def __init__(self, path: Path, lines: int | None, size: int) -> None:
         self.path, self.lines, self.size = path, lines, size
+        super().__init__(f"{path} already holds {self.contents}; resume it or replace it")
+
+    @property
+    def contents(self) -> str:
+        """What the file holds: ``2 lines (1234 bytes)``, or its size alone when too large to
+        count its lines."""
+        if self.lines is None:
+            return f"{self.size} bytes"
+        return f"{self.lines} lines ({self.size} bytes)"
 
 
 # --------------------------------------------------------------------------------------------
@@ -965,8 +1010,10 @@ class ExistingLog(ValueError):
 @contextlib.contextmanager
 def interrupts_deferred() -> Iterator[None]:
     """Holds back Ctrl-C (SIGINT) until the block is done, then raises ``KeyboardInterrupt``:
-    a chunk being written reaches the disk whole, a display being taken down goes. Where the
-    program has its own SIGINT handler, or off the main thread, nothing changes."""
+    a chunk being written reaches the disk whole, a display being taken down goes. A second
+    Ctrl-C raises at once, so a write that cannot finish (a pipe nobody empties) never holds
+    the program; a log's append then cuts the file back to whole lines. Where the program has
+    its own SIGINT handler, or off the main thread, nothing changes."""
     if (
         threading.current_thread() is not threading.main_thread()
         or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
@@ -974,7 +1021,13 @@ def interrupts_deferred() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+
+    def hold_back(signum: int, frame: object) -> None:
+        if caught:
+            raise KeyboardInterrupt
+        caught.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold_back)
     try:
         yield
     finally:
@@ -1234,11 +1287,13 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
                 raise CorruptLog(f"{at}: corrupt: {error}") from None
             recorded_seed = _as_index(record["arena"].get("seed"))
             if recorded_seed is None or recorded_seed > MAX_SEED:
-                raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {record['arena'].get('seed')!r}")
+                raise CorruptLog(
+                    f"{at}: corrupt: 'arena.seed' is {replays.shown(record['arena'].get('seed'))}"
+                )
             seed, index = recorded_seed, 0
             group = record["arena"].get("duplicate", 1)
             if group != 1 and group != standings.lineup.duplicate_group:
-                raise CorruptLog(f"{at}: corrupt: 'arena.duplicate' is {group!r}")
+                raise CorruptLog(f"{at}: corrupt: 'arena.duplicate' is {replays.shown(group)}")
             standings.paired = group == 2
             runs.append(standings)
         standings = runs[-1]

@@ -211,7 +211,7 @@ def _open_arena(args: argparse.Namespace, lineup: arena.Lineup) -> arena.Arena:
         )
     except arena.ExistingLog as error:
         raise CliError(
-            f"--out {args.out} already holds {error.lines} lines ({error.size} bytes): add "
+            f"--out {args.out} already holds {error.contents}: add "
             "--resume to continue that arena, or --force to replace it"
         ) from None
     except arena.OtherArena as error:
@@ -490,7 +490,7 @@ def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tourna
         )
     except arena.ExistingLog as error:
         raise CliError(
-            f"--out {args.out} already holds {error.lines} lines ({error.size} bytes): add "
+            f"--out {args.out} already holds {error.contents}: add "
             "--resume to continue that tournament, or --force to replace it"
         ) from None
     except ValueError as error:

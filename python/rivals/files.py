@@ -4,25 +4,43 @@ replaced only when asked, and never left half written."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import stat
 import uuid
 from pathlib import Path
 
-__all__ = ["same_file", "write_new"]
+__all__ = ["lock_holder", "same_file", "write_new"]
 
 
 def write_new(path: str | os.PathLike[str], text: str, force: bool = False) -> None:
     """Writes ``text`` to ``path``, refusing an existing file unless ``force``; the text goes to
     a temporary file first and is renamed into place, so ``path`` is never left half written.
-    Raises ``ValueError`` saying what was wrong."""
-    target = Path(path)
-    if target.exists() and not force:
-        raise ValueError(f"{target} already exists; give another name or --force to replace it")
+    A symbolic link is followed: the file it names is the one written. Even with ``force`` only
+    a regular file is replaced, never a device, a pipe or a directory, and never a replay log
+    that an arena or a tournament is writing (it holds the log's lock). Raises ``ValueError``
+    saying what was wrong."""
+    target = Path(os.path.realpath(path))
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise ValueError(f"{path}: {error.strerror or error}") from None
+    if info is not None:
+        if not force:
+            raise ValueError(f"{path} already exists; give another name or --force to replace it")
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{path} is not a regular file, so it is not replaced")
+        _refuse_locked(target, path)
     # A fresh name per call, so two writers of one path (threads included) never share one;
     # open() rather than mkstemp, so the file gets the usual permissions (the umask's).
     temporary = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
+    created = False
     try:
         with open(temporary, "x", encoding="utf-8") as handle:
+            created = True
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -32,11 +50,45 @@ def write_new(path: str | os.PathLike[str], text: str, force: bool = False) -> N
             # link refuses an existing target: a file made meanwhile is not replaced either.
             os.link(temporary, target)
     except FileExistsError:
-        raise ValueError(f"{target} already exists; give another name or --force") from None
+        raise ValueError(f"{path} already exists; give another name or --force") from None
     except OSError as error:
-        raise ValueError(f"{target}: {error.strerror or error}") from None
+        raise ValueError(f"{path}: {error.strerror or error}") from None
     finally:
-        temporary.unlink(missing_ok=True)
+        if created:
+            with contextlib.suppress(OSError):
+                temporary.unlink(missing_ok=True)
+
+
+def _refuse_locked(target: Path, shown: str | os.PathLike[str]) -> None:
+    """Raises ``ValueError`` when an arena or a tournament holds ``target``'s lock: replacing
+    the file would lose every game it writes from then on, while it reports them saved."""
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError as error:
+        raise ValueError(f"{shown}: {error.strerror or error}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = lock_holder(fd)
+        who = f"pid {holder}" if holder is not None else "pid unknown"
+        raise ValueError(f"{shown} is being written by an arena or a tournament ({who})") from None
+    finally:
+        os.close(fd)  # releases the shared lock taken to look
+
+
+def lock_holder(fd: int) -> int | None:
+    """The pid holding a flock on ``fd``'s file, from /proc/locks (Linux), if it says."""
+    info = os.fstat(fd)
+    device = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii") as locks:
+            for line in locks:
+                fields = line.split()
+                if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == device:
+                    return int(fields[4])
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:

@@ -15,6 +15,7 @@ Version-1 replays load too: their chance outcomes had other ids (see ``_upgrade_
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import stat
@@ -30,15 +31,20 @@ VERSION = 2
 # (a data document may nest 32 deep, and sits two levels down in a replay).
 MAX_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 40
+# The longest bot label or name a replay holds, in characters (the engine's reach about 20).
+MAX_LABEL = 100
 
 __all__ = [
     "FORMAT",
     "MAX_BYTES",
     "MAX_DEPTH",
+    "MAX_LABEL",
     "VERSION",
     "decode",
     "dumps",
     "from_dict",
+    "game_of_record",
+    "is_label",
     "load",
     "loads",
     "open_file",
@@ -121,6 +127,15 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite_float(text: str) -> float:
+    # 1e999 is valid JSON but no double: Python would read it as inf, which dumps as the
+    # non-JSON Infinity, where the engine's reader refuses it.
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
+
+
 def _depth(value: Any) -> int:
     """Nesting of arrays and objects in what json.loads gave, a level at a time (no recursion)."""
     depth = 0
@@ -168,7 +183,10 @@ def decode(text: str | bytes) -> Any:
             raise _fail(f"not JSON (not UTF-8 at byte {error.start})") from None
     try:
         data = json.loads(
-            text, object_pairs_hook=_object_without_repeats, parse_constant=_refuse_constant
+            text,
+            object_pairs_hook=_object_without_repeats,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
         )
     except RecursionError:
         raise _fail(f"not JSON (nested deeper than {MAX_DEPTH} arrays and objects)") from None
@@ -188,7 +206,9 @@ def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def _short(value: Any) -> str:
+def shown(value: Any) -> str:
+    """A value from a file as a message shows it: its repr (control characters escaped), cut
+    after 80 characters."""
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
@@ -208,7 +228,7 @@ def _check_keys(
     for key in keys:
         if key not in required and key not in optional:
             accepted = ", ".join(sorted(required + optional))
-            raise _fail(f"{where} has an unknown key {key!r} (accepted: {accepted})")
+            raise _fail(f"{where} has an unknown key {shown(key)} (accepted: {accepted})")
     for key in required:
         if key not in value:
             raise _fail(f"{where} has no {key!r}")
@@ -240,6 +260,27 @@ def _check_no_files(name: str, params: dict[str, Any]) -> None:
                 )
 
 
+def game_of_record(name: str, params: dict[str, Any]) -> Game:
+    """The game a replay or a replay log names, made without reading any file: its data
+    parameters must be shipped names or documents. Raises ``ValueError`` ("bad replay: ...")."""
+    _check_no_files(name, params)
+    try:
+        return make_game(name, params)
+    except ValueError as error:
+        raise _fail(str(error)) from None
+
+
+def is_label(value: Any) -> bool:
+    """Whether ``value`` can name a bot where people read it (a terminal, a page): 1 to
+    ``MAX_LABEL`` characters, none of them a control character (U+0000 to U+001F, U+007F to
+    U+009F), which a terminal would act on."""
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= MAX_LABEL
+        and not any(ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F for char in value)
+    )
+
+
 def _check_bots(bots: Any, players: int) -> None:
     if not isinstance(bots, list) or len(bots) != players:
         raise _fail(f"'bots' must be a list of {players} entries, one per seat, got {_kind(bots)}")
@@ -250,6 +291,11 @@ def _check_bots(bots: Any, players: int) -> None:
         _check_keys(bot, where, _BOT_KEYS)
         if not isinstance(bot["name"], str):
             raise _fail(f"{where}.name must be a string, got {_kind(bot['name'])}")
+        if not is_label(bot["name"]):
+            raise _fail(
+                f"{where}.name must be 1 to {MAX_LABEL} characters without a control character, "
+                f"got {shown(bot['name'])}"
+            )
         if not isinstance(bot["params"], dict):
             raise _fail(f"{where}.params must be an object, got {_kind(bot['params'])}")
 
@@ -259,10 +305,10 @@ def _check_arena(arena: Any, players: int) -> None:
     group = arena.get("duplicate", 1)
     if not _is_int(group) or not 1 <= group <= MAX_DUPLICATE_GROUP:
         raise _fail(
-            f"arena.duplicate must be an int in 1..{MAX_DUPLICATE_GROUP}, got {_short(group)}"
+            f"arena.duplicate must be an int in 1..{MAX_DUPLICATE_GROUP}, got {shown(group)}"
         )
     if not _is_int(arena["index"]) or arena["index"] < 0:
-        raise _fail(f"arena.index must be an int >= 0, got {_short(arena['index'])}")
+        raise _fail(f"arena.index must be an int >= 0, got {shown(arena['index'])}")
     if not _is_int(arena["seed"]):
         raise _fail(f"arena.seed must be an int, got {_kind(arena['seed'])}")
     labels = arena["labels"]
@@ -272,6 +318,12 @@ def _check_arena(arena: Any, players: int) -> None:
         or not all(isinstance(label, str) for label in labels)
     ):
         raise _fail(f"arena.labels must be a list of {players} strings, one per seat")
+    for seat, label in enumerate(labels):
+        if not is_label(label):
+            raise _fail(
+                f"arena.labels[{seat}] must be 1 to {MAX_LABEL} characters without a control "
+                f"character, got {shown(label)}"
+            )
 
 
 def from_dict(data: Any) -> State:
@@ -280,13 +332,13 @@ def from_dict(data: Any) -> State:
         raise _fail(f"the replay must be a JSON object, got {_kind(data)}")
     # The format first: a file that is not a replay at all is best told so.
     if data.get("format") != FORMAT:
-        raise _fail(f"'format' must be {FORMAT!r}, got {_short(data.get('format'))}")
+        raise _fail(f"'format' must be {FORMAT!r}, got {shown(data.get('format'))}")
     _check_keys(data, "the replay", _TOP_KEYS, _TOP_OPTIONAL)
     if _is_int(data["version"]) and data["version"] == 1:
         data = _upgrade_v1(data)
     version = data["version"]
     if not _is_int(version) or version != VERSION:
-        raise _fail(f"unsupported version {_short(version)}; this build reads version {VERSION}")
+        raise _fail(f"unsupported version {shown(version)}; this build reads version {VERSION}")
     name = data["game"]
     if not isinstance(name, str):
         raise _fail(f"'game' must be a game name, got {_kind(name)}")
@@ -296,11 +348,7 @@ def from_dict(data: Any) -> State:
     entries = data["actions"]
     if not isinstance(entries, list):
         raise _fail(f"'actions' must be a list, got {_kind(entries)}")
-    _check_no_files(name, params)
-    try:
-        game = make_game(name, params)
-    except ValueError as error:
-        raise _fail(str(error)) from None
+    game = game_of_record(name, params)
     if "bots" in data:
         _check_bots(data["bots"], game.num_players)
     if "arena" in data:
@@ -324,7 +372,7 @@ def _apply_entry(state: State, index: int, entry: Any) -> None:
         _check_keys(entry, where, ("action",), _ENTRY_OPTIONAL)
     action = entry["action"]
     if not _is_int(action):
-        raise _fail(f"{where}.action must be an int, got {_short(action)}")
+        raise _fail(f"{where}.action must be an int, got {shown(action)}")
     if state.is_terminal():
         raise _fail(f"{where}: the game is already over")
     if "player" in entry:
@@ -332,7 +380,7 @@ def _apply_entry(state: State, index: int, entry: Any) -> None:
         # bool and float are refused explicitly: True == 1 and -1.0 == -1 would otherwise pass.
         if not _is_int(player) or player != state.current_player():
             raise _fail(
-                f"{where}: recorded player {_short(player)}, but player "
+                f"{where}: recorded player {shown(player)}, but player "
                 f"{state.current_player()} is to move"
             )
     if "text" in entry:
@@ -345,7 +393,7 @@ def _apply_entry(state: State, index: int, entry: Any) -> None:
             raise _fail(f"{where}: {error}") from None
         if text != expected:
             raise _fail(
-                f"{where}: action {action} is {expected!r}, but the replay says {_short(text)}"
+                f"{where}: action {action} is {expected!r}, but the replay says {shown(text)}"
             )
     try:
         state.apply_action(action)
@@ -374,9 +422,9 @@ def _check_result(state: State, result: Any) -> None:
             )
         if not well_formed:
             what = "true or false" if key == "terminal" else f"a list of {players} numbers"
-            raise _fail(f"result.{key} must be {what}, got {_short(value)}")
+            raise _fail(f"result.{key} must be {what}, got {shown(value)}")
         if value != actual:
-            raise _fail(f"result.{key} is {_short(value)}, but replaying gives {actual!r}")
+            raise _fail(f"result.{key} is {shown(value)}, but replaying gives {actual!r}")
 
 
 def _v1_chance_offset(state: State) -> int:
@@ -417,8 +465,7 @@ def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(name, str) or not isinstance(params, dict) or not isinstance(entries, list):
         return upgraded
     try:
-        _check_no_files(name, params)
-        state = make_game(name, params).new_initial_state()
+        state = game_of_record(name, params).new_initial_state()
     except ValueError:
         return upgraded
     actions = list(entries)

@@ -15,6 +15,8 @@ import math
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
+from rivals.reference._data import quoted
+
 CHANCE = -1
 TERMINAL = -4
 
@@ -37,7 +39,7 @@ def with_defaults(
     ``ValueError`` naming what is accepted for a parameter the game does not have."""
     for key in params:
         if key not in defaults:
-            raise ValueError(f"{name}: unknown parameter {key!r}; accepted: {accepted}")
+            raise ValueError(f"{name}: unknown parameter {quoted(key)}; accepted: {accepted}")
     full = copy.deepcopy(defaults)
     full.update(copy.deepcopy(params))
     return full
@@ -191,9 +193,8 @@ class State:
                 f"{self.game.name}: evaluate: the game is over; its value is returns()"
             )
         if evaluation not in self.EVALUATIONS:
-            quoted = evaluation if len(evaluation) <= 60 else evaluation[:60] + "..."
             raise ValueError(
-                f"{self.game.name}: evaluate: no evaluation '{quoted}' "
+                f"{self.game.name}: evaluate: no evaluation {quoted(evaluation)} "
                 f"(choices: {', '.join(self.EVALUATIONS)})"
             )
         if evaluation == self.EVALUATIONS[0]:

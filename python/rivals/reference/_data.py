@@ -4,7 +4,8 @@ The value is ``None`` (the game's shipped document), the name of a shipped docum
 (``"battlecards_commanders"``), any other string (a path to a file) or a dict (the document
 itself). A file is read only when it is a regular file of at most ``MAX_BYTES`` bytes, and its
 text must be strict JSON: UTF-8, no key twice in one object, no NaN or Infinity, at most
-``MAX_DEPTH`` nested arrays and objects. A file that is not a data file is never quoted.
+``MAX_DEPTH`` nested arrays and objects. Every key and string of a document has at most
+``MAX_TEXT`` bytes and no control character. A file that is not a data file is never quoted.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
+MAX_TEXT = 1000
 NOT_DATA = "is not a readable data file (a data file is one JSON object in UTF-8, at most 4 MiB)"
 TOO_LARGE = "is larger than the 4 MiB a data file may have"
 
@@ -27,20 +29,55 @@ def shipped_names() -> list[str]:
     return sorted(p.name[: -len(".json")] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
+def _is_control(char: str) -> bool:
+    return ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F
+
+
 def quoted(text: str) -> str:
-    """A path as typed, for a message: quoted, control characters escaped, long ones cut."""
+    """Text as a message shows it: quoted, control characters escaped, cut after 200 bytes."""
     out = []
-    for index, char in enumerate(text):
-        if index == 200:
+    size = 0
+    for char in text:
+        if size >= 200:
             out.append("...")
             break
+        size += len(char.encode("utf-8", "surrogatepass"))
         if char in "'\\":
             out.append("\\" + char)
         elif ord(char) < 0x20 or ord(char) == 0x7F:
             out.append(f"\\x{ord(char):02x}")
+        elif _is_control(char):
+            out.append(f"\\u{ord(char):04x}")
         else:
             out.append(char)
     return "'" + "".join(out) + "'"
+
+
+def _text_problem(text: str) -> str | None:
+    if len(text.encode("utf-8")) > MAX_TEXT:
+        return f"has more than {MAX_TEXT} bytes"
+    for char in text:
+        if _is_control(char):
+            return f"has a control character (U+{ord(char):04X})"
+    return None
+
+
+def _check_texts(node: Any, path: str, source: str) -> None:
+    """Every key and string passes ``_text_problem``; ``path`` is where ``node`` is."""
+    where = path or "the document"
+    if isinstance(node, str):
+        problem = _text_problem(node)
+        if problem:
+            raise ValueError(f"{source}: {where} {problem}")
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            _check_texts(item, f"{path}[{index}]", source)
+    elif isinstance(node, dict):
+        for key, item in node.items():
+            problem = _text_problem(key)
+            if problem:
+                raise ValueError(f"{source}: {where} has a key that {problem}")
+            _check_texts(item, f"{path}.{key}" if path else key, source)
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -159,9 +196,11 @@ def read_data(game: str, label: str, value: Any, default: str) -> tuple[Any, str
                 f"{source}: is not valid JSON (not UTF-8 at byte {error.start})"
             ) from None
         try:
-            return parse(text), source
+            document = parse(text)
         except ValueError as error:
             raise ValueError(f"{source}: is not valid JSON ({error})") from None
+        _check_texts(document, "", source)
+        return document, source
     if isinstance(value, dict):
         source = f"{prefix}{label} object"
         try:
@@ -170,6 +209,7 @@ def read_data(game: str, label: str, value: Any, default: str) -> tuple[Any, str
             raise ValueError(f"{source}: a string that is not UTF-8 (a lone surrogate)") from None
         if nesting > MAX_DEPTH:
             raise ValueError(f"{source}: is nested deeper than {MAX_DEPTH} arrays and objects")
+        _check_texts(value, "", source)
         return value, source
     raise ValueError(
         f"{prefix}parameter {label} must be null (the shipped default), a shipped name "

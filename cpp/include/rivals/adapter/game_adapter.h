@@ -119,12 +119,8 @@ class StateAdapter final : public AnyState {
       if (std::find(names.begin(), names.end(), evaluation) == names.end()) {
         std::string choices;
         for (const std::string& name : names) choices += (choices.empty() ? "" : ", ") + name;
-        // A name from the caller is quoted cut short, so a message never echoes a megabyte.
-        constexpr std::size_t kLongest = 60;
-        const std::string quoted =
-            evaluation.size() > kLongest ? evaluation.substr(0, kLongest) + "..." : evaluation;
-        throw InvalidArgument(std::string(G::kName) + ": evaluate: no evaluation '" + quoted +
-                              "' (choices: " + choices + ")");
+        throw InvalidArgument(std::string(G::kName) + ": evaluate: no evaluation " +
+                              quoted(evaluation) + " (choices: " + choices + ")");
       }
       return Evaluator<G>(rules(), evaluation).value(state_, player);
     } else {

@@ -178,7 +178,7 @@ BotOf<G> make_bot_of(const G& game, const BotSpec& given, std::uint64_t seed,
   if (!EvaluatedGame<G> && spec.name == kAlphaBetaName)
     why = std::string(" (") + kAlphaBetaName + " needs an evaluation, which " +
           std::string(G::kName) + " does not provide)";
-  throw InvalidArgument("unknown bot '" + spec.name + "' for " + G::kName + why +
+  throw InvalidArgument("unknown bot " + quoted(spec.name) + " for " + G::kName + why +
                         "; available: " + names);
 }
 

@@ -60,7 +60,8 @@ class Evaluator {
     const auto names = evaluation_names_of<G>();
     for (std::size_t k = 0; k < names.size(); ++k)
       if (names[k] == name) index_ = static_cast<int>(k);
-    if (index_ < 0) throw InvalidArgument(std::string(G::kName) + ": no evaluation '" + name + "'");
+    if (index_ < 0)
+      throw InvalidArgument(std::string(G::kName) + ": no evaluation " + quoted(name));
     const int players = game.num_players();
     for (Player p = 0; p < players; ++p) {
       side_of_[p] = p;

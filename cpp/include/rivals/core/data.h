@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "rivals/core/error.h"
 #include "rivals/core/json.h"
 
 namespace rivals {
@@ -31,6 +32,8 @@ namespace rivals {
 inline constexpr std::size_t kMaxDataBytes = std::size_t{4} << 20;
 // The deepest nesting of arrays and objects in a data document (the shipped ones reach 5).
 inline constexpr int kMaxDataDepth = 32;
+// The longest string (key or value) in a data document, in bytes (the shipped ones reach 89).
+inline constexpr std::size_t kMaxDataText = 1000;
 
 namespace detail {
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_files();
