@@ -14,6 +14,7 @@ from rich.console import Console
 
 import rivals
 from rivals import cli, render, replay, rulebook, viewer
+from rivals.play import reveals
 from rivals.render import svg
 
 Capture = pytest.CaptureFixture[str]
@@ -312,11 +313,14 @@ def positions(out: str) -> list[str]:
 
 
 def test_play_moves_undo_quit(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
-    out = play(capsys, monkeypatch, "1\nDRAW\n1\nundo\nundo\nquit\n")
+    out = play(capsys, monkeypatch, "1\n2\nundo\n1\nDRAW\nundo\nquit\n")
     shown = positions(out)
-    assert len(shown) == 6  # the start, after three moves, after each undo
-    assert shown[4] == shown[2] and shown[5] == shown[1]
-    assert out.count("taken back") == 2
+    # The start, after two moves, after the undo, after two more moves.
+    assert len(shown) == 6
+    assert shown[3] == shown[1]
+    assert out.count("taken back") == 1
+    # The card drawn is known now, and undoing would draw anew: a draw is never taken back.
+    assert "cannot undo: chance has been resolved (a card drawn or dealt) since your move" in out
     assert "Red (seat 0) you to move" in out
     assert "White (1) random:" in out
 
@@ -356,6 +360,42 @@ def test_play_hint_and_save(
     assert f"saved {path}" in out
 
 
+def test_play_hides_what_a_replay_or_an_undo_would_tell(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"1\nundo\nsave {path}\nquit\n"))
+    argv = ["play", "verraeter", "--bot", "random", "--seed", "3", "--seat", "1"]
+    assert cli.main(argv) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    # The other seats have drafted since: taking the move back would keep what they showed.
+    assert "cannot undo: another seat has moved since your move" in out
+    assert "cannot save before the game is over: the replay holds every hidden card" in out
+    assert not path.exists()
+
+
+def test_a_battle_reveals_cards_and_deploying_does_not() -> None:
+    game = rivals.make("battlecards")
+    rng = random.Random(1)
+    told: dict[tuple[str, bool], int] = {}
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, weights)[0])
+                continue
+            seat, before = state.current_player(), state.history()
+            action = rng.choice(state.legal_actions())
+            verb = state.action_to_string(action).split()[0]
+            state.apply_action(action)
+            if verb in ("fight", "deploy") and not state.is_terminal():
+                key = (verb, reveals(game, seat, before, [action]))
+                told[key] = told.get(key, 0) + 1
+    assert told.get(("fight", True), 0) >= 3  # enemy cards turned face up
+    assert told.get(("deploy", True), 0) == 0 and told.get(("deploy", False), 0) >= 10
+
+
 def test_play_save_never_overwrites(
     capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -383,7 +423,11 @@ def test_play_defaults_to_bots_that_do_not_peek(
     )
     assert cli.main(["play", game, "--seed", "2", *params]) == 0
     out = capsys.readouterr().out
-    assert f"against {bot}; seed 2" in out
+    assert f"against {bot}\n" in out
+    # The seed decides the cards: it is told only when the person leaves.
+    *session, last = out.rstrip().splitlines()
+    assert "seed" not in "\n".join(session)
+    assert last == "seed 2 (--seed 2 deals and draws this game's cards again)"
     assert f"hint: {hint} would play " in out
     assert "sees your hidden cards" not in out
 

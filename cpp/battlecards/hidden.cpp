@@ -339,7 +339,16 @@ std::string Battlecards::information_state_string(const State& /*state*/,
     else
       out += std::string(" deploy ? (") +
              kTypeNames[cs.type_of[static_cast<std::size_t>(action - kDeploy)]] + ")";
+    // A battle or an effect may turn the opponent's face-down cards over: which ones, player
+    // sees, though no action names them.
+    const int o = 1 - player;
+    const u128 face_down = replay.pile(kStack, o) & ~replay.pile(kFaceUp, o);
     replay.apply(action);
+    if (const u128 turned = face_down & replay.pile(kFaceUp, o)) {
+      out += "; turned face up:";
+      for (u128 m = turned; m; m &= m - 1)
+        out += " " + cs.arsenal(kMaxArsenal * o + lowest_bit(m)).id;
+    }
   }
   return out;
 }

@@ -670,9 +670,8 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     state = game.new_initial_state()
     plays = rivals.bots.resolve(game, bot_name, opponent_params)[0]
     against = bot_name if plays == bot_name else f"{bot_name} ({plays})"
-    console.print(
-        Text(f"{game.name}: you are {seat_name(state, args.seat)} against {against}; seed {seed}")
-    )
+    # The seed decides every deal and draw: told before the end, it would tell the cards.
+    console.print(Text(f"{game.name}: you are {seat_name(state, args.seat)} against {against}"))
     if plays not in game.info.fair_bots:
         console.print(
             Text(
@@ -685,7 +684,9 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     session = PlaySession(
         console, game, args.seat, opponents, names, hint_bot, seed, sys.stdin, hint_name
     )
-    return session.run()
+    status = session.run()
+    console.print(Text(f"seed {seed} (--seed {seed} deals and draws this game's cards again)"))
+    return status
 
 
 def cmd_rules(args: argparse.Namespace, console: Console) -> int:

@@ -38,6 +38,30 @@ PLAY_HELP = (
 MENU_WIDTH = 100
 
 
+# Positions resampled from what the person's seat knew to tell whether their own moves revealed
+# anything: a reveal passes unnoticed only if every sample guessed the hidden cards right.
+REVEAL_SAMPLES = 16
+
+
+def reveals(game: Game, seat: int, before: list[int], own: list[int]) -> bool:
+    """Whether ``seat``'s own moves ``own``, played after the history ``before``, showed it
+    hidden facts (a Battlecards battle turning cards face up, Verräter's reveal after the last
+    ``done``): played from positions the seat cannot tell from the true one (resampled from
+    what it knew), the same moves must leave it knowing and seeing the same."""
+    start = game.state_from_history(before)
+    truth = game.state_from_history(before + own)
+    expected = (truth.information_state_string(seat), truth.observation_string(seat))
+    for sample in range(REVEAL_SAMPLES):
+        other = start.resample_from_infostate(seat, sample)
+        for action in own:
+            if action not in other.legal_actions():
+                return True
+            other.apply_action(action)
+        if (other.information_state_string(seat), other.observation_string(seat)) != expected:
+            return True
+    return False
+
+
 class PlaySession:
     """A human at the terminal against bots; chance is resolved with a seeded RNG."""
 
@@ -262,11 +286,35 @@ class PlaySession:
         if not self.decisions:
             self.console.print(Text("nothing to undo: you have not moved yet", style="yellow"))
             return False
-        keep = self.decisions.pop()
+        keep = self.decisions[-1]
+        refusal = self._learned_since(keep)
+        if refusal is not None:
+            self.console.print(Text(f"cannot undo: {refusal} since your move", style="yellow"))
+            return False
+        self.decisions.pop()
         self.state = self.game.state_from_history(self.state.history()[:keep])
         self.logged = keep
         self.console.print(Text("taken back to your previous move", style="yellow"))
         return True
+
+    def _learned_since(self, keep: int) -> str | None:
+        """What the person has learned since history length ``keep`` that a move made again
+        would profit from, or None. A chance outcome since (a card drawn or dealt) would be
+        known, or drawn anew by undoing; with hidden information, another seat's move shows
+        something of its hand, and a move of the person's own may turn cards over."""
+        history = self.state.history()
+        walker = self.game.state_from_history(history[:keep])
+        hidden = self.game.info.information == "imperfect"
+        for action in history[keep:]:
+            player = walker.current_player()
+            if player == CHANCE:
+                return "chance has been resolved (a card drawn or dealt)"
+            if hidden and player != self.human:
+                return "another seat has moved"
+            walker.apply_action(action)
+        if hidden and reveals(self.game, self.human, history[:keep], history[keep:]):
+            return "cards have been revealed to you"
+        return None
 
     def _hint(self) -> None:
         if self.state.is_terminal():
@@ -281,6 +329,15 @@ class PlaySession:
     def _save(self, path: str) -> None:
         if not path:
             self.console.print(Text("usage: save FILE", style="yellow"))
+            return
+        if self.game.info.information == "imperfect" and not self.state.is_terminal():
+            # A replay holds every card: saved now, it would show the person the others' hands.
+            self.console.print(
+                Text(
+                    "cannot save before the game is over: the replay holds every hidden card",
+                    style="yellow",
+                )
+            )
             return
         text = replays.dumps(self.state, indent=1) + "\n"
         try:

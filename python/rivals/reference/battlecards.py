@@ -762,6 +762,7 @@ class _LogEntry:
     subject: int | None
     drawing: int | None
     action: int
+    turned: tuple[int, ...]  # face-down stack cards the action turned face up
 
 
 # Proposals of the resampling's chain per hidden action (rules page, "Resampling").
@@ -1097,8 +1098,10 @@ class State(_base.State):
     def apply_action(self, action: Any) -> None:
         # The information state needs each action with the node it was played at.
         node = (self.current_player(), self.phase, self.subject, self.drawing)
+        face_down = (self.stack_cards(0) | self.stack_cards(1)) - self.face_up
         super().apply_action(action)
-        self._log.append(_LogEntry(*node, self._history[-1]))
+        turned = tuple(sorted(face_down & self.face_up))
+        self._log.append(_LogEntry(*node, self._history[-1], turned))
 
     def _apply_chance(self, action: int) -> None:
         phase = self.phase
@@ -1805,7 +1808,14 @@ class State(_base.State):
     # -- hidden information ---------------------------------------------------------------------
 
     def _line(self, entry: _LogEntry, p: int) -> str:
-        """``{who} {text}`` of one history entry as seat ``p`` sees it."""
+        """``{who} {text}`` of one history entry as seat ``p`` sees it, with the opponent's
+        face-down cards it turned face up."""
+        o = 1 - p
+        turned = [self.unit(a).id for a in entry.turned if a // MAX_ARSENAL == o]
+        text = self._seen_text(entry, p)
+        return f"{text}; turned face up: {' '.join(turned)}" if turned else text
+
+    def _seen_text(self, entry: _LogEntry, p: int) -> str:
         who = "chance" if entry.player == CHANCE else SIDES[entry.player]
         a = entry.action
         if entry.player == CHANCE:

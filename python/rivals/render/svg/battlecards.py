@@ -201,6 +201,12 @@ def _side(
             f'<text x="{x}" y="{y}" font-size="11" font-weight="bold" fill="{MUTED}">'
             f"{kind.upper()} · {len(stack)} ({down} face down)</text>"
         )
+        # The snapshot lists a stack by card id: drawn so, a back among the faces would tell
+        # the id it hides. Who may not see the face-down cards gets them after the faces.
+        if not own:
+            stack = [card for card in stack if card["face_up"]] + [
+                card for card in stack if not card["face_up"]
+            ]
         for row, card in enumerate(stack):
             cy = y + 6 + row * CHIP_H
             card_id = str(card["id"])

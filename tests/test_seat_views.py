@@ -1,0 +1,103 @@
+"""What a person is shown depends only on what their seat may know: two states that a seat cannot
+tell apart (a state and its resample from that seat's information state) give that seat the same
+board at the terminal, the same move log, the same picture and the same viewer page; the
+spectator's picture and page show no more than any seat's."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+import rivals
+from rivals import replay, viewer
+from rivals.render import move_texts, render, svg
+
+HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information == "imperfect"]
+POSITIONS = 12
+PAGES = 3
+
+
+def terminal_text(state: Any, player: int) -> str:
+    console = Console(width=120, record=True, force_terminal=False, color_system=None)
+    with console.capture():
+        console.print(render(state, player=player))
+    return console.export_text()
+
+
+def twins(name: str) -> list[tuple[Any, Any, int]]:
+    """(state, its resample from a seat, that seat) at random points of random games."""
+    rng = random.Random(f"seat views {name}")
+    game = rivals.make(name)
+    out = []
+    while len(out) < POSITIONS:
+        state = game.new_initial_state()
+        stop = rng.randrange(1, 400)
+        while not state.is_terminal() and len(state.history()) < stop:
+            if state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        seat = rng.randrange(game.num_players)
+        out.append((state, state.resample_from_infostate(seat, rng.randrange(2**63)), seat))
+    return out
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_a_seat_sees_the_same_of_states_it_cannot_tell_apart(name: str) -> None:
+    differing = 0
+    for position, (state, twin, seat) in enumerate(twins(name)):
+        assert state.information_state_string(seat) == twin.information_state_string(seat)
+        differing += state.history() != twin.history()
+        assert terminal_text(state, seat) == terminal_text(twin, seat)
+        assert move_texts(state, seat) == move_texts(twin, seat)
+        for viewer_seat in (seat, None):
+            assert svg.to_svg(state, viewer_seat) == svg.to_svg(twin, viewer_seat), viewer_seat
+            if position < PAGES:  # a page draws every step of the game: a few suffice
+                page, other = (
+                    viewer.to_html(replay.to_dict(s), viewer_seat) for s in (state, twin)
+                )
+                assert page == other, viewer_seat
+    # The twins must differ in what is hidden, or the test shows nothing.
+    assert differing >= POSITIONS // 2
+
+
+def face_down_ids(state: Any, seat: int) -> set[str]:
+    stacks = state.to_dict()["stacks"][seat]
+    return {card["id"] for stack in stacks.values() for card in stack if not card["face_up"]}
+
+
+def test_battlecards_information_states_name_the_cards_turned_face_up() -> None:
+    # Turned over by a battle, not named by any action: without them two histories that a seat
+    # tells apart (it saw other cards) would give it one information state.
+    game = rivals.make("battlecards")
+    rng = random.Random(5)
+    checked = 0
+    while checked < 20:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, weights)[0])
+                continue
+            down = [face_down_ids(state, seat) for seat in (0, 1)]
+            state.apply_action(rng.choice(state.legal_actions()))
+            for seat in (0, 1):
+                turned = down[1 - seat] - face_down_ids(state, 1 - seat)
+                still = {
+                    card["id"]
+                    for cards in state.to_dict()["stacks"][1 - seat].values()
+                    for card in cards
+                }
+                turned &= still  # up, not gone from the stack
+                last = state.information_state_string(seat).splitlines()[-1]
+                if turned:
+                    checked += 1
+                    assert last.endswith("; turned face up: " + " ".join(sorted(turned))), last
+                else:
+                    assert "turned face up" not in last, last
