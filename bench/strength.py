@@ -147,7 +147,12 @@ def main() -> None:
     except cli.CliError as error:
         parser.error(str(error))
     if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
+        if args.out.exists() and not args.out.is_dir():
+            parser.error(f"--out {args.out} is not a folder")
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            parser.error(f"--out {args.out}: {error.strerror}")
     changed = "".join(f" {key}={value}" for key, value in changes.items())
     print(
         f"{args.bot}{changed} at {args.time_s} s/move ({args.clock} clock), {args.games} games per "

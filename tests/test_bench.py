@@ -10,6 +10,7 @@ import contextlib
 import importlib.util
 import io
 import math
+import subprocess
 import sys
 from pathlib import Path
 
@@ -186,3 +187,20 @@ def test_the_pyspiel_row_uses_this_environment_or_says_what_is_missing(
     if importlib.util.find_spec("pyspiel") is not None:
         assert isinstance(found, _pyspiel.Pyspiel) and found.python == Path(sys.executable)
         assert _pyspiel.loop_plies_per_s(found, "tic_tac_toe", 0.05, 1) > 0
+
+
+def test_strength_refuses_an_out_that_is_not_a_folder(tmp_path: Path) -> None:
+    # A file there is a record of something else: one line, no traceback, nothing written.
+    taken = tmp_path / "taken"
+    taken.write_text("earlier results\n", encoding="utf-8")
+    script = Path(__file__).resolve().parents[1] / "bench" / "strength.py"
+    result = subprocess.run(
+        [sys.executable, str(script), "--out", str(taken), "--games", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert f"--out {taken} is not a folder" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert taken.read_text(encoding="utf-8") == "earlier results\n"
