@@ -211,4 +211,4 @@ def test_evaluate_refuses_an_evaluation_the_game_lacks(name: str) -> None:
             where.evaluate(0, long_name)
         messages.append(str(refused.value))
     assert messages[0] == messages[1]
-    assert f"'{'x' * 60}...'" in messages[0] and len(messages[0]) < 200
+    assert f"'{'x' * 200}...'" in messages[0] and len(messages[0]) < 300

@@ -84,6 +84,20 @@ CASES = {
         interrupted(lambda: game.play_match(bots, 100_000, threads=2))
         assert game.play_match(["random"] * game.num_players, 3, threads=2)["lengths"].all()
     """,
+    "vector_env": """
+        import numpy as np
+        env = rivals.VectorEnv(
+            "rosenkoenig", 3, seed=1, threads=2, opponents={1: ("mcts", {"iterations": 10**9})}
+        )
+        out = env.reset()
+        before = [env.state(e).history() for e in range(3)]
+        actions = [int(np.flatnonzero(mask)[0]) for mask in out["legal_mask"]]
+        interrupted(lambda: env.step(actions), rounds=2)
+        # Interrupted while the bots thought: no game has the learner's move, each is where it
+        # was with the learner to move, so the next step is checked against the true position.
+        assert [env.state(e).history() for e in range(3)] == before
+        assert all(env.state(e).current_player() == 0 for e in range(3))
+    """,
     "random_playouts": """
         game = rivals.make("battlecards")
         interrupted(lambda: game.random_playouts(10_000_000, threads=2))

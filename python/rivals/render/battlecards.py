@@ -303,11 +303,13 @@ def render(
 
 
 def _lines(state: State, seat: int, start: int) -> list[str]:
-    """The information state's line of every action from ``start`` on (one line each)."""
+    """The information state's line of every action from ``start`` on (one line each), without
+    the cards it turned face up: ``move_texts`` names those from the positions."""
     count = len(state.history()) - start
     if count == 0:
         return []
-    return state.information_state_string(seat).rsplit("\n", count)[-count:]
+    lines = state.information_state_string(seat).rsplit("\n", count)[-count:]
+    return [line.partition("; turned face up:")[0] for line in lines]
 
 
 def _named(card_id: str, cards: dict[str, dict[str, Any]]) -> str:

@@ -82,7 +82,9 @@ class VectorEnv final : public AnyVectorEnv {
         players_(rules.num_players()),
         bots_(std::move(bots)),
         legal_(static_cast<std::size_t>(num_envs) * State::kMaxLegalActions),
-        legal_count_(static_cast<std::size_t>(num_envs), 0) {
+        legal_count_(static_cast<std::size_t>(num_envs), 0),
+        saved_(static_cast<std::size_t>(num_envs), Saved{initial_}),
+        spare_histories_(static_cast<std::size_t>(num_envs)) {
     rngs_.resize(static_cast<std::size_t>(num_envs));
     reseed(seed);
     for (Player seat = 0; seat < players_; ++seat)
@@ -109,8 +111,9 @@ class VectorEnv final : public AnyVectorEnv {
   }
 
   void reset(const VectorBuffers& out) override {
-    pool_.run(num_envs(), [&](int begin, int end) {
+    all_or_nothing(out, [&](int begin, int end) {
       for (int e = begin; e < end; ++e) {
+        save(e);
         restart(e);
         write(e, out, false);
       }
@@ -128,8 +131,9 @@ class VectorEnv final : public AnyVectorEnv {
                               std::to_string(actions[e]) + " is not legal for player " +
                               std::to_string(states_[e].current_player()));
     }
-    pool_.run(num_envs(), [&](int begin, int end) {
+    all_or_nothing(out, [&](int begin, int end) {
       for (int e = begin; e < end; ++e) {
+        save(e);
         if (restart_[e]) {
           restart(e);
           write(e, out, false);
@@ -153,9 +157,10 @@ class VectorEnv final : public AnyVectorEnv {
                             std::to_string(num_envs));
     // What one environment holds at most: its state, its legal actions, its game's history, and
     // the rows of the result arrays the caller keeps (observation, legal mask, rewards).
+    // The state and the history are held twice: once more for rolling back a failed call.
     const std::size_t per_env =
-        sizeof(State) + sizeof(Rng) + sizeof(Action) * State::kMaxLegalActions +
-        sizeof(Action) * static_cast<std::size_t>(game.max_game_length()) +
+        2 * sizeof(State) + 2 * sizeof(Rng) + sizeof(Action) * State::kMaxLegalActions +
+        2 * sizeof(Action) * static_cast<std::size_t>(game.max_game_length()) +
         sizeof(float) * static_cast<std::size_t>(game.observation_size() + game.num_players()) +
         static_cast<std::size_t>(game.num_distinct_actions());
     const std::size_t bytes = per_env * static_cast<std::size_t>(num_envs);
@@ -166,9 +171,63 @@ class VectorEnv final : public AnyVectorEnv {
     return static_cast<std::size_t>(num_envs);
   }
 
-  // A history keeps its capacity across games, so recording it allocates only in the first ones.
+  // What an environment was before the call that is changing it.
+  struct Saved {
+    State state;
+    std::size_t history_length = 0;
+    Rng rng{0};
+    Player viewer = 0;
+    std::uint8_t restart = 0;
+    std::uint8_t changed = 0;         // whether this call has begun on the environment
+    std::uint8_t history_spared = 0;  // whether restart moved the history to the spare
+  };
+
+  // A bot may throw in the middle of a call (Ctrl-C, out of memory) with some environments
+  // stepped and one between the learner's move and the bots': every environment the call
+  // changed goes back to what it was, its row of the results too, so that nothing has changed
+  // and the next call checks its actions against the true positions.
+  template <class Body>
+  void all_or_nothing(const VectorBuffers& out, const Body& body) {
+    for (Saved& saved : saved_) saved.changed = 0;
+    try {
+      pool_.run(num_envs(), body);
+    } catch (...) {
+      for (int e = 0; e < num_envs(); ++e)
+        if (saved_[e].changed) roll_back(e, out);
+      throw;
+    }
+  }
+
+  void save(int e) {
+    Saved& saved = saved_[e];
+    saved.state = states_[e];
+    saved.history_length = histories_[e].size();
+    saved.rng = rngs_[e];
+    saved.viewer = viewers_[e];
+    saved.restart = restart_[e];
+    saved.history_spared = 0;
+    saved.changed = 1;
+  }
+
+  void roll_back(int e, const VectorBuffers& out) {
+    const Saved& saved = saved_[e];
+    states_[e] = saved.state;
+    if (saved.history_spared) histories_[e].swap(spare_histories_[e]);
+    histories_[e].resize(saved.history_length);
+    rngs_[e] = saved.rng;
+    viewers_[e] = saved.viewer;
+    restart_[e] = saved.restart;
+    // The row as the last call that succeeded wrote it: a game it ended stays ended until the
+    // next call restarts it.
+    write(e, out, saved.restart != 0);
+  }
+
+  // The finished game's history goes to the spare, which keeps it for a roll back and its
+  // capacity for the game after next: recording a history allocates only in the first games.
   void restart(int e) {
     states_[e] = initial_;
+    histories_[e].swap(spare_histories_[e]);
+    saved_[e].history_spared = 1;
     histories_[e].clear();
     viewers_[e] = learner_seats_.front();
     settle(e);
@@ -260,6 +319,8 @@ class VectorEnv final : public AnyVectorEnv {
   // Per environment, its legal actions as last written (ascending), and their count.
   std::vector<Action> legal_;
   std::vector<int> legal_count_;
+  std::vector<Saved> saved_;
+  std::vector<std::vector<Action>> spare_histories_;
 };
 
 }  // namespace rivals

@@ -2,6 +2,8 @@
 //
 // A vectorised environment steps every few microseconds; starting threads per step would cost more
 // than the step itself, so the workers live as long as the environment and sleep between jobs.
+// A job that fails or is interrupted on one thread stops the others at their next interruption
+// point (interrupt.h), so the bots a job runs never think on after Ctrl-C.
 #pragma once
 
 #include <condition_variable>
@@ -13,6 +15,8 @@
 #include <system_error>
 #include <thread>
 #include <vector>
+
+#include "rivals/core/interrupt.h"
 
 namespace rivals {
 
@@ -55,6 +59,8 @@ class WorkerPool {
       count_ = count;
       pending_ = n - 1;
       error_ = nullptr;
+      stop_.stop = false;
+      stop_.parent = detail::thread_context.chain;  // a stop of the caller's own group reaches
       ++generation_;
     }
     wake_.notify_all();
@@ -63,9 +69,21 @@ class WorkerPool {
       body(0, block_end(0, count));
     } catch (...) {
       own_error = std::current_exception();
+      stop_.stop = true;
     }
+    // The caller's block may end first: it still answers Ctrl-C while the workers run.
     std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [this] { return pending_ == 0; });
+    while (!done_.wait_for(lock, kInterruptPoll, [this] { return pending_ == 0; })) {
+      if (own_error) continue;
+      lock.unlock();
+      try {
+        interruption_point();
+      } catch (...) {
+        own_error = std::current_exception();
+        stop_.stop = true;
+      }
+      lock.lock();
+    }
     body_ = nullptr;
     if (own_error) std::rethrow_exception(own_error);
     if (error_) std::rethrow_exception(error_);
@@ -87,6 +105,7 @@ class WorkerPool {
   }
 
   void work(int t) {
+    detail::thread_context.chain = &stop_;
     unsigned long long seen = 0;
     while (true) {
       const std::function<void(int, int)>* body;
@@ -104,6 +123,7 @@ class WorkerPool {
         (*body)(block_end(t - 1, count), block_end(t, count));
       } catch (...) {
         error = std::current_exception();
+        stop_.stop = true;
       }
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -123,6 +143,7 @@ class WorkerPool {
   unsigned long long generation_ = 0;
   bool stopping_ = false;
   std::exception_ptr error_;
+  detail::StopChain stop_;  // the workers' interruption points read it
 };
 
 }  // namespace rivals
