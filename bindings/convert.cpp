@@ -82,6 +82,9 @@ Json from_python_at(nb::handle value, const std::string& where, int depth) {
     }
     return out;
   }
+  // Another integral number (numpy's int64, for one): the int it stands for.
+  if (const nb::object index = as_index(value); index.is_valid())
+    return from_python_at(index, where, depth + 1);
   throw InvalidArgument(where + ": cannot use a value of type " + python_type_name(value));
 }
 

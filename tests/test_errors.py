@@ -98,6 +98,18 @@ def test_seeds_outside_64_bits_are_value_errors(seed: int) -> None:
             call()
 
 
+def test_numpy_integers_are_ints_in_game_and_bot_parameters() -> None:
+    np = pytest.importorskip("numpy")
+    game = rivals.make("rosenkoenig", players=np.int64(4))
+    assert game.num_players == 4 and game.params["players"] == 4
+    bot = rivals.bots.make("mcts", game, iterations=np.int32(7))
+    assert bot.params["iterations"] == 7
+    results = game.play_match([("mcts", {"iterations": np.uint16(5)}), "random"] * 2, 2)
+    assert results["returns"].shape == (2, 4)
+    with pytest.raises(ValueError, match="cannot use a value of type float32"):
+        rivals.bots.make("mcts", game, iterations=np.float32(7))
+
+
 def test_numpy_bools_are_not_numbers_whatever_numpys_version() -> None:
     """numpy's bool has ``__index__`` in numpy up to 2.0 (with a DeprecationWarning), and later
     raises from it: either way a truth value is refused where an action, a count or a seed is
