@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import rivals
 from tests import optional
@@ -47,3 +48,20 @@ def test_the_random_policy_example_runs() -> None:
     assert re.fullmatch(
         r"LearnerEnv: env_checker passed; one game of \d+ decisions, return [+-][01]", lines[1]
     )
+
+
+def test_the_learner_takes_only_integers_and_a_refused_seed_changes_nothing() -> None:
+    learner = optional.require("rivals.gymnasium_env").LearnerEnv
+    env = learner("rosenkoenig", np.int64(0), {1: "random"}, illegal_action="lose")
+    env.reset(seed=np.int64(3))
+    action = int(np.flatnonzero(env.action_masks())[0])
+    # Not a move at all, so not a lost game either: int(4.7) would have played 4.
+    for bad in (action + 0.7, str(action), True, None):
+        with pytest.raises(ValueError, match="an action must be an integer"):
+            env.step(bad)
+    generator = env.np_random.bit_generator.state
+    with pytest.raises(ValueError, match=r"seed must be an int 0..2\*\*64-1"):
+        env.reset(seed=2**64)
+    assert env.np_random.bit_generator.state == generator
+    info = env.step(np.int16(action))[4]
+    assert not info["illegal_action"]

@@ -3,7 +3,10 @@ matches the engine at every step, and OpenSpiel's MCTS bot plays it through eval
 
 from __future__ import annotations
 
+import pickle
 import random
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -180,3 +183,19 @@ def test_information_state_strings() -> None:
     assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert state.information_state_string(0) == ", ".join(str(a) for a in state.history())
     assert state.observation_string(1) == state.rivals_state.observation_string(1)
+
+
+def test_a_game_pickles_into_a_fresh_interpreter() -> None:
+    # What multiprocessing does with a game: the worker has not registered the rivals games.
+    game = pyspiel.load_game("rivals_verraeter", {"players": 3})
+    code = (
+        "import pickle, sys\n"
+        "game = pickle.loads(sys.stdin.buffer.read())\n"
+        "print(game, game.num_players(), len(game.new_initial_state().legal_actions()))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], input=pickle.dumps(game), capture_output=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    expected = f"{game} 3 {len(game.new_initial_state().legal_actions())}"
+    assert result.stdout.decode().strip() == expected

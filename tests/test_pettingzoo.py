@@ -151,3 +151,22 @@ def test_accepts_a_game_and_renders_text() -> None:
         RivalsAECEnv(game, players=4)
     with pytest.raises(ValueError, match="players"):
         raw_env("rosenkoenig", players=3)
+
+
+def test_only_integers_are_actions_and_seeds() -> None:
+    # int(12.7) would play 12: a float, a string or a truth value is refused, the game unchanged.
+    environment = raw_env("verraeter")
+    environment.reset(seed=3)
+    action = int(np.flatnonzero(environment.observe(environment.agent_selection)["action_mask"])[0])
+    before = environment.game_state.history()
+    for bad in (action + 0.7, float(action), str(action), True, [action], np.float32(action)):
+        with pytest.raises(ValueError, match="player_0's action must be an integer"):
+            environment.step(bad)
+        assert environment.game_state.history() == before
+    environment.step(np.int64(action))
+    assert environment.game_state.history() == [*before, action]
+    for seed in (True, 1.5, "1", -1, 2**64):
+        with pytest.raises(ValueError, match="seed"):
+            environment.reset(seed=seed)
+    environment.reset(seed=np.int64(3))
+    assert environment.game_state.history()[: len(before)] == before

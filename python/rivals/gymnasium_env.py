@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rivals import _core
-from rivals.vector_env import VectorEnv
+from rivals.vector_env import VectorEnv, integral
 
 __all__ = ["LearnerEnv"]
 
@@ -50,6 +50,7 @@ class LearnerEnv(gymnasium.Env[Any, np.int64]):
             raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
         if obs is None:
             raise ValueError("obs must be 'planes' or 'compact': a learner needs an observation")
+        seat = integral(seat, "seat")
         self._env = VectorEnv(game, 1, seed, obs=obs, dtype=dtype, opponents=opponents)
         if self._env.learner_seats != (seat,):
             raise ValueError(
@@ -68,8 +69,16 @@ class LearnerEnv(gymnasium.Env[Any, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
+        if seed is not None:
+            # Checked first, so that a seed refused leaves even the generator of gymnasium as it
+            # was; a numpy integer is the int it stands for.
+            seed = integral(seed, "seed")
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed must be an int 0..2**64-1, got {seed}")
+        if options:
+            raise ValueError(f"LearnerEnv.reset takes no options, got {options!r:.200}")
         super().reset(seed=seed)
-        self._out = self._env.reset(seed=seed, options=options)
+        self._out = self._env.reset(seed=seed)
         self._over = False
         return self._observation(), self._info()
 
@@ -77,7 +86,7 @@ class LearnerEnv(gymnasium.Env[Any, np.int64]):
         if self._over:
             raise ValueError("the game is over (or was never started): call reset()")
         legal = self._out["legal_mask"][0]
-        index = int(action)
+        index = integral(action, f"{self.game.name}: an action")
         if not 0 <= index < legal.size or not legal[index]:
             if self.illegal_action == "raise":
                 raise ValueError(

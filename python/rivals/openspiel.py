@@ -73,6 +73,13 @@ def _game_class(name: str) -> type[RivalsGame]:
     return type(f"RivalsGame_{name}", (RivalsGame,), {"__init__": __init__})
 
 
+def _load_game(text: str) -> Any:
+    """``pyspiel.load_game(text)`` with the rivals games registered: how a pickled game is made
+    again, in this process or another."""
+    register()
+    return pyspiel.load_game(text)
+
+
 @cache
 def _specification(name: str) -> tuple[dict[str, Scalar], dict[str, Scalar]]:
     """OpenSpiel's parameter specification of game ``name``, and the values in it that stand for
@@ -175,6 +182,11 @@ class RivalsGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
             max_game_length=game.max_game_length,
         )
         super().__init__(_game_type(name), info, dict(params or {}))
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # pyspiel's own pickling would make the object without __init__, so without the engine's
+        # game; loading it by its name makes it whole, in any process.
+        return _load_game, (str(self),)
 
     def new_initial_state(self) -> RivalsState:
         return RivalsState(self)

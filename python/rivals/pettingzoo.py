@@ -39,6 +39,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
     ) from error
 
 from rivals._core import Game, State, make_game
+from rivals.vector_env import integral
 
 __all__ = ["RENDER_MODES", "RivalsAECEnv", "env", "raw_env"]
 
@@ -110,8 +111,11 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``seed`` seeds the chance events (and later resets without a seed go on
         with the same generator, so a seeded run of several games is reproducible)."""
-        del options  # no options
+        del options  # none; PettingZoo's api_test passes some, which must do nothing
         if seed is not None:
+            seed = integral(seed, "seed")
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed must be an int 0..2**64-1, got {seed}")
             self._rng = np.random.default_rng(seed)
         self.game_state = self.game.new_initial_state()
         self._resolve_chance()
@@ -137,7 +141,7 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             return
         if action is None:
             raise ValueError(f"{agent} is to move and must give an action, not None")
-        self.game_state.apply_action(int(action))
+        self.game_state.apply_action(integral(action, f"{agent}'s action"))
         self._cumulative_rewards[agent] = 0.0
         self._resolve_chance()
         if self.game_state.is_terminal():

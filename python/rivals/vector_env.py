@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import operator
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any, ClassVar
@@ -197,6 +198,17 @@ class VectorEnv:
         return out
 
 
+def integral(value: Any, what: str) -> int:
+    """``value`` as an int when it is an integral number (a Python int or a numpy integer, as
+    every int the engine takes); ``ValueError`` for a bool, a float, text or anything else."""
+    if not isinstance(value, (bool, np.bool_)):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise ValueError(f"{what} must be an integer, got {type(value).__name__} {value!r:.80}")
+
+
 def _seat_bots(
     game: _core.Game, opponents: Mapping[int, str | tuple[str, dict[str, Any]]] | None
 ) -> list[str | tuple[str, dict[str, Any]] | None] | None:
@@ -208,9 +220,8 @@ def _seat_bots(
     if not isinstance(opponents, Mapping):
         raise ValueError(f"opponents must be a dict {{seat: bot}}, got {opponents!r}")
     seats: list[str | tuple[str, dict[str, Any]] | None] = [None] * game.num_players
-    for seat, bot in opponents.items():
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ValueError(f"opponents: a seat is an int, got {seat!r}")
+    for key, bot in opponents.items():
+        seat = integral(key, "opponents: a seat")
         if not 0 <= seat < game.num_players:
             raise ValueError(
                 f"opponents: seat {seat} is not a seat of {game.name} (0..{game.num_players - 1})"
