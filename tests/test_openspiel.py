@@ -199,3 +199,23 @@ def test_a_game_pickles_into_a_fresh_interpreter() -> None:
     assert result.returncode == 0, result.stderr.decode()
     expected = f"{game} 3 {len(game.new_initial_state().legal_actions())}"
     assert result.stdout.decode().strip() == expected
+
+
+@pytest.mark.parametrize("name", ["battlecards", "verraeter", "rheinlaender"])
+def test_a_seat_has_no_legal_actions_at_a_chance_node(name: str) -> None:
+    # The outcomes left depend on hidden cards: a seat must not learn them from its actions.
+    game = pyspiel.load_game(rivals.openspiel.pyspiel_name(name))
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = [action for action, _ in state.chance_outcomes()]
+    assert state.legal_actions() == outcomes
+    assert state.legal_actions(pyspiel.PlayerId.CHANCE) == outcomes
+    for seat in range(game.num_players()):
+        assert state.legal_actions(seat) == []
+        assert state.legal_actions_mask(seat) == [0] * game.num_distinct_actions()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    mover = state.current_player()
+    assert state.legal_actions(mover) == state.legal_actions()
+    mask = state.legal_actions_mask(mover)
+    assert [a for a, bit in enumerate(mask) if bit] == state.legal_actions()

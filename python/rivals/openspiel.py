@@ -217,6 +217,23 @@ class RivalsState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             return []
         return self.rivals_state.legal_actions()
 
+    # At a chance node pyspiel answers a seat's legal actions with the chance outcomes, without
+    # asking _legal_actions; the outcomes depend on hidden cards, so a seat gets none, as in
+    # OpenSpiel's own games.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if player is None:
+            return list(super().legal_actions())
+        if player != self.current_player():
+            return []
+        return list(super().legal_actions(player))
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        if player is None:
+            return list(super().legal_actions_mask())
+        if player != self.current_player():
+            return [0] * self.get_game().num_distinct_actions()
+        return list(super().legal_actions_mask(player))
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self.rivals_state.chance_outcomes()
 
