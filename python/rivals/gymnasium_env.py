@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rivals import _core
-from rivals.vector_env import VectorEnv, integral
+from rivals.vector_env import VectorEnv, integral, seed_value
 
 __all__ = ["LearnerEnv"]
 
@@ -72,9 +72,7 @@ class LearnerEnv(gymnasium.Env[Any, np.int64]):
         if seed is not None:
             # Checked first, so that a seed refused leaves even the generator of gymnasium as it
             # was; a numpy integer is the int it stands for.
-            seed = integral(seed, "seed")
-            if not 0 <= seed < 2**64:
-                raise ValueError(f"seed must be an int 0..2**64-1, got {seed}")
+            seed = seed_value(seed)
         if options:
             raise ValueError(f"LearnerEnv.reset takes no options, got {options!r:.200}")
         super().reset(seed=seed)

@@ -39,7 +39,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
     ) from error
 
 from rivals._core import Game, State, make_game
-from rivals.vector_env import integral
+from rivals.vector_env import integral, seed_value
 
 __all__ = ["RENDER_MODES", "RivalsAECEnv", "env", "raw_env"]
 
@@ -113,9 +113,7 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         with the same generator, so a seeded run of several games is reproducible)."""
         del options  # none; PettingZoo's api_test passes some, which must do nothing
         if seed is not None:
-            seed = integral(seed, "seed")
-            if not 0 <= seed < 2**64:
-                raise ValueError(f"seed must be an int 0..2**64-1, got {seed}")
+            seed = seed_value(seed)
             self._rng = np.random.default_rng(seed)
         self.game_state = self.game.new_initial_state()
         self._resolve_chance()

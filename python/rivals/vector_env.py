@@ -209,6 +209,14 @@ def integral(value: Any, what: str) -> int:
     raise ValueError(f"{what} must be an integer, got {type(value).__name__} {value!r:.80}")
 
 
+def seed_value(value: Any) -> int:
+    """``value`` as a seed: an integral number in 0..2**64-1, as every seed the engine takes."""
+    seed = integral(value, "seed")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an int 0..2**64-1, got {seed}")
+    return seed
+
+
 def _seat_bots(
     game: _core.Game, opponents: Mapping[int, str | tuple[str, dict[str, Any]]] | None
 ) -> list[str | tuple[str, dict[str, Any]] | None] | None:
