@@ -43,8 +43,9 @@ std::string text_problem(std::string_view text) {
     const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
     // C1 characters are U+0080..U+009F, in UTF-8 0xc2 then 0x80..0x9f; other bytes from 0x80
     // up belong to other characters.
-    const unsigned code = c == 0xc2 && next >= 0x80 && next <= 0x9f ? next : c;
-    if (code < 0x20 || code == 0x7f || (c == 0xc2 && code >= 0x80 && code <= 0x9f)) {
+    const bool c1 = c == 0xc2 && next >= 0x80 && next <= 0x9f;
+    if (c < 0x20 || c == 0x7f || c1) {
+      const unsigned code = c1 ? next : c;
       static constexpr char kHex[] = "0123456789ABCDEF";
       return std::string("has a control character (U+00") + kHex[code >> 4] + kHex[code & 15] + ")";
     }
