@@ -9,6 +9,7 @@ from typing import Any
 
 import rivals
 from tests.games import config_id, configs
+from tests.random_play import play_randomly
 
 
 def cases() -> list[tuple[str, dict[str, Any]]]:
@@ -35,11 +36,6 @@ def random_game(
     ``limit`` is given, to exactly ``limit`` actions (the game must last that long)."""
     rng = random.Random(seed)
     state = rivals.make(name, **params).new_initial_state()
-    while not state.is_terminal() and (limit is None or len(state.history()) < limit):
-        if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    play_randomly(state, rng, plies=limit)
     assert limit is None or len(state.history()) == limit, f"the game ended before {limit} actions"
     return state

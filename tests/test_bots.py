@@ -14,16 +14,10 @@ import pytest
 
 import rivals
 from tests.isolated import run_engine_check
+from tests.random_play import random_action
 from tests.sekigahara.helpers import value as solved_value
 
 TREE_BOTS = ["mcts", "ismcts"]
-
-
-def random_action(state: rivals.State, rng: random.Random) -> int:
-    if state.is_chance_node():
-        actions, weights = zip(*state.chance_outcomes())
-        return int(rng.choices(actions, weights)[0])
-    return int(rng.choice(state.legal_actions()))
 
 
 def decisions(name: str, count: int, seed: int, **params: Any) -> list[rivals.State]:

@@ -16,6 +16,7 @@ import rivals
 from rivals import cli, render, replay, rulebook, viewer
 from rivals.play import reveals
 from rivals.render import svg
+from tests.random_play import random_action
 
 Capture = pytest.CaptureFixture[str]
 
@@ -382,8 +383,7 @@ def test_a_battle_reveals_cards_and_deploying_does_not() -> None:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                actions, weights = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, weights)[0])
+                state.apply_action(random_action(state, rng))
                 continue
             seat, before = state.current_player(), state.history()
             action = rng.choice(state.legal_actions())

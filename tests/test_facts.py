@@ -22,6 +22,7 @@ import rivals
 import rivals.openspiel
 from rivals.pettingzoo import raw_env
 from tests.games import config_id, configs
+from tests.random_play import random_action
 
 rivals.openspiel.register()
 GAME_TYPE = {name: pyspiel.load_game(f"rivals_{name}").get_type() for name in rivals.games()}
@@ -53,13 +54,6 @@ def cases() -> list[tuple[str, dict[str, Any]]]:
 
 CASES = cases()
 IDS = [config_id(name, params) for name, params in CASES]
-
-
-def random_action(state: rivals.State, rng: random.Random) -> int:
-    if state.is_chance_node():
-        actions, weights = zip(*state.chance_outcomes())
-        return int(rng.choices(actions, weights)[0])
-    return int(rng.choice(state.legal_actions()))
 
 
 def random_positions(game: rivals.Game, seed: str, games: int, every: int) -> list[rivals.State]:

@@ -12,6 +12,7 @@ import pytest
 
 import rivals
 from tests.games import config_id, configs
+from tests.random_play import random_action
 
 CASES = configs("invariants")
 COPY_STEP = 10
@@ -19,13 +20,6 @@ COPY_STEP = 10
 
 def case_ids() -> list[str]:
     return [config_id(name, params) for name, params, _ in CASES]
-
-
-def random_action(state: rivals.State, rng: random.Random) -> int:
-    if state.is_chance_node():
-        actions, weights = zip(*state.chance_outcomes())
-        return int(rng.choices(actions, weights)[0])
-    return int(rng.choice(state.legal_actions()))
 
 
 def snapshot(state: rivals.State) -> tuple[Any, ...]:

@@ -15,6 +15,7 @@ import pytest
 import rivals
 from tests.ecosystem_cases import CASE_IDS, CASES, random_game
 from tests.optional import require
+from tests.random_play import random_action
 
 pyspiel = require("pyspiel")
 evaluate_bots = require("open_spiel.python.algorithms.evaluate_bots")
@@ -73,13 +74,6 @@ def test_parameters() -> None:
 def test_random_sim_test(name: str, params: dict[str, Any]) -> None:
     game = load(name, params)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
-
-
-def random_action(state: Any, rng: random.Random) -> int:
-    if state.is_chance_node():
-        actions, weights = zip(*state.chance_outcomes())
-        return int(rng.choices(actions, weights)[0])
-    return int(rng.choice(state.legal_actions()))
 
 
 def check_observations(state: Any, engine: rivals.State) -> None:

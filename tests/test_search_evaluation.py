@@ -18,6 +18,7 @@ import pytest
 import rivals
 from rivals import arena, cli
 from tests.isolated import run_engine_check
+from tests.random_play import random_action
 from tests.test_bots import decisions, moves_of
 
 TREE_BOTS = ["mcts", "ismcts"]
@@ -119,8 +120,7 @@ def rosenkoenig_positions(players: int, count: int, seed: int) -> list[rivals.St
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                actions, weights = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, weights)[0])
+                state.apply_action(random_action(state, rng))
                 continue
             if len(set(rosenkoenig_leads(state, 6).values())) > 2 and rng.random() < 0.1:
                 found.append(state.clone())

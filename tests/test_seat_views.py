@@ -14,6 +14,7 @@ from rich.console import Console
 import rivals
 from rivals import replay, viewer
 from rivals.render import move_texts, render, svg
+from tests.random_play import play_randomly, random_action
 
 HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information == "imperfect"]
 POSITIONS = 12
@@ -35,12 +36,7 @@ def twins(name: str) -> list[tuple[Any, Any, int]]:
     while len(out) < POSITIONS:
         state = game.new_initial_state()
         stop = rng.randrange(1, 400)
-        while not state.is_terminal() and len(state.history()) < stop:
-            if state.is_chance_node():
-                actions, weights = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, weights)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+        play_randomly(state, rng, plies=stop)
         if state.is_terminal() or state.is_chance_node():
             continue
         seat = rng.randrange(game.num_players)
@@ -82,8 +78,7 @@ def test_battlecards_information_states_name_the_cards_turned_face_up() -> None:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                actions, weights = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, weights)[0])
+                state.apply_action(random_action(state, rng))
                 continue
             down = [face_down_ids(state, seat) for seat in (0, 1)]
             state.apply_action(rng.choice(state.legal_actions()))

@@ -15,23 +15,11 @@ import pytest
 
 import rivals
 from rivals import reference
+from tests.random_play import play_randomly
 
 from .helpers import BASTION_BASE, DISCARD_BASE, S, tiny_map
 
 TINY_DISCARD_BASE = 16 * 13 + 13  # the tiny map's first discard id: N*S + S
-
-
-def play_randomly(state: Any, rng: random.Random, plies: int | None = None) -> Any:
-    """Random legal actions (chance outcomes by their probabilities) until the end or `plies`."""
-    done = 0
-    while not state.is_terminal() and (plies is None or done < plies):
-        if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        done += 1
-    return state
 
 
 def played_card(action: int) -> int | None:
@@ -182,7 +170,7 @@ def test_discards_stay_legal_in_every_sample() -> None:
     rng = random.Random(8)
     game = rivals.make("rheinlaender", map=tiny_map(), max_turns=300)
     for _ in range(4):
-        state = play_randomly(game.new_initial_state(), rng, rng.randrange(150, 600))
+        state = play_randomly(game.new_initial_state(), rng, plies=rng.randrange(150, 600))
         discards = [a for _, a in decisions(state) if a >= TINY_DISCARD_BASE]
         assert discards
         for player in range(3):
@@ -192,7 +180,7 @@ def test_discards_stay_legal_in_every_sample() -> None:
 
 def test_nothing_hidden_before_the_deal() -> None:
     state = rivals.make("rheinlaender").new_initial_state()
-    play_randomly(state, random.Random(2), 26 + 5)  # the chips and seat 0's cards
+    play_randomly(state, random.Random(2), plies=26 + 5)  # the chips and seat 0's cards
     tokens = state.information_state_string(0).split(" ")
     assert "?" not in tokens and tokens == [str(a) for a in state.history()]
     assert state.information_state_string(1).split(" ")[-5:] == ["?"] * 5
@@ -220,6 +208,6 @@ def test_ismcts_plays_legal_moves() -> None:
     rng = random.Random(4)
     for state in positions(3, 3, seed=51):
         while state.is_chance_node():
-            play_randomly(state, rng, 1)
+            play_randomly(state, rng, plies=1)
         assert not state.is_terminal(), "the game ended on a chance outcome"
         assert bot.step(state) in state.legal_actions()

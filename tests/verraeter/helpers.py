@@ -155,14 +155,3 @@ def play_round(
     draft(state, site, aside, picks)
     supply(state, plays)
     return finish(state, **finish_args)
-
-
-def random_game(state: Any, rng: Any, stop: Any = None) -> Any:
-    """Uniformly random legal actions (chance by its probabilities) until the end or ``stop``."""
-    while not state.is_terminal() and not (stop and stop(state)):
-        if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state

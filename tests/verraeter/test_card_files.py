@@ -11,6 +11,7 @@ import pytest
 
 import rivals
 from rivals import reference
+from tests.random_play import random_action
 from tests.test_differential import compare, compare_views
 
 from .test_hidden import views
@@ -126,11 +127,7 @@ def test_resample_on_other_cards(card_path: str) -> None:
     for _ in range(4):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                actions, weights = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, weights)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(random_action(state, rng))
             if rng.random() < 0.05:
                 for player in range(4):
                     other = state.resample_from_infostate(player, rng.randrange(1000))

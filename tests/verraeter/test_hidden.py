@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import rivals
+from tests.random_play import play_randomly, random_action
 
-from .helpers import act, draft, finish, new_game, random_game, supply
+from .helpers import act, draft, finish, new_game, supply
 
 
 def views(state: Any, player: int) -> tuple[str, bytes, str]:
@@ -19,13 +20,6 @@ def views(state: Any, player: int) -> tuple[str, bytes, str]:
         state.observation_tensor(player).tobytes(),
         state.information_state_string(player),
     )
-
-
-def random_action(state: Any, rng: random.Random) -> int:
-    if state.is_chance_node():
-        actions, weights = zip(*state.chance_outcomes())
-        return int(rng.choices(actions, weights)[0])
-    return int(rng.choice(state.legal_actions()))
 
 
 def reshuffled(before: dict[str, Any], after: dict[str, Any]) -> bool:
@@ -74,7 +68,7 @@ def test_resampled_states_play_on_legally(players: int) -> None:
     for state in sample_positions(players, 6, seed=10 + players):
         for player in range(players):
             other = state.resample_from_infostate(player, rng.randrange(2**32))
-            random_game(other, rng)
+            play_randomly(other, rng)
             assert other.is_terminal()
             # The whole history replays through the checked API.
             assert other.game.state_from_history(other.history()).to_dict() == other.to_dict()

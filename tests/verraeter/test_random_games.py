@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from tests.random_play import random_action
+
 from .helpers import DECK
 
 PHASES = {"ring", "estates", "conflict", "draft", "supply", "builder", "draw", "discard", "end"}
@@ -52,11 +54,7 @@ def test_random_games(make, players):
         vp = [0] * players
         while not state.is_terminal():
             vp = check_step(state, vp)
-            if state.is_chance_node():
-                actions, weights = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, weights)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(random_action(state, rng))
         check_step(state, vp)
         snap = state.to_dict()
         assert len(state.history()) <= game.max_game_length

@@ -848,14 +848,14 @@ def test_actions_are_public_after_the_reveal(make):
 def test_resample_keeps_everything_the_player_knows(make):
     import random
 
-    from .helpers import random_game
+    from tests.random_play import play_randomly
 
     rng = random.Random(5)
     changed = 0
     for game_number in range(6):
         players = 3 + game_number % 2
         game = make("verraeter", players=players)
-        history = random_game(game.new_initial_state(), rng).history()
+        history = play_randomly(game.new_initial_state(), rng).history()
         # A mid-game position: the game cut at a random action from the 60th on.
         state = game.new_initial_state()
         for action in history[: rng.randrange(60, len(history))]:
@@ -870,7 +870,7 @@ def test_resample_keeps_everything_the_player_knows(make):
                 mine, theirs = state.to_dict(), other.to_dict()
                 if mine["hands"] != theirs["hands"] or mine["actions"] != theirs["actions"]:
                     changed += 1
-                random_game(other, rng)  # a genuine state: it plays on to the end
+                play_randomly(other, rng)  # a genuine state: it plays on to the end
                 assert other.is_terminal()
     assert changed > 0
 
