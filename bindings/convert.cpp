@@ -59,26 +59,24 @@ Json from_python_at(nb::handle value, const std::string& where, int depth) {
   if (nb::isinstance<nb::float_>(value)) return Json(nb::cast<double>(value));
   if (nb::isinstance<nb::str>(value)) return Json(to_utf8(value, where));
   if (nb::isinstance<nb::list>(value) || nb::isinstance<nb::tuple>(value)) {
-    // By index, not through __iter__, which a subclass may have made endless.
+    const nb::tuple items = items_of(value);
     Json out = Json::array();
-    const bool is_list = PyList_Check(value.ptr());
-    // nanobind's macros are the stable ABI's calls where it is in use, the macros otherwise.
-    const Py_ssize_t size =
-        is_list ? NB_LIST_GET_SIZE(value.ptr()) : NB_TUPLE_GET_SIZE(value.ptr());
-    for (Py_ssize_t i = 0; i < size; ++i) {
-      nb::handle item =
-          is_list ? NB_LIST_GET_ITEM(value.ptr(), i) : NB_TUPLE_GET_ITEM(value.ptr(), i);
-      out.push_back(from_python_at(item, where + "[" + std::to_string(i) + "]", depth + 1));
-    }
+    for (std::size_t i = 0; i < items.size(); ++i)
+      out.push_back(from_python_at(items[i], where + "[" + std::to_string(i) + "]", depth + 1));
     return out;
   }
   if (nb::isinstance<nb::dict>(value)) {
+    // The (key, value) pairs as they are now, each held: the reason items_of gives.
+    const nb::object pairs = nb::steal(PyDict_Items(value.ptr()));
+    if (!pairs.is_valid()) throw nb::python_error();
     Json out = Json::object();
-    const auto dict = nb::borrow<nb::dict>(value);
-    for (auto [key, item] : dict) {
+    for (Py_ssize_t i = 0; i < NB_LIST_GET_SIZE(pairs.ptr()); ++i) {
+      nb::handle pair = NB_LIST_GET_ITEM(pairs.ptr(), i);
+      nb::handle key = NB_TUPLE_GET_ITEM(pair.ptr(), 0);
       if (!nb::isinstance<nb::str>(key)) throw InvalidArgument(where + ": keys must be strings");
       const auto name = to_utf8(key, where);
-      out.set(name, from_python_at(item, where + "." + name, depth + 1));
+      out.set(name,
+              from_python_at(NB_TUPLE_GET_ITEM(pair.ptr(), 1), where + "." + name, depth + 1));
     }
     return out;
   }
@@ -89,6 +87,14 @@ Json from_python_at(nb::handle value, const std::string& where, int depth) {
 }
 
 }  // namespace
+
+nb::tuple items_of(nb::handle list_or_tuple) {
+  if (PyTuple_Check(list_or_tuple.ptr())) return nb::borrow<nb::tuple>(list_or_tuple);
+  // The list's own array, copied: not through __iter__, which a subclass may have made endless.
+  PyObject* items = PyList_AsTuple(list_or_tuple.ptr());
+  if (items == nullptr) throw nb::python_error();
+  return nb::steal<nb::tuple>(items);
+}
 
 // The engine's own values are shallow, and parsed documents are bounded by the JSON parser.
 nb::object to_python(const Json& value) {
@@ -109,6 +115,9 @@ nb::object to_python(const Json& value) {
 }
 
 std::string to_utf8(nb::handle text, const std::string& where) {
+  if (!PyUnicode_Check(text.ptr()))
+    throw InvalidArgument(where + ": expected a str, got a value of type " +
+                          python_type_name(text));
   Py_ssize_t size = 0;
   const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
   if (data == nullptr) {

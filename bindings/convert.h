@@ -39,6 +39,11 @@ std::uint64_t to_seed(nanobind::handle value);
 // An action: an integral number within 32 bits, else ValueError naming the value.
 Action to_action(nanobind::handle value);
 
+// The items of a list or tuple (of a subclass too) as a tuple that holds them. Converting an item
+// may run Python code (__index__) that changes or frees the list it came from: a loop over the
+// list itself would then read freed items.
+nanobind::tuple items_of(nanobind::handle list_or_tuple);
+
 // repr(value), cut short when long, for error messages.
 std::string shown(nanobind::handle value);
 

@@ -73,9 +73,12 @@ class UseGuard {
   [[noreturn]] static void conflict(const UseGuard& guard, const char* kind, const char* call,
                                     const char* advice) {
     const char* other = guard.call_.load(std::memory_order_relaxed);
-    throw InUseError(std::string("this ") + kind + " is in use by another thread (" +
-                     (other != nullptr ? other : "a call") + ") and cannot be used for " + call +
-                     " meanwhile; " + advice);
+    // The other call is another thread's, or the same thread's when Python code it runs (an
+    // argument's __index__, a signal handler) calls back in.
+    throw InUseError(std::string("this ") + kind + " is in use by another call (" +
+                     (other != nullptr ? other : "a call") +
+                     ", on another thread or in Python code it ran) and cannot be used for " +
+                     call + " meanwhile; " + advice);
   }
 
   mutable std::atomic<int> users_{0};               // readers, or -1 for a writer

@@ -14,6 +14,7 @@
 #include "convert.h"
 #include "py_types.h"
 #include "rivals/core/error.h"
+#include "rivals/core/interrupt.h"
 #include "rivals/core/registry.h"
 #include "rivals/core/threads.h"
 
@@ -59,8 +60,12 @@ class PyVectorEnv {
     actions_.resize(n);
   }
 
+  // A step sent and never received is stopped, not waited for: its bots may think for minutes,
+  // and this runs when the interpreter exits too.
   ~PyVectorEnv() {
-    if (pending_.valid()) pending_.wait();
+    if (!pending_.valid()) return;
+    cancel_.stop();
+    pending_.wait();
   }
 
   int num_envs() const { return env_->num_envs(); }
@@ -103,20 +108,46 @@ class PyVectorEnv {
     const auto writing = using_it("send");
     check_idle();
     load_actions(actions);
+    cancel_.clear();
     try {
-      pending_ = std::async(std::launch::async, [this] { env_->step(actions_.data(), buffers()); });
+      pending_ = std::async(std::launch::async, [this] {
+        cancel_.listen();
+        env_->step(actions_.data(), buffers());
+      });
     } catch (const std::system_error& error) {
       throw std::runtime_error(std::string("VectorEnv.send: could not start the step (") +
                                error.what() + "); use step()");
     }
   }
 
+  // Python runs signal handlers on the main thread only, never on the step's own thread: the wait
+  // runs them itself. On Ctrl-C the step stops at its next interruption point and rolls back, as
+  // an interrupted step() does (unless it had already finished), and KeyboardInterrupt is raised.
   void recv() {
     const auto writing = using_it("recv");
     if (!pending_.valid()) throw InvalidArgument("recv() without a send()");
-    nb::gil_scoped_release release;
     auto done = std::move(pending_);
-    done.get();
+    bool interrupted = false;
+    {
+      nb::gil_scoped_release release;
+      while (!interrupted && done.wait_for(kInterruptPoll) != std::future_status::ready) {
+        nb::gil_scoped_acquire gil;
+        interrupted = PyErr_CheckSignals() != 0;
+      }
+      if (interrupted) {
+        cancel_.stop();
+        done.wait();
+      }
+    }
+    if (!interrupted) {
+      done.get();
+      return;
+    }
+    try {
+      done.get();
+    } catch (...) {  // Interrupted, or an error that the signal handler's exception replaces
+    }
+    throw nb::python_error();
   }
 
   // Views of the buffers; `self` keeps this object (and so the memory) alive. Only the arrays
@@ -196,10 +227,10 @@ class PyVectorEnv {
   void load_actions(nb::handle actions) {
     const auto n = static_cast<std::size_t>(num_envs());
     if (PyList_Check(actions.ptr()) || PyTuple_Check(actions.ptr())) {
-      const auto items = nb::borrow<nb::sequence>(actions);
-      if (nb::len(items) != n)
+      const nb::tuple items = items_of(actions);
+      if (items.size() != n)
         throw InvalidArgument(where() + ": step needs one action per environment (" +
-                              std::to_string(n) + "), got " + std::to_string(nb::len(items)));
+                              std::to_string(n) + "), got " + std::to_string(items.size()));
       for (std::size_t e = 0; e < n; ++e) load_action(e, items[e]);
       return;
     }
@@ -285,6 +316,7 @@ class PyVectorEnv {
   BoolBuffer terminated_;
   std::vector<std::int32_t> actions_;
   std::future<void> pending_;
+  StopFlag cancel_;  // stops the step sent
   UseGuard guard_;
 };
 
@@ -320,13 +352,13 @@ std::vector<BotSpec> seat_bots(const AnyGame& game, const std::string& what, nb:
   if (!PyList_Check(given.ptr()) && !PyTuple_Check(given.ptr()))
     throw InvalidArgument(what + "opponents must be a list of one entry per seat, got " +
                           shown(given));
-  const auto seats = nb::borrow<nb::sequence>(given);
-  if (static_cast<int>(nb::len(seats)) != game.num_players())
+  const nb::tuple seats = items_of(given);
+  if (static_cast<int>(seats.size()) != game.num_players())
     throw InvalidArgument(what + "opponents needs one entry per seat (" +
                           std::to_string(game.num_players()) + "), got " +
-                          std::to_string(nb::len(seats)));
-  for (std::size_t seat = 0; seat < nb::len(seats); ++seat) {
-    const nb::handle bot = seats[seat];
+                          std::to_string(seats.size()));
+  for (std::size_t seat = 0; seat < seats.size(); ++seat) {
+    const nb::object bot = seats[seat];
     if (bot.is_none()) {
       specs.push_back({std::string(), Json::object()});
     } else if (nb::isinstance<nb::str>(bot)) {

@@ -65,3 +65,10 @@ def test_the_learner_takes_only_integers_and_a_refused_seed_changes_nothing() ->
     assert env.np_random.bit_generator.state == generator
     info = env.step(np.int16(action))[4]
     assert not info["illegal_action"]
+
+
+def test_the_learner_seat_must_be_a_seat_of_the_game() -> None:
+    learner = optional.require("rivals.gymnasium_env").LearnerEnv
+    for seat in (5, -1):
+        with pytest.raises(ValueError, match=rf"rosenkoenig: seat {seat} is not a seat \(0 to 1\)"):
+            learner("rosenkoenig", seat, {1: "random"})

@@ -296,6 +296,61 @@ def test_deeply_nested_parameters_are_refused(name: str) -> None:
     isolated("check_deep_nesting", name)
 
 
+class Emptying:
+    """An integer whose __index__ empties (and so frees the items of) the container it sits in,
+    as Python code that runs while the engine reads that container may."""
+
+    def __init__(self, container: Any) -> None:
+        self.container = container
+
+    def __index__(self) -> int:
+        self.container.clear()
+        return 0
+
+
+def emptying_list() -> list[Any]:
+    items: list[Any] = []
+    items.extend([Emptying(items), 1, 2, 3])
+    return items
+
+
+def check_containers_changed_while_read() -> None:
+    # A list read while an item empties it: a parameter, a bot's, a replay's, an action list.
+    with pytest.raises(ValueError, match="parameter expansions must be a list"):
+        rivals.make("battlecards", expansions=emptying_list())
+    game = rivals.make("rosenkoenig")
+    with pytest.raises(ValueError, match="parameter iterations must be an int"):
+        rivals.bots.make("mcts", game, iterations=emptying_list())
+    with pytest.raises(ValueError, match="unknown parameter 'x'"):
+        game.play_match([("random", {"x": emptying_list()})] * 2, 1)
+    data = rivals.replay.to_dict(rivals.make("battlecards").new_initial_state())
+    data["params"]["expansions"] = emptying_list()
+    with pytest.raises(ValueError, match="bad replay"):
+        rivals.replay.from_dict(data)
+    # A dict emptied while read: the item it held (a tuple here) stays alive until read.
+    params: dict[str, Any] = {}
+    params["expansions"] = (Emptying(params), 1)
+    with pytest.raises(ValueError, match="parameter expansions must be a list"):
+        rivals.make_game("battlecards", params)  # make(**params) would read a copy
+    env = rivals.VectorEnv("rosenkoenig", 2)
+    legal = [int(np.flatnonzero(mask)[0]) for mask in env.reset()["legal_mask"]]
+    actions: list[Any] = []
+
+    class Shrinking:
+        def __index__(self) -> int:
+            actions.clear()
+            return legal[0]
+
+    actions.extend([Shrinking(), legal[1]])
+    before = env.state(0).history()
+    env.step(actions)  # the actions as they were when the step began
+    assert env.state(0).history() == [*before, legal[0]]
+
+
+def test_containers_changed_while_the_engine_reads_them() -> None:
+    isolated("check_containers_changed_while_read")
+
+
 def check_deep_json_data_file(path: str) -> None:
     Path(path).write_text("[" * 100_000 + "]" * 100_000)
     for name, param in (("sekigahara", "cards"), ("verraeter", "cards"), ("rheinlaender", "map")):

@@ -98,6 +98,27 @@ CASES = {
         assert [env.state(e).history() for e in range(3)] == before
         assert all(env.state(e).current_player() == 0 for e in range(3))
     """,
+    "vector_env_recv": """
+        import numpy as np
+        env = rivals.VectorEnv(
+            "rosenkoenig", 3, seed=1, threads=2, opponents={1: ("mcts", {"iterations": 10**9})}
+        )
+        out = env.reset()
+        before = [env.state(e).history() for e in range(3)]
+        actions = [int(np.flatnonzero(mask)[0]) for mask in out["legal_mask"]]
+
+        def send_and_wait():
+            env.send(actions)
+            env.recv()  # the step runs on a thread of its own; the wait answers Ctrl-C
+
+        interrupted(send_and_wait, rounds=2)
+        assert [env.state(e).history() for e in range(3)] == before
+        # A step sent and never received is stopped when the environment goes.
+        env.send(actions)
+        started = time.monotonic()
+        del env
+        assert time.monotonic() - started < 5
+    """,
     "random_playouts": """
         game = rivals.make("battlecards")
         interrupted(lambda: game.random_playouts(10_000_000, threads=2))

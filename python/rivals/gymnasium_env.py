@@ -52,6 +52,11 @@ class LearnerEnv(gymnasium.Env[Any, np.int64]):
             raise ValueError("obs must be 'planes' or 'compact': a learner needs an observation")
         seat = integral(seat, "seat")
         self._env = VectorEnv(game, 1, seed, obs=obs, dtype=dtype, opponents=opponents)
+        players = self._env.game.num_players
+        if not 0 <= seat < players:
+            raise ValueError(
+                f"{self._env.game.name}: seat {seat} is not a seat (0 to {players - 1})"
+            )
         if self._env.learner_seats != (seat,):
             raise ValueError(
                 f"opponents must name a bot for every seat but the learner's ({seat}); "

@@ -54,6 +54,19 @@ inline thread_local ThreadContext thread_context;
 // Installs the application's check (nullptr removes it). Process-wide.
 inline void set_interrupt_check(InterruptCheck check) noexcept { detail::interrupt_check = check; }
 
+// For a thread the application starts itself to run an engine call in the background, which its
+// check cannot reach (Python's runs on the main thread only): that thread calls listen(), and
+// stop() from any thread ends the call at its next interruption point.
+class StopFlag {
+ public:
+  void listen() noexcept { detail::thread_context.chain = &chain_; }
+  void stop() noexcept { chain_.stop.store(true, std::memory_order_relaxed); }
+  void clear() noexcept { chain_.stop.store(false, std::memory_order_relaxed); }
+
+ private:
+  detail::StopChain chain_;
+};
+
 // Throws Interrupted when this call should stop. Cheap enough for every few microseconds of work:
 // a thread-local read, and on the application's threads a clock read.
 inline void interruption_point() {
