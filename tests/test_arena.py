@@ -444,7 +444,7 @@ def test_tally_never_reads_a_file_a_log_names(tmp_path: Path) -> None:
 
 def test_labels_are_text_a_terminal_can_show(tmp_path: Path) -> None:
     game = rivals.make("rosenkoenig")
-    for label in ("\x1b]0;title\x07", "x" * 101, "", "a\u009bb"):
+    for label in ("\x1b]0;title\x07", "x" * 101, "", "a\u009bb", "\u202eevil", "a\uffffb"):
         with pytest.raises(ValueError, match="is not 1 to 100 characters without a control"):
             arena.Lineup.of(game, ["random", "random"], labels=[label, "b"])
     path = tmp_path / "log.jsonl"

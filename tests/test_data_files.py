@@ -299,6 +299,10 @@ def test_only_strict_json_is_read(make: Callable[..., Any], text: str, tmp_path:
         ("a\nb", "has a control character (U+000A)"),
         ("a\u009bb", "has a control character (U+009B)"),
         ("x" * 1001, "has more than 1000 bytes"),
+        ("Otani \u202eYoshitsugu", "has a direction control character (U+202E)"),
+        ("Otani \u2066Yoshitsugu", "has a direction control character (U+2066)"),
+        ("Ishida\uffffMitsunari", "has a noncharacter (U+FFFF)"),
+        ("Ishida\ufffeMitsunari", "has a noncharacter (U+FFFE)"),
         ("é" * 501, "has more than 1000 bytes"),
     ],
 )
@@ -408,6 +412,14 @@ MESSAGES = [
     ),
     (
         "battlecards",
+        "cards",
+        "battlecards",
+        # The state counts through a card's effects in 16 bits: 32,768 of them read past the list.
+        lambda d: d["conflict"][24].update(effects=d["conflict"][24]["effects"] * 17),
+        "conflict[24].effects must be a list of 1-16 entries, got 17",
+    ),
+    (
+        "battlecards",
         "expansions",
         "battlecards_commanders",
         lambda d: d["german"][0].update(phase=9),
@@ -502,3 +514,14 @@ def test_a_pickle_carries_its_data_after_the_file_is_gone(
     restored = pickle.loads(state_bytes)
     assert restored.game == game and restored.history() == state.history()
     assert copy.deepcopy(state).to_dict() == state.to_dict()
+
+
+def test_a_nan_or_an_infinity_in_a_document_is_named_where_it_sits() -> None:
+    # A document given as an object may hold what JSON cannot; the message still says where.
+    for value, text in ((float("nan"), "nan"), (float("-inf"), "-inf")):
+        document = {**shipped("sekigahara"), "version": value}
+        with pytest.raises(ValueError) as refused:
+            rivals.make("sekigahara", cards=document)
+        assert str(refused.value) == f"sekigahara: cards object: version must be 1, got {text}"
+        with pytest.raises(ValueError, match="version"):
+            reference.make("sekigahara", cards=document)

@@ -14,6 +14,9 @@ namespace {
 
 // Lists whose length the checks of the merged set bound (or the size of a file).
 constexpr std::size_t kUnbounded = std::numeric_limits<std::size_t>::max();
+// Effects of one build-up or immediate card: the state counts through them in 16 bits, and a
+// card's victory points (10 an effect at most) stay far inside 32 bits over the longest game.
+constexpr std::size_t kMaxEffects = 16;
 constexpr const char* kSetFormat = "rivals-battlecards-set";
 constexpr const char* kExpansionFormat = "rivals-battlecards-expansion";
 constexpr std::string_view kWho[] = {"drawer", "opponent", "german", "british"};
@@ -199,7 +202,7 @@ ParsedConflict parse_conflict_card(const DataNode& node) {
     return parsed;
   }
   const DataNode effects = node["effects"];
-  const std::size_t count = effects.list(1, kUnbounded);
+  const std::size_t count = effects.list(1, kMaxEffects);
   for (std::size_t i = 0; i < count; ++i) {
     card.effects.push_back(parse_effect(effects[i], false));
     if (card.kind == Kind::kBuildUp && card.effects.back().kind != EffectKind::kDraw)

@@ -34,20 +34,32 @@ int depth_of(const Json& value) {
   return deepest + 1;
 }
 
-// The first problem of a string in a data document, or empty: a control character (C0, DEL or
-// C1: a terminal acts on them, and SVG cannot hold most) or more than kMaxDataText bytes.
+std::string code_point(unsigned code) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out = "(U+";
+  for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(code >> shift) & 15];
+  return out + ")";
+}
+
+// The first problem of a string in a data document, or empty: more than kMaxDataText bytes, a
+// control character (C0, DEL or C1: a terminal acts on them, and SVG cannot hold most), a
+// direction control (U+202A..U+202E, U+2066..U+2069: they reorder the text around a name
+// wherever it is shown) or U+FFFE/U+FFFF (which XML, and so SVG, cannot hold). The text is UTF-8.
 std::string text_problem(std::string_view text) {
   if (text.size() > kMaxDataText) return "has more than " + std::to_string(kMaxDataText) + " bytes";
+  const auto byte = [&](std::size_t i) {
+    return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u;
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-    // C1 characters are U+0080..U+009F, in UTF-8 0xc2 then 0x80..0x9f; other bytes from 0x80
-    // up belong to other characters.
-    const bool c1 = c == 0xc2 && next >= 0x80 && next <= 0x9f;
-    if (c < 0x20 || c == 0x7f || c1) {
-      const unsigned code = c1 ? next : c;
-      static constexpr char kHex[] = "0123456789ABCDEF";
-      return std::string("has a control character (U+00") + kHex[code >> 4] + kHex[code & 15] + ")";
+    const unsigned c = byte(i);
+    if (c < 0x20 || c == 0x7f) return "has a control character " + code_point(c);
+    if (c == 0xc2 && byte(i + 1) >= 0x80 && byte(i + 1) <= 0x9f)
+      return "has a control character " + code_point(byte(i + 1));
+    if (c == 0xe2 || c == 0xef) {  // the lead byte of U+2000..U+2FFF or U+F000..U+FFFF
+      const unsigned code = ((c & 0x0f) << 12) | ((byte(i + 1) & 0x3f) << 6) | (byte(i + 2) & 0x3f);
+      if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069))
+        return "has a direction control character " + code_point(code);
+      if (code == 0xfffe || code == 0xffff) return "has a noncharacter " + code_point(code);
     }
   }
   return {};
@@ -254,11 +266,7 @@ void DataNode::fail_at(const std::string& path, std::string_view problem) const 
 
 void DataNode::fail(std::string_view problem) const { fail_at(path(), problem); }
 
-std::string DataNode::shown() const {
-  std::string text = value_->dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
-}
+std::string DataNode::shown() const { return value_->shown(57); }
 
 DataNode DataNode::operator[](std::string_view key) const {
   const Json* member = value_->is_object() ? value_->find(key) : nullptr;

@@ -509,6 +509,19 @@ std::string Json::dump_sorted() const {
   return out;
 }
 
+std::string Json::shown(std::size_t longest) const {
+  if (is_number() && !is_int() && !std::isfinite(as_number()))
+    return std::isnan(as_number()) ? "nan" : as_number() > 0 ? "inf" : "-inf";
+  std::string text;
+  try {
+    text = dump();
+  } catch (const std::invalid_argument&) {
+    return "a value holding a non-finite number";
+  }
+  if (text.size() > longest) text = text.substr(0, longest) + "...";
+  return text;
+}
+
 Json Json::parse(std::string_view text, int max_depth) {
   return Parser(text, max_depth).parse_document();
 }

@@ -53,21 +53,7 @@ bool kind_accepted(unsigned kinds, const Json& value) {
   return (kinds & bit) != 0 || (bit == ParamSpec::kInt && (kinds & ParamSpec::kNumber) != 0);
 }
 
-// A given value as an error message quotes it: NaN and infinities (which JSON cannot hold) by name,
-// and a long value cut short.
-std::string shown(const Json& value) {
-  constexpr std::size_t kLongest = 200;
-  if (value.is_number() && !value.is_int() && !std::isfinite(value.as_number()))
-    return std::isnan(value.as_number()) ? "nan" : value.as_number() > 0 ? "inf" : "-inf";
-  std::string text;
-  try {
-    text = value.dump();
-  } catch (const std::invalid_argument&) {
-    return "a value holding a non-finite number";
-  }
-  if (text.size() > kLongest) text = text.substr(0, kLongest) + "...";
-  return text;
-}
+std::string shown(const Json& value) { return value.shown(200); }
 
 std::string accepted_list(const std::vector<ParamSpec>& specs) {
   std::string out;

@@ -408,10 +408,7 @@ class Lineup:
         entry_labels = label_copies(names)
         for label in entry_labels:
             if not replays.is_label(label):
-                raise ValueError(
-                    f"the label {replays.shown(label)} is not 1 to {replays.MAX_LABEL} "
-                    "characters without a control character"
-                )
+                raise ValueError(f"the label {replays.shown(label)} is not {replays.LABEL_RULE}")
         extra = dict(overrides or {})
         unknown = [label for label in extra if label not in entry_labels]
         if unknown:

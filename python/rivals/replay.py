@@ -270,14 +270,27 @@ def game_of_record(name: str, params: dict[str, Any]) -> Game:
         raise _fail(str(error)) from None
 
 
+# Direction controls (U+202A to U+202E, U+2066 to U+2069) reorder the text around a label where
+# it is shown; XML, and so SVG, cannot hold U+FFFE and U+FFFF.
+_NOT_IN_LABELS = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFFFE, 0xFFFF])
+
+# What is_label asks, as messages say it.
+LABEL_RULE = (
+    f"1 to {MAX_LABEL} characters without a control character, a direction control or U+FFFE/U+FFFF"
+)
+
+
 def is_label(value: Any) -> bool:
     """Whether ``value`` can name a bot where people read it (a terminal, a page): 1 to
     ``MAX_LABEL`` characters, none of them a control character (U+0000 to U+001F, U+007F to
-    U+009F), which a terminal would act on."""
+    U+009F), which a terminal would act on, a direction control or U+FFFE/U+FFFF."""
     return (
         isinstance(value, str)
         and 0 < len(value) <= MAX_LABEL
-        and not any(ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F for char in value)
+        and not any(
+            ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F or ord(char) in _NOT_IN_LABELS
+            for char in value
+        )
     )
 
 
@@ -292,10 +305,7 @@ def _check_bots(bots: Any, players: int) -> None:
         if not isinstance(bot["name"], str):
             raise _fail(f"{where}.name must be a string, got {_kind(bot['name'])}")
         if not is_label(bot["name"]):
-            raise _fail(
-                f"{where}.name must be 1 to {MAX_LABEL} characters without a control character, "
-                f"got {shown(bot['name'])}"
-            )
+            raise _fail(f"{where}.name must be {LABEL_RULE}, got {shown(bot['name'])}")
         if not isinstance(bot["params"], dict):
             raise _fail(f"{where}.params must be an object, got {_kind(bot['params'])}")
 
@@ -320,10 +330,7 @@ def _check_arena(arena: Any, players: int) -> None:
         raise _fail(f"arena.labels must be a list of {players} strings, one per seat")
     for seat, label in enumerate(labels):
         if not is_label(label):
-            raise _fail(
-                f"arena.labels[{seat}] must be 1 to {MAX_LABEL} characters without a control "
-                f"character, got {shown(label)}"
-            )
+            raise _fail(f"arena.labels[{seat}] must be {LABEL_RULE}, got {shown(label)}")
 
 
 def from_dict(data: Any) -> State:

@@ -33,6 +33,12 @@ def _is_control(char: str) -> bool:
     return ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F
 
 
+# Direction overrides, embeddings and isolates reorder the text around a name wherever it is shown.
+_DIRECTION_CONTROLS = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+# XML, and so SVG, cannot hold these two.
+_NONCHARACTERS = frozenset([0xFFFE, 0xFFFF])
+
+
 def quoted(text: str) -> str:
     """Text as a message shows it: quoted, control characters escaped, cut after 200 bytes."""
     out = []
@@ -59,6 +65,10 @@ def _text_problem(text: str) -> str | None:
     for char in text:
         if _is_control(char):
             return f"has a control character (U+{ord(char):04X})"
+        if ord(char) in _DIRECTION_CONTROLS:
+            return f"has a direction control character (U+{ord(char):04X})"
+        if ord(char) in _NONCHARACTERS:
+            return f"has a noncharacter (U+{ord(char):04X})"
     return None
 
 

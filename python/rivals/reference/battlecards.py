@@ -55,6 +55,7 @@ TYPES = ("ground", "air", "sea")
 MAX_ARSENAL = 128
 MAX_CONFLICT = 128
 MAX_EXPANSIONS = 64  # expansion packs one game may merge
+MAX_EFFECTS = 16  # effects of one build-up or immediate card
 SETUP_DRAW = 6
 SETUP_DEPLOY = 3
 MAX_ROUNDS = 4
@@ -441,8 +442,8 @@ def _parse_conflict_card(check: _Checker, obj: Any) -> ConflictCard:
             cid, name, action, kind, effects=(_parse_effect(check, obj["effect"], cid, True),)
         )
     effects = obj["effects"]
-    if not isinstance(effects, list) or not effects:
-        raise check.fail("must be a non-empty list of effects", cid, "effects")
+    if not isinstance(effects, list) or not 1 <= len(effects) <= MAX_EFFECTS:
+        raise check.fail(f"must be a list of 1-{MAX_EFFECTS} effects", cid, "effects")
     parsed_effects = tuple(_parse_effect(check, e, cid, False) for e in effects)
     if kind == "build_up" and any(e.type != "draw" for e in parsed_effects):
         raise check.fail("a build_up card has only draw effects", cid, "effects")

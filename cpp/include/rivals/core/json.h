@@ -68,6 +68,9 @@ class Json {
   // The same text with the keys of every object sorted: equal documents give equal text, whatever
   // order their keys were written in.
   std::string dump_sorted() const;
+  // The value as an error message quotes it: NaN and infinities (which dump() refuses, JSON
+  // cannot hold them) by name, and text past `longest` bytes cut off with "...".
+  std::string shown(std::size_t longest) const;
 
   // Deepest nesting that parse() accepts unless told otherwise.
   static constexpr int kMaxDepth = 256;
