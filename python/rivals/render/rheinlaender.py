@@ -337,6 +337,9 @@ def move_texts(state: State, viewer: int | None, start: int) -> list[str]:
 def menu(state: State) -> list[MenuGroup]:
     snapshot = _snapshot(state)
     player = state.current_player()
+    # A space with one number is played by that card; its id need not say which (a map's ids are
+    # its own).
+    numbers = {str(space["id"]): space["numbers"] for space in state.game.map["spaces"]}
     by_card: dict[int, list[tuple[int, str]]] = {}
     reinforce: dict[str, list[tuple[int, str]]] = {}
     bastions: list[tuple[int, str]] = []
@@ -352,13 +355,13 @@ def menu(state: State) -> list[MenuGroup]:
             reinforce.setdefault(words[1], []).append((action, f"with {words[3]}"))
         else:
             space = words[0]
-            card = int(words[2]) if len(words) == 3 else int(space.rstrip("LRW"))
+            card = int(words[2]) if len(words) == 3 else int(numbers[space][0])
             owner = snapshot["knights"].get(space)
             label = space if owner is None or owner == player else f"{space} (displace)"
             by_card.setdefault(card, []).append((action, label))
     groups = [MenuGroup(f"card {card}", tuple(by_card[card])) for card in sorted(by_card)]
     if reinforce:
-        spaces = sorted(reinforce, key=lambda key: (int(key.split("-")[0].rstrip("LRW")), key))
+        spaces = sorted(reinforce, key=lambda key: (min(numbers[key]), key))
         example = spaces[0], reinforce[spaces[0]][0][1].split(" ")[1]
         groups.append(
             MenuGroup(
@@ -378,7 +381,7 @@ def menu(state: State) -> list[MenuGroup]:
                 tuple(bastions),
                 numbered=False,
                 note=f"type bastion SPACE for any of the {len(bastions)} free land spaces "
-                "(e.g. bastion 12L), then play your card",
+                f"(e.g. {bastions[0][1]}), then play your card",
             )
         )
     return groups
@@ -396,6 +399,7 @@ def parse(state: State, text: str) -> int | None:
         for candidate in (f"reinforce {space} with {card}", f"{space} with {card}"):
             if candidate.casefold() in legal:
                 return legal[candidate.casefold()]
-        if space.casefold().rstrip("lrw") == card:
+        spaces = {str(s["id"]).casefold(): s["numbers"] for s in state.game.map["spaces"]}
+        if spaces.get(space.casefold()) == [int(card)]:
             return legal.get(space.casefold())
     return None
