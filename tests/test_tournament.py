@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -356,3 +357,16 @@ def test_elo_text_names_unbounded_ends_in_words() -> None:
     assert text(3, 0, 1) == "-191 (below +126)"
     assert text(2, 1, 2) == "+0 (-367 to +367)"
     assert text(0, 0, 0) == "-"
+
+
+def test_the_rating_plot_fits_long_labels_and_never_shows_minus_zero() -> None:
+    long = "W" * 100
+    ratings = stats.Ratings(("anchor", long, "even"), (0.0, 250.0, -3e-14), (0.0, 80.0, 40.0), 0.95)
+    svg = tournament.rating_svg(ratings)
+    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))  # type: ignore[union-attr]
+    # The long label is cut, named whole in its tooltip, and leaves the plot its width.
+    assert f"<title>{long}</title>{'W' * 23}\u2026</text>" in svg
+    assert width == 20 + 14 * 24 + 560 + 70
+    assert ">-0<" not in svg and ">+0<" in svg
+    assert tournament.rating_text(ratings, 2) == "+0"
+    assert tournament.rating_interval_text(ratings, 2) == "-78 to +78"

@@ -304,9 +304,11 @@ def rating_svg(ratings: stats.Ratings) -> str:
     order = [i for i in ratings.order() if ratings.rated(i)]
     intervals = [ratings.interval(i) for i in order]
     low, high, step = _scale(min(lo for lo, _ in intervals), max(hi for _, hi in intervals))
-    label_width = 12 + 8 * max(len(ratings.names[i]) for i in order)
-    width, row, top, right = 720, 34, 30, 70
-    plot = width - label_width - right
+    shown = {i: _short_label(ratings.names[i]) for i in order}
+    # Bold 13 px text takes up to 14 px a character (W); the plot keeps its width.
+    label_width = 20 + 14 * max(len(shown[i]) for i in order)
+    plot, row, top, right = 560, 34, 30, 70
+    width = label_width + plot + right
     height = top + row * len(order) + 40
 
     def x(value: float) -> float:
@@ -324,7 +326,7 @@ def rating_svg(ratings: stats.Ratings) -> str:
             f'<line x1="{x(tick):.1f}" y1="{top - 8}" x2="{x(tick):.1f}" '
             f'y2="{top + row * len(order)}" stroke="#e3e3e3"/>'
             f'<text x="{x(tick):.1f}" y="{top + row * len(order) + 18}" text-anchor="middle" '
-            f'fill="#555">{tick:+.0f}</text>'
+            f'fill="#555">{_elo(tick)}</text>'
         )
         tick += step
     parts.append(
@@ -335,10 +337,10 @@ def rating_svg(ratings: stats.Ratings) -> str:
     for position, index in enumerate(order):
         y = top + row * position + row / 2
         lo, hi = intervals[position]
-        name = html.escape(ratings.names[index])
         parts.append(
             f'<text x="{label_width - 10}" y="{y + 4:.1f}" text-anchor="end" '
-            f'font-weight="600">{name}</text>'
+            f'font-weight="600"><title>{html.escape(ratings.names[index])}</title>'
+            f"{html.escape(shown[index])}</text>"
         )
         if ratings.error[index] > 0:
             parts.append(
@@ -348,7 +350,7 @@ def rating_svg(ratings: stats.Ratings) -> str:
         parts.append(
             f'<circle cx="{x(ratings.elo[index]):.1f}" cy="{y:.1f}" r="5.5" fill="#1d3f66"/>'
             f'<text x="{x(hi) + 8:.1f}" y="{y + 4:.1f}" fill="#333">'
-            f"{ratings.elo[index]:+.0f}</text>"
+            f"{_elo(ratings.elo[index])}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -391,6 +393,7 @@ th { background: #f2f4f7; }
 th:first-child, td:first-child, .name { text-align: left; }
 td.cell { text-align: center; min-width: 4.5em; }
 td.self { background: #eee; }
+svg { max-width: 100%; height: auto; }
 """
 
 
@@ -430,7 +433,8 @@ def report_html(event: Tournament, title: str | None = None) -> str:
     pairing_mode = "duplicate pairs" if event.group == 2 else "unpaired games"
     out = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{html.escape(heading)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{html.escape(heading)}</h1>",
         f'<p class="meta">{html.escape(event.mode)}, {event.games} games per pairing '
@@ -502,7 +506,7 @@ def score_text(row: dict[str, Any]) -> str:
 
 
 def rating_text(ratings: stats.Ratings, index: int) -> str:
-    return f"{ratings.elo[index]:+.0f}" if ratings.rated(index) else "-"
+    return _elo(ratings.elo[index]) if ratings.rated(index) else "-"
 
 
 def rating_interval_text(ratings: stats.Ratings, index: int) -> str:
@@ -512,7 +516,7 @@ def rating_interval_text(ratings: stats.Ratings, index: int) -> str:
     if index == 0:
         return "anchor"
     low, high = ratings.interval(index)
-    return f"{low:+.0f} to {high:+.0f}"
+    return f"{_elo(low)} to {_elo(high)}"
 
 
 def elo_text(estimate: stats.Estimate) -> str:
@@ -529,6 +533,11 @@ def elo_text(estimate: stats.Estimate) -> str:
     if estimate.high >= stats.ELO_LIMIT:
         return f"{_elo(estimate.elo)} (above {_elo(estimate.low)})"
     return f"{_elo(estimate.elo)} ({_elo(estimate.low)} to {_elo(estimate.high)})"
+
+
+def _short_label(label: str, longest: int = 24) -> str:
+    """A label as the plot shows it: cut with an ellipsis past ``longest`` characters."""
+    return label if len(label) <= longest else label[: longest - 1] + "\u2026"
 
 
 def _elo(value: float) -> str:
