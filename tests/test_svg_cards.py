@@ -298,3 +298,30 @@ def test_battlecards_hidden_cards_appear_only_to_their_owner() -> None:
                             [count] if count else []
                         )
     assert checked > 0
+
+
+def test_a_text_too_long_to_squeeze_is_cut_and_kept_whole_in_a_tooltip() -> None:
+    assert svg.fitted(0, 0, "Ishida", 12, 90) == (
+        '<text x="0" y="0" font-size="12" fill="#2b2118">Ishida</text>'
+    )
+    squeezed = svg.fitted(0, 0, "x" * 15, 12, 90)  # 104 units wide at 12: squeezed to 90
+    assert 'textLength="90"' in squeezed and "<title>" not in squeezed
+    cut = ET.fromstring(svg.fitted(0, 0, "x" * 1000, 12, 90))
+    assert cut.findtext("title") == "x" * 1000
+    shown = "".join(cut.itertext())[1000:]
+    assert shown.endswith("\u2026") and len(shown) * 12 * 0.58 <= 90 * svg.SQUEEZE
+
+
+@pytest.mark.parametrize("name", ["sekigahara", "battlecards"])
+def test_names_of_a_thousand_bytes_stay_inside_the_picture(name: str) -> None:
+    document = json.loads(resources.files("rivals.data").joinpath(f"{name}.json").read_text())
+    for key in ("cards",) if name == "sekigahara" else ("german", "british", "conflict"):
+        for card in document[key]:
+            card["name"] = "W" * 990 + str(card["id"])
+    final = random_game(name, {}, 3, limit=40)
+    game = rivals.make(name, cards=document)
+    state = game.state_from_history(final.history())
+    root = ET.fromstring(svg.to_svg(state, 0))
+    for text in root.iter("{http://www.w3.org/2000/svg}text"):
+        own = (text.text or "") + "".join(child.tail or "" for child in text)
+        assert len(own) < 200, own[:80]

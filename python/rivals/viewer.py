@@ -291,7 +291,7 @@ aside { position: relative; flex: 0 0 340px; background: #fbf7ee; border: 1px so
 aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; position: sticky;
   top: 0; background: #fbf7ee; border-bottom: 1px solid #e4dac4; }
 #moves { list-style: none; margin: 0; padding: 4px 0; }
-#moves li { display: flex; gap: 4px; padding: 2px 10px; cursor: pointer; }
+#moves li { display: flex; gap: 4px; padding: 2px 10px; cursor: pointer; overflow-wrap: anywhere; }
 #moves li:hover { background: #f3ead6; }
 #moves li.current { background: #1e7bd6; color: #fff; }
 #moves .num { flex: 0 0 2.6em; color: #9a8d7b; }

@@ -26,7 +26,17 @@ from rivals import render as _render
 from rivals._core import CHANCE, State
 from rivals.render import player_label, result_text
 
-__all__ = ["Move", "document", "draw", "escape", "generic", "move_texts", "moves", "to_svg"]
+__all__ = [
+    "Move",
+    "document",
+    "draw",
+    "escape",
+    "fitted",
+    "generic",
+    "move_texts",
+    "moves",
+    "to_svg",
+]
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
@@ -34,6 +44,8 @@ INK = "#2b2118"
 MUTED = "#7a6e60"
 PAPER = "#fbf7ee"
 HIGHLIGHT = "#1e7bd6"
+# How far fitted() squeezes a text before it cuts it instead: letters at 3/4 of their width.
+SQUEEZE = 4 / 3
 
 _modules: dict[str, ModuleType | None] = {}
 
@@ -62,6 +74,29 @@ def moves(state: State) -> list[Move]:
 def escape(text: str) -> str:
     """``text`` safe inside SVG element content and double-quoted attributes."""
     return _escape(text, {'"': "&quot;"})
+
+
+def fitted(
+    x: float, y: float, text: str, size: int, room: float, extra: str = "", fill: str = INK
+) -> str:
+    """A text element that never runs past ``room`` units. A text a little too long is squeezed
+    to fit; one that would be squeezed past reading (names in a card set may have 1,000 bytes)
+    is cut with an ellipsis and keeps its whole self in a tooltip."""
+    # DejaVu Sans averages a little under 0.6 em per character.
+    width = size * 0.58
+    title = ""
+    if len(text) * width > room * SQUEEZE:
+        title = f"<title>{escape(text)}</title>"
+        text = text[: max(1, int(room * SQUEEZE / width) - 1)] + "\u2026"
+    squeeze = (
+        f' textLength="{room:.0f}" lengthAdjust="spacingAndGlyphs"'
+        if len(text) * width > room
+        else ""
+    )
+    return (
+        f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}"{squeeze}{extra}>'
+        f"{title}{escape(text)}</text>"
+    )
 
 
 def document(width: int, height: int, body: str, title: str) -> str:

@@ -16,7 +16,7 @@ from rivals._core import CHANCE, State
 from rivals.render import move_texts, result_text
 from rivals.render._data import card_index
 from rivals.render.battlecards import SIDES, TYPES, bonus_words, effect_words, values
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
+from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
 
 __all__ = ["draw"]
 
@@ -66,8 +66,15 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     ]
     if last:
         parts.append(
-            f'<text x="{MARGIN}" y="56" font-size="14" fill="{HIGHLIGHT}" class="last-move-text">'
-            f"Last move: {escape(last)}</text>"
+            fitted(
+                MARGIN,
+                56,
+                f"Last move: {last}",
+                14,
+                WIDTH - 2 * MARGIN,
+                ' class="last-move-text"',
+                HIGHLIGHT,
+            )
         )
     y = 78.0
     for seat in (0, 1):
@@ -91,22 +98,6 @@ def _status(state: State, snapshot: dict[str, Any]) -> str:
     return f"{SIDES[to_move]} to move ({phase})"
 
 
-def _fitted(
-    x: float, y: float, text: str, size: int, room: float, extra: str = "", fill: str = INK
-) -> str:
-    """A text element that never runs past ``room`` units: a long text is squeezed to fit."""
-    # DejaVu Sans averages a little under 0.6 em per character.
-    squeeze = (
-        f' textLength="{room:.0f}" lengthAdjust="spacingAndGlyphs"'
-        if len(text) * size * 0.58 > room
-        else ""
-    )
-    return (
-        f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}"{squeeze}{extra}>'
-        f"{escape(text)}</text>"
-    )
-
-
 def _chip(
     x: float, y: float, text: str, detail: str, css: str, card_id: str, frame: str, width: float
 ) -> str:
@@ -119,8 +110,8 @@ def _chip(
         f'<g class="{css}" data-card="{escape(card_id)}" transform="translate({x} {y})">'
         f'<rect width="{width}" height="{CHIP_H - 3}" rx="4" fill="#fffaf0" '
         f'stroke="{frame}" stroke-width="{1 if frame == "#8a7a5c" else 2.4}"/>'
-        + _fitted(5, 14, text, 11, room)
-        + _fitted(width - 5, 14, detail, 10, detail_room, ' text-anchor="end"', MUTED)
+        + fitted(5, 14, text, 11, room)
+        + fitted(width - 5, 14, detail, 10, detail_room, ' text-anchor="end"', MUTED)
         + "</g>"
     )
 
@@ -309,7 +300,7 @@ def _right(
             f'fill="{"#fff3c8" if active else "#fffaf0"}" stroke="{frame}" '
             f'stroke-width="{2.4 if frame == HIGHLIGHT else 1}"/>'
             f'<rect x="{x}" y="{y}" width="5" height="30" fill="{SIDE_FILL[aggressor]}"/>'
-            + _fitted(x + 10, y + 13, title, 11, width - 16, f' font-weight="bold"{decoration}')
+            + fitted(x + 10, y + 13, title, 11, width - 16, f' font-weight="bold"{decoration}')
             + f'<text x="{x + 10}" y="{y + 26}" font-size="10" fill="{MUTED}">'
             f"{SIDES[aggressor]} attacks · {'/'.join(card['types'])} · {card['vp']} VP"
             f"{' · homeland' if card.get('homeland') else ''}</text>"
@@ -325,9 +316,14 @@ def _right(
     y += 18
     if current is not None:
         parts.append(
-            f'<text x="{x}" y="{y + 12}" font-size="12" fill="{INK}" class="current-card">'
-            f'card in play: <tspan font-weight="bold">{current} '
-            f"{escape(str(cards[current]['name']))}</tspan></text>"
+            fitted(
+                x,
+                y + 12,
+                f"card in play: {current} {cards[current]['name']}",
+                12,
+                width,
+                ' class="current-card" font-weight="bold"',
+            )
         )
         y += 20
     battle = snapshot["battle"]
@@ -362,8 +358,7 @@ def _right(
         for index, line in enumerate(lines):
             weight = "bold" if index == 0 else "normal"
             parts.append(
-                f'<text x="{x + 8}" y="{y + 20 + 17 * index}" font-size="12" fill="{INK}" '
-                f'font-weight="{weight}">{escape(line)}</text>'
+                fitted(x + 8, y + 20 + 17 * index, line, 12, width - 16, f' font-weight="{weight}"')
             )
         y += box + 8
     parts.append(

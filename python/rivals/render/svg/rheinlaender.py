@@ -15,7 +15,7 @@ from typing import Any, cast
 from rivals._core import CHANCE, State
 from rivals.render import move_texts, result_text
 from rivals.render.rheinlaender import SEAT_NAMES
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
+from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
 
 __all__ = ["draw"]
 
@@ -166,10 +166,17 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
         "</text>"
     )
     if last is not None:
+        said = f"{_seat_name(last.player, player)}: {move_texts(state, player, last.step)[0]}"
         parts.append(
-            f'<text x="{MAP_X - 16}" y="54" font-size="14" fill="{HIGHLIGHT}" '
-            f'class="last-move-text">Last move: {escape(_seat_name(last.player, player))}: '
-            f"{escape(move_texts(state, player, last.step)[0])}</text>"
+            fitted(
+                MAP_X - 16,
+                54,
+                f"Last move: {said}",
+                14,
+                width - 2 * (MAP_X - 16),
+                ' class="last-move-text"',
+                HIGHLIGHT,
+            )
         )
     parts.append(
         f'<text x="{width - 16}" y="54" font-size="12" fill="{MUTED}" text-anchor="end">'

@@ -14,7 +14,7 @@ from typing import Any, cast
 from rivals._core import CHANCE, State
 from rivals.render import result_text
 from rivals.render._data import documents
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
+from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
 
 __all__ = ["draw"]
 
@@ -86,8 +86,15 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     ]
     if last is not None:
         parts.append(
-            f'<text x="{MARGIN}" y="56" font-size="14" fill="{HIGHLIGHT}" class="last-move-text">'
-            f"Last move: {escape(_move_words(last, cards))}</text>"
+            fitted(
+                MARGIN,
+                56,
+                f"Last move: {_move_words(last, cards)}",
+                14,
+                WIDTH - 2 * MARGIN,
+                ' class="last-move-text"',
+                HIGHLIGHT,
+            )
         )
     scores = [int(score) for score in snapshot["scores"]]
     strengths = snapshot["strengths"]
@@ -207,8 +214,14 @@ def _card(
     ]
     for k, line in enumerate(lines):
         parts.append(
-            f'<text x="{x + CARD_W / 2}" y="{y + 92 + 15 * k}" font-size="12" fill="{INK}" '
-            f'text-anchor="middle" class="name">{escape(line)}</text>'
+            fitted(
+                x + CARD_W / 2,
+                y + 92 + 15 * k,
+                line,
+                12,
+                CARD_W - 10,
+                ' text-anchor="middle" class="name"',
+            )
         )
     if final is not None and final != int(card["strength"]):
         parts.append(

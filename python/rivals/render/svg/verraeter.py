@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from rivals._core import CHANCE, State
 from rivals.render import move_texts, result_text
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
+from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
 
 __all__ = ["draw"]
 
@@ -113,8 +113,9 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     last = _last_words(state, history, player)
     if last:
         parts.append(
-            f'<text x="24" y="56" font-size="14" fill="{HIGHLIGHT}" class="last-move-text">'
-            f"Last move: {escape(last)}</text>"
+            fitted(
+                24, 56, f"Last move: {last}", 14, WIDTH - 48, ' class="last-move-text"', HIGHLIGHT
+            )
         )
     parts.append(_ring(snapshot))
     parts.append(_panel(state, snapshot, player, num_players))
