@@ -428,3 +428,40 @@ def test_replay_render_and_resume_read_lines_holding_u2028(tmp_path: Path) -> No
     resumed = rivals_cli(*argv, "--games", "3", "--resume")
     assert resumed.returncode == 0, resumed.stderr
     assert path.read_bytes().count(b"\n") == 3
+
+
+def test_standard_output_that_goes_away_fills_up_or_cannot_encode() -> None:
+    command = [sys.executable, "-m", "rivals.cli", "rules", "rosenkoenig", "--plain"]
+    # A reader that leaves at once: no traceback, as `| head` expects of a Unix tool.
+    reader = subprocess.Popen(["true"], stdin=subprocess.PIPE)
+    gone = subprocess.run(
+        command, stdout=reader.stdin, stderr=subprocess.PIPE, env=ENV, check=False
+    )
+    reader.wait()
+    assert gone.stderr == b"" and gone.returncode == 1
+    with open("/dev/full", "w") as full:
+        filled = subprocess.run(
+            command,
+            stdout=full,
+            capture_output=False,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=ENV,
+            check=False,
+        )
+    assert filled.returncode == 2
+    assert filled.stderr == "rivals rules: error: No space left on device\n"
+    # A console that cannot show every character: the rules page as UTF-8, the tables escaped.
+    ascii_env = {**ENV, "PYTHONIOENCODING": "ascii"}
+    pages = []
+    for argv in (["rules", "sekigahara", "--plain"], ["games"]):
+        shown = subprocess.run(
+            [sys.executable, "-m", "rivals.cli", *argv],
+            capture_output=True,
+            env=ascii_env,
+            check=False,
+        )
+        assert shown.returncode == 0, shown.stderr
+        pages.append(shown.stdout)
+    assert "daimyō".encode() in pages[0]
+    assert b"Rosenk\\xf6nig" in pages[1]

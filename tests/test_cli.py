@@ -343,6 +343,33 @@ def test_play_rejects_bad_input_and_asks_again(
     assert len(positions(out)) == 2
 
 
+def test_play_refuses_odd_input_without_stopping(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Digits int() refuses (a superscript two), a number past int()'s digit limit, a NUL in a
+    # file name, a line too long to be a command, escapes meant for the terminal: each is refused
+    # and the game goes on to the move after them.
+    monkeypatch.chdir(tmp_path)
+    lines = ["\u00b2", "9" * 4000, "save a\x00b", "x" * 10_000, "save \x1b[31mred.json", "1"]
+    out = play(capsys, monkeypatch, "\n".join(lines) + "\n")
+    assert "'\u00b2' is not a move or a command" in out
+    assert "'99999999999999999999" in out and "is not a move" in out
+    assert "cannot save 'a\\x00b': not a file name" in out
+    assert "a line of 10000 characters is not a move or a command" in out
+    assert "\x1b" not in out and "saved '\\x1b[31mred.json'" in out
+    assert len(positions(out)) == 2  # the move after them was played
+
+
+def test_play_ends_on_input_without_line_ends_or_without_input(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = play(capsys, monkeypatch, "x" * (3 << 20))
+    assert "input line longer than 1048576 characters: stopping" in out
+    monkeypatch.setattr("sys.stdin", None)  # started with standard input closed
+    assert cli.main(["play", "rosenkoenig", "--bot", "random", "--seed", "5"]) == 0
+    assert "seed 5" in capsys.readouterr().out
+
+
 def test_play_hint_and_save(
     capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import io
 import json
+import os
 import random
 import sys
 import time
@@ -655,7 +657,8 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     opponent_params, hint_params = _bot_params(args.param, bot_name, hint_name)
     check_bot(game, bot_name, opponent_params, bot_name)
     check_bot(game, hint_name, hint_params, f"{hint_name} (hints)")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    # From 2**63 values: the seed decides the deals, so a small range could be searched for them.
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     # Bot seeds follow the game seed; they wrap round at 64 bits like the engine's seeds.
     opponents = {
         seat: rivals.bots.make(bot_name, game, (seed + seat) % 2**64, **opponent_params)
@@ -697,7 +700,7 @@ def cmd_rules(args: argparse.Namespace, console: Console) -> int:
     if console.is_terminal and not args.plain:
         console.print(Markdown(text))
     else:
-        sys.stdout.write(text)
+        write_out(text)
     return 0
 
 
@@ -818,7 +821,7 @@ def cmd_render(args: argparse.Namespace, console: Console) -> int:
     except ValueError as error:
         raise CliError(f"{where}: {error}") from None
     if args.out is None:
-        sys.stdout.write(picture)
+        write_out(picture)
         return 0
     _refuse_overwriting_input(args.file, args.out, "--out")
     try:
@@ -1087,7 +1090,20 @@ def build_parser() -> ArgumentParser:
     return parser
 
 
+def write_out(document: str) -> None:
+    """A document (Markdown, SVG) to standard output as UTF-8, whatever the console's encoding."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(document.encode("utf-8"))
+    sys.stdout.flush()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None:  # started with standard output closed: what it would show is lost
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    # A console that cannot show a character (a Latin-1 terminal) shows its escape instead.
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
@@ -1108,6 +1124,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`rivals rules GAME --plain | head`): stop quietly, as Unix tools
+        # do; stdout goes to /dev/null so that Python's flush at exit does not report it again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as error:  # writing to standard output: a full disk, a device error
+        print(f"rivals {args.command}: error: {error.strerror or error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

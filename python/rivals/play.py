@@ -36,6 +36,10 @@ PLAY_HELP = (
     "hint (ask a bot), save FILE (write a replay), board, help, quit"
 )
 MENU_WIDTH = 100
+# The longest line read as a command; a move or a file name is far shorter. Longer input (a
+# stream without line ends) is refused, and after MAX_SKIPPED more characters ends the session.
+MAX_LINE = 4096
+MAX_SKIPPED = 1 << 20
 
 
 # Positions resampled from what the person's seat knew to tell whether their own moves revealed
@@ -62,6 +66,18 @@ def reveals(game: Game, seat: int, before: list[int], own: list[int]) -> bool:
     return False
 
 
+def is_number(text: str) -> bool:
+    """Whether ``text`` names a menu number: ASCII digits (``str.isdigit`` takes ``²`` too, which
+    ``int`` refuses), few enough to be one."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
+def printable(text: str) -> str:
+    """``text`` as a terminal may show it: as its repr when it holds control characters, which a
+    terminal would act on."""
+    return text if text.isprintable() else repr(text)
+
+
 class PlaySession:
     """A human at the terminal against bots; chance is resolved with a seeded RNG."""
 
@@ -74,7 +90,7 @@ class PlaySession:
         names: list[str],
         hint_bot: Callable[[], Bot],
         seed: int,
-        stdin: IO[str],
+        stdin: IO[str] | None,
         hint_name: str = "mcts",
     ) -> None:
         self.console = console
@@ -192,23 +208,46 @@ class PlaySession:
             self.console.print(line)
 
     def _read(self) -> str | None:
+        """The next command, spaces collapsed, or None at the end of the input (none at all when
+        the process was started with standard input closed)."""
         prompt = "> " if self.state.is_terminal() else "your move> "
         self.console.print(Text(prompt, style="bold"), end="")
-        if self.stdin is sys.stdin and self.stdin.isatty():
+        if self.stdin is None:
+            line = ""
+        elif self.stdin is sys.stdin and self.stdin.isatty():
             # input() brings line editing and history at a real terminal.
             try:
                 line = input() + "\n"
             except EOFError:
                 line = ""
         else:
-            line = self.stdin.readline()
+            line = self.stdin.readline(MAX_LINE + 1)
         if not line:
             self.console.print()
             return None
-        if not self.stdin.isatty():
+        if self.stdin is not None and not self.stdin.isatty():
             # Piped input is not echoed by the terminal; echo it so a transcript reads naturally.
-            self.console.print(Text(line.rstrip("\n")))
+            self.console.print(Text(printable(line.rstrip("\n")[:MAX_LINE])))
+        if len(line) > MAX_LINE:
+            return self._skip_long_line(line)
         return " ".join(line.split())
+
+    def _skip_long_line(self, line: str) -> str | None:
+        """Skips the rest of a line too long to be a command; None when it does not end."""
+        assert self.stdin is not None
+        skipped = len(line)
+        while not line.endswith("\n"):
+            line = self.stdin.readline(MAX_LINE)
+            skipped += len(line)
+            if not line or skipped > MAX_SKIPPED:
+                self.console.print(
+                    Text(f"input line longer than {MAX_SKIPPED} characters: stopping", style="red")
+                )
+                return None
+        self.console.print(
+            Text(f"a line of {skipped - 1} characters is not a move or a command", style="red")
+        )
+        return ""
 
     def _command_loop(self) -> bool:
         """Reads commands until the position changes (True) or the user quits (False)."""
@@ -257,13 +296,16 @@ class PlaySession:
         folded = {key.casefold(): action for key, action in strings.items()}
         if text.casefold() in folded:
             return folded[text.casefold()]
-        if text.isdigit() and 1 <= int(text) <= len(self.numbered):
+        if is_number(text) and 1 <= int(text) <= len(self.numbered):
             return self.numbered[int(text) - 1]
         return parse_move(self.state, text)
 
     def _reject(self, text: str) -> None:
         if self.state.is_terminal():
-            message = f"the game is over; {text!r} is not a command (undo, save FILE or quit)"
+            message = (
+                f"the game is over; {replays.shown(text)} is not a command "
+                "(undo, save FILE or quit)"
+            )
             self.console.print(Text(message, style="bold red"))
             return
         try:
@@ -271,13 +313,13 @@ class PlaySession:
         except (ValueError, TypeError):
             known = None
         if known is not None:
-            message = f"{text!r} is not legal here; choose one of the moves listed"
-        elif text.isdigit():
+            message = f"{replays.shown(text)} is not legal here; choose one of the moves listed"
+        elif is_number(text):
             message = (
                 f"'{text}' is not a move here: the moves are numbered 1 to {len(self.numbered)}"
             )
         else:
-            message = f"{text!r} is not a move or a command"
+            message = f"{replays.shown(text)} is not a move or a command"
         self.console.print(Text(message, style="bold red"))
         self.console.print(Text(moves_help(self.game.name), style="dim"))
         self.console.print(Text(PLAY_HELP, style="dim"))
@@ -345,9 +387,18 @@ class PlaySession:
             with open(Path(path), "x", encoding="utf-8") as out:
                 out.write(text)
         except FileExistsError:
-            self.console.print(Text(f"{path} exists; save to a new file name", style="bold red"))
+            self.console.print(
+                Text(f"{printable(path)} exists; save to a new file name", style="bold red")
+            )
             return
         except OSError as error:
-            self.console.print(Text(f"cannot save {path}: {error.strerror}", style="bold red"))
+            self.console.print(
+                Text(f"cannot save {printable(path)}: {error.strerror}", style="bold red")
+            )
             return
-        self.console.print(Text(f"saved {path}", style="green"))
+        except ValueError:  # a NUL in the name
+            self.console.print(
+                Text(f"cannot save {printable(path)}: not a file name", style="bold red")
+            )
+            return
+        self.console.print(Text(f"saved {printable(path)}", style="green"))
