@@ -465,3 +465,38 @@ def test_standard_output_that_goes_away_fills_up_or_cannot_encode() -> None:
         pages.append(shown.stdout)
     assert "daimyō".encode() in pages[0]
     assert b"Rosenk\\xf6nig" in pages[1]
+
+
+def test_the_log_is_never_the_file_or_pipe_the_table_goes_to(tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "rivals.cli", "arena", "rosenkoenig", "--bots", "random"]
+    argv += ["--games", "2", "--threads", "1", "--out", "/dev/stdout"]
+    target = tmp_path / "out.txt"
+    with open(target, "w") as stdout:
+        done = subprocess.run(argv, stdout=stdout, stderr=subprocess.PIPE, text=True, env=ENV)
+    one_line_error(done, "arena", "/dev/stdout is this program's standard output")
+    assert target.read_text() == ""
+    piped = subprocess.run(argv, capture_output=True, text=True, env=ENV, check=False)
+    one_line_error(piped, "arena", "standard output")
+
+
+def test_threads_and_negative_sprt_bounds_on_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    refused = rivals_cli(
+        "arena", "rosenkoenig", "--bots", "random", "--threads", "1000", "--out", str(out)
+    )
+    one_line_error(refused, "arena", "argument --threads", "from 1 to 256")
+    assert not out.exists()
+    done = rivals_cli(
+        "arena",
+        "rosenkoenig",
+        "--bots",
+        "random",
+        "--games",
+        "4",
+        "--threads",
+        "1",
+        "--sprt",
+        "-1.75,0.25",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "against -1.75 (H0)" in done.stdout

@@ -231,6 +231,11 @@ def test_tournament_table_report_refusal_and_resume(tmp_path: Path) -> None:
     for spelling in (whole, tmp_path / "." / "whole.jsonl"):
         refused = rivals_cli(*tournament_argv(whole, "--force", "--html", str(spelling)))
         one_line_error(refused, "tournament", "is --out, the replays")
+    # A report that cannot be written is refused before a game is played.
+    for html, problem in ((tmp_path / "no" / "r.html", "no folder"), (tmp_path, "not a regular")):
+        refused = rivals_cli(*tournament_argv(tmp_path / "n.jsonl", "--force", "--html", str(html)))
+        one_line_error(refused, "tournament", "--html", problem)
+        assert not (tmp_path / "n.jsonl").exists()
     fresh = tmp_path / "fresh.jsonl"
     refused = rivals_cli(*tournament_argv(fresh, "--html", str(fresh)))
     one_line_error(refused, "tournament", "is --out, the replays")
@@ -243,9 +248,12 @@ def test_tournament_table_report_refusal_and_resume(tmp_path: Path) -> None:
     # A file cut in the middle of a pairing and of a line resumes to the same file and table.
     part = tmp_path / "part.jsonl"
     part.write_bytes(before[: before.index(b"\n", len(before) // 2) + 40])
-    resumed = rivals_cli(*tournament_argv(part, "--resume"))
+    part_page = tmp_path / "part.html"
+    part_page.write_text("the report of the first run", encoding="utf-8")
+    resumed = rivals_cli(*tournament_argv(part, "--resume", "--html", str(part_page)))
     assert resumed.returncode == 0, resumed.stderr
     assert part.read_bytes() == before
+    assert part_page.read_bytes() == report  # the resumed run's report replaces the first's
     assert "resumed)" in resumed.stdout
     table = [line for line in result.stdout.splitlines() if "vs" in line or "anchor" in line]
     assert [line for line in resumed.stdout.splitlines() if "vs" in line or "anchor" in line] == (

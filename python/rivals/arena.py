@@ -890,6 +890,19 @@ def _open_log(path: Path) -> int:
         raise ValueError(f"{path}: {error.strerror}") from None
 
 
+def _refuse_standard_streams(path: Path, info: os.stat_result) -> None:
+    """Refuses the file or pipe this process prints to (``--out /dev/stdout``): what it prints
+    would be written in among the games, in a file over them. (A terminal or /dev/null keeps
+    no record to spoil.)"""
+    for fd, name in ((1, "standard output"), (2, "standard error")):
+        try:
+            stream = os.fstat(fd)
+        except OSError:
+            continue
+        if (stream.st_dev, stream.st_ino) == (info.st_dev, info.st_ino):
+            raise ValueError(f"{path} is this program's {name}, which would mix text into it")
+
+
 # How much of an existing log is read to say how many lines it holds: enough for any arena's
 # record, little enough that a huge or sparse file is refused at once.
 _COUNTED_BYTES = 64 << 20
@@ -923,6 +936,8 @@ class ReplayLog:
             self.regular = stat.S_ISREG(info.st_mode)
             # A device or a pipe (/dev/null) holds no record; locking it would only make two
             # unrelated arenas wait for each other.
+            if self.regular or stat.S_ISFIFO(info.st_mode):
+                _refuse_standard_streams(self.path, info)
             if self.regular:
                 self._lock(fd)
             if resume and not self.regular:

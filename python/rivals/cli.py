@@ -14,6 +14,7 @@ import io
 import json
 import os
 import random
+import re
 import sys
 import time
 import weakref
@@ -41,7 +42,7 @@ import rivals
 from rivals import arena, files, rulebook, stats, viewer
 from rivals import replay as replays
 from rivals import tournament as tournaments
-from rivals._core import Bot, Game
+from rivals._core import MAX_THREADS, Bot, Game
 from rivals.arena import BotSpec
 from rivals.play import PLAY_HELP, PlaySession
 from rivals.render import (
@@ -465,10 +466,15 @@ def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tourna
         raise CliError("--resume keeps the file and --force replaces it: give one of them")
     if args.html is not None and args.out is not None and files.same_file(args.html, args.out):
         raise CliError(f"--html {args.html} is --out, the replays: give the report another name")
-    if args.html is not None and Path(args.html).exists() and not args.force:
+    if args.html is not None and Path(args.html).exists() and not (args.force or args.resume):
         raise CliError(
             f"--html {args.html} already exists: give another name, or --force to replace it"
         )
+    if args.html is not None:  # before the games, not after them
+        try:
+            files.check_new(args.html, force=args.force or args.resume)
+        except ValueError as error:
+            raise CliError(f"--html: {error}") from None
     listed, by_label = parse_bots(",".join(args.bots), args.param)
     labels = arena.label_copies([name for name, _ in listed])
     for label, params in by_label.items():
@@ -510,7 +516,12 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
             _print_tournament(console, event, elapsed)
             if args.html is not None:
                 try:
-                    files.write_new(args.html, tournaments.report_html(event), force=args.force)
+                    # A resumed tournament's report replaces the one its first run wrote.
+                    files.write_new(
+                        args.html,
+                        tournaments.report_html(event),
+                        force=args.force or args.resume,
+                    )
                 except ValueError as error:
                     raise CliError(f"--html: {error}") from None
                 console.print(Text(f"report: {args.html}", style="dim"))
@@ -922,7 +933,9 @@ def build_parser() -> ArgumentParser:
         help=f"games to play (100; at most {arena.MAX_GAMES:,})",
     )
     arena_cmd.add_argument("--seed", type=seed, default=0, help="the match seed (0)")
-    arena_cmd.add_argument("--threads", type=integer(1), default=None, help="default: all cores")
+    arena_cmd.add_argument(
+        "--threads", type=integer(1, MAX_THREADS), default=None, help="default: all cores"
+    )
     arena_cmd.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
     arena_cmd.add_argument(
         "--resume",
@@ -989,11 +1002,18 @@ def build_parser() -> ArgumentParser:
         help="games per pairing (100; even for duplicate pairs)",
     )
     tour.add_argument("--seed", type=seed, default=0, help="the seed of every pairing (0)")
-    tour.add_argument("--threads", type=integer(1), default=None, help="default: all cores")
+    tour.add_argument(
+        "--threads", type=integer(1, MAX_THREADS), default=None, help="default: all cores"
+    )
     tour.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
     tour.add_argument("--resume", action="store_true", help="continue the tournament in --out")
     tour.add_argument("--force", action="store_true", help="replace a non-empty --out (and --html)")
-    tour.add_argument("--html", default=None, metavar="OUT.html", help="write a report page")
+    tour.add_argument(
+        "--html",
+        default=None,
+        metavar="OUT.html",
+        help="write a report page (with --resume it replaces the one the first run wrote)",
+    )
     tour.add_argument(
         "--unpaired",
         action="store_true",
@@ -1090,6 +1110,17 @@ def build_parser() -> ArgumentParser:
     return parser
 
 
+def _joined_sprt(argv: Sequence[str]) -> list[str]:
+    """``--sprt -1.75,0.25`` as ``--sprt=-1.75,0.25``: argparse takes a value that starts with a
+    minus for an option, and the usual lower bounds are negative."""
+    out = list(argv)
+    for at in range(len(out) - 1):
+        if out[at] == "--sprt" and re.fullmatch(r"-[\d.]+,[-\d.]+", out[at + 1]):
+            out[at : at + 2] = [f"--sprt={out[at + 1]}"]
+            break
+    return out
+
+
 def write_out(document: str) -> None:
     """A document (Markdown, SVG) to standard output as UTF-8, whatever the console's encoding."""
     sys.stdout.flush()
@@ -1105,7 +1136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    args, extra = parser.parse_known_args(_joined_sprt(sys.argv[1:] if argv is None else argv))
     if extra:
         # Said by the sub-command's parser, so the message names it like every other error.
         (parser.commands[args.command] if args.command else parser).error(

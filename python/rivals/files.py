@@ -21,19 +21,7 @@ def write_new(path: str | os.PathLike[str], text: str, force: bool = False) -> N
     a regular file is replaced, never a device, a pipe or a directory, and never a replay log
     that an arena or a tournament is writing (it holds the log's lock). Raises ``ValueError``
     saying what was wrong."""
-    target = Path(os.path.realpath(path))
-    try:
-        info = os.stat(target)
-    except FileNotFoundError:
-        info = None
-    except OSError as error:
-        raise ValueError(f"{path}: {error.strerror or error}") from None
-    if info is not None:
-        if not force:
-            raise ValueError(f"{path} already exists; give another name or --force to replace it")
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"{path} is not a regular file, so it is not replaced")
-        _refuse_locked(target, path)
+    target = check_new(path, force)
     # A fresh name per call, so two writers of one path (threads included) never share one;
     # open() rather than mkstemp, so the file gets the usual permissions (the umask's).
     temporary = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
@@ -57,6 +45,30 @@ def write_new(path: str | os.PathLike[str], text: str, force: bool = False) -> N
         if created:
             with contextlib.suppress(OSError):
                 temporary.unlink(missing_ok=True)
+
+
+def check_new(path: str | os.PathLike[str], force: bool = False) -> Path:
+    """Whether ``write_new(path, ..., force)`` may write, checked before the work whose result it
+    will hold (a tournament's report after all its games): raises ``ValueError`` as it would.
+    Returns the path with symbolic links followed."""
+    target = Path(os.path.realpath(path))
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise ValueError(f"{path}: {error.strerror or error}") from None
+    if info is not None:
+        if not force:
+            raise ValueError(f"{path} already exists; give another name or --force to replace it")
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{path} is not a regular file, so it is not replaced")
+        _refuse_locked(target, path)
+    if not target.parent.is_dir():
+        raise ValueError(f"{path}: no folder {target.parent}")
+    if not os.access(target.parent, os.W_OK):
+        raise ValueError(f"{path}: the folder {target.parent} is not writable")
+    return target
 
 
 def _refuse_locked(target: Path, shown: str | os.PathLike[str]) -> None:
