@@ -500,3 +500,27 @@ def test_threads_and_negative_sprt_bounds_on_the_command_line(tmp_path: Path) ->
     )
     assert done.returncode == 0, done.stderr
     assert "against -1.75 (H0)" in done.stdout
+
+
+def test_a_narrow_terminal_never_cuts_the_numbers_of_a_table() -> None:
+    argv = ["arena", "verraeter", "--bots", "random", "--games", "4", "--threads", "1"]
+    wide = rivals_cli(*argv)
+    narrow = subprocess.run(
+        [sys.executable, "-m", "rivals.cli", *argv],
+        capture_output=True,
+        text=True,
+        env={**ENV, "COLUMNS": "40"},
+        check=False,
+    )
+    assert narrow.returncode == 0, narrow.stderr
+    assert rows(narrow.stdout) == rows(wide.stdout)
+    for cells in rows(narrow.stdout).values():  # the return and the mean rank, whole
+        assert re.fullmatch(r"[+-]\d\.\d{3}", cells[-2]) and re.fullmatch(r"\d\.\d\d", cells[-1])
+    games = subprocess.run(
+        [sys.executable, "-m", "rivals.cli", "games"],
+        capture_output=True,
+        text=True,
+        env={**ENV, "COLUMNS": "10"},
+        check=False,
+    )
+    assert "rosenkoenig" in games.stdout and "sekigahara" in games.stdout

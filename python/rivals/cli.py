@@ -25,6 +25,7 @@ from typing import Any, NoReturn, cast
 from rich import box
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.measure import Measurement
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -390,7 +391,7 @@ def _print_arena(
         if standings.ranked:
             row.append(f"{record.mean_rank:.2f}")
         table.add_row(*row)
-    console.print(table)
+    print_table(console, table)
     rate = played / elapsed if elapsed > 0 else 0.0
     shown_rate = f"{rate:,.1f}" if rate >= 1 or rate == 0 else f"{rate:.3f}"
     backend = match.backend
@@ -595,7 +596,7 @@ def _print_tournament(console: Console, event: tournaments.Tournament, elapsed: 
             str(played[label]),
             f"{100 * share:.1f}%",
         )
-    console.print(table)
+    print_table(console, table)
     pairs = Table(box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
     for heading in ("pairing", "games", "W-D-L", "score", "Elo (95% CI)"):
         pairs.add_column(heading, justify="left" if heading == "pairing" else "right")
@@ -870,7 +871,7 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
         table.add_row(
             name, counts, Text.assemble((info.long_name, "italic"), ": ", info.description)
         )
-    console.print(table)
+    print_table(console, table)
     return 0
 
 
@@ -886,7 +887,7 @@ def cmd_bots(args: argparse.Namespace, console: Console) -> int:
     table.add_column("evaluations")
     for info in infos:
         table.add_row(info.name, ", ".join(info.bots), ", ".join(info.evaluations) or "-")
-    console.print(table)
+    print_table(console, table)
     presets = Table(box=box.SIMPLE_HEAD, title="presets: rivals.bots.make(NAME, game), --bots NAME")
     presets.add_column("game", style="bold")
     presets.add_column("preset", style="bold")
@@ -1108,6 +1109,27 @@ def build_parser() -> ArgumentParser:
     bots_cmd.set_defaults(handler=cmd_bots)
     parser.commands = dict(commands.choices)
     return parser
+
+
+def print_table(console: Console, table: Table) -> None:
+    """A table whole, however narrow the terminal (or ``COLUMNS``): cut to fit, its numbers
+    would lose their last digits without a sign; lines that overflow wrap instead."""
+    unbounded = console.options.update_width(1 << 16)  # measurements are capped at the width
+    for column in table.columns:
+        if column.no_wrap:  # rich would still cut such a column short; it keeps its widest cell
+            cells = [column.header, *column.cells]
+            widest = max(Measurement.get(console, unbounded, cell).maximum for cell in cells)
+            column.min_width = max(column.min_width or 0, widest)
+    needed = Measurement.get(console, unbounded, table).minimum
+    if needed <= console.width:
+        console.print(table)
+        return
+    width = console.width
+    console.width = needed  # print() never renders wider than the console
+    try:
+        console.print(table, crop=False)
+    finally:
+        console.width = width
 
 
 def _joined_sprt(argv: Sequence[str]) -> list[str]:
