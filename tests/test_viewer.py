@@ -192,6 +192,43 @@ def test_viewer_steps_in_chromium(tmp_path: Path) -> None:
     assert "<svg" in log["next"]["picture"]
 
 
+# Opens the page at its address's step, then changes the address as a person editing it would.
+ADDRESS_PROBE = """
+<script>
+window.addEventListener("load", function () {
+  var log = [];
+  function look(label) {
+    log.push({label: label, step: document.body.getAttribute("data-step")});
+  }
+  look("opened");
+  window.addEventListener("hashchange", function () {
+    setTimeout(function () {
+      look("moved");
+      var probe = document.createElement("pre");
+      probe.id = "probe";
+      probe.textContent = JSON.stringify(log);
+      document.body.appendChild(probe);
+    }, 0);
+  });
+  location.hash = "#step=5";
+});
+</script>
+"""
+
+
+def test_the_viewer_follows_its_address(tmp_path: Path) -> None:
+    browser = chromium()
+    assert browser is not None, "the viewer is tested in Chromium"
+    state = random_game("rosenkoenig", {}, seed=4, limit=40)
+    page = tmp_path / "replay.html"
+    viewer.write_html(state, page)
+    text = page.read_text(encoding="utf-8").replace("</body>", ADDRESS_PROBE + "</body>")
+    page.write_text(text, encoding="utf-8")
+    log = {entry["label"]: entry["step"] for entry in run_page(browser, page, tmp_path, "#step=-2")}
+    # -2 counts from the end as state_at's steps do: the step before the last.
+    assert log == {"opened": str(len(state.history()) - 1), "moved": "5"}
+
+
 def test_ecosystem_doc_examples_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -406,7 +406,9 @@ _PAIRS_HEADING = (
 def _cell_colour(score: float) -> str:
     """Green for a winning score, red for a losing one, white at one half."""
     strength = min(1.0, abs(score - 0.5) * 2)
-    if score >= 0.5:
+    if strength == 0:
+        return "#fff"
+    if score > 0.5:
         return f"rgba(46, 160, 67, {0.15 + 0.55 * strength:.2f})"
     return f"rgba(215, 58, 73, {0.15 + 0.55 * strength:.2f})"
 

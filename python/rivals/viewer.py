@@ -4,7 +4,8 @@
 the picture of every step (``rivals.render.svg``) inlined, a move list that follows the current
 step, buttons and keys (left and right arrows, Home, End, space to play) and a slider. The page
 needs no network: its SVG, CSS and script are all inline. ``#step=K`` at the end of the page's
-address opens it at step ``K``.
+address opens it at step ``K`` (a negative ``K`` counts from the end), and a new ``#step=K``
+moves an open page there.
 
 Consecutive pictures share most of their elements, so the page stores every distinct top-level
 element of the pictures once (``pieces``) and each step as the list of its pieces (``frames``);
@@ -298,6 +299,12 @@ aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; positi
 #moves li.current .num { color: #dbe9f8; }
 #moves .who { font-weight: bold; }
 .keys { color: #7a6e60; font-size: 12px; margin-left: 6px; }
+@media (max-width: 800px) {
+  main { flex-direction: column; }
+  #stage, aside { width: 100%; flex: none; }
+  #controls { flex-wrap: wrap; }
+  aside { max-height: 40vh; }
+}
 """
 
 _SCRIPT = """
@@ -385,8 +392,15 @@ _SCRIPT = """
     else if (event.key === " ") { toggle(); event.preventDefault(); }
   });
 
-  var wanted = /^#step=(-?[0-9]+)$/.exec(location.hash);
-  show(wanted ? Number(wanted[1]) : 0);
+  // #step=K opens step K; a negative K counts from the end (-1 the last), as state_at's does.
+  function fromAddress() {
+    var wanted = /^#step=(-?[0-9]+)$/.exec(location.hash);
+    if (!wanted) return 0;
+    var k = Number(wanted[1]);
+    return k < 0 ? last + 1 + k : k;
+  }
+  window.addEventListener("hashchange", function () { stop(); show(fromAddress()); });
+  show(fromAddress());
 })();
 """
 
