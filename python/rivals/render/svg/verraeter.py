@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from rivals._core import CHANCE, State
 from rivals.render import move_texts, result_text
+from rivals.render._data import documents
 from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
 
 __all__ = ["draw"]
@@ -32,24 +33,17 @@ ACTION_X = 350
 HOUSE_FILL = {"eagle": "#e1b12c", "rose": "#b8323f"}
 HOUSE_TEXT = {"eagle": INK, "rose": "#fff6f0"}
 SEAT_COLOURS = ("#2565b5", "#2f8f46", "#7a3fa0", "#d0661b")
-ENGLISH = {
-    "Ödnis": "Wilderness",
-    "Weide": "Meadow",
-    "Fluss": "River",
-    "Wald": "Woods",
-    "Dorf": "Town",
-    "Stadt": "City",
-}
-ACTION_NAMES = {
-    "Verraeter": "Verräter",
-    "Diplomat2": "Diplomat 2",
-    "Diplomat5": "Diplomat 5",
-    "Baumeister": "Baumeister",
-    "Stratege": "Stratege",
-    "Bauer": "Bauer",
-}
 PICK = 36
 PICKS = range(PICK, PICK + 6)
+
+
+def _english(state: State) -> dict[str, str]:
+    """The English name (``name_en``) of every landscape type and action card of the game's card
+    set, by the name the game gives it."""
+    cards = documents(state.game)["cards"]
+    out = {str(land["type"]): str(land.get("name_en", "")) for land in cards["landscapes"]}
+    out.update({str(card["name"]): str(card.get("name_en", "")) for card in cards["action_cards"]})
+    return out
 
 
 def _seen(state: State, viewer: int) -> dict[str, Any]:
@@ -117,8 +111,9 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
                 24, 56, f"Last move: {last}", 14, WIDTH - 48, ' class="last-move-text"', HIGHLIGHT
             )
         )
-    parts.append(_ring(snapshot))
-    parts.append(_panel(state, snapshot, player, num_players))
+    english = _english(state)
+    parts.append(_ring(snapshot, english))
+    parts.append(_panel(state, snapshot, player, num_players, english))
     return document(WIDTH, height, "".join(parts), f"Verräter: {status}")
 
 
@@ -143,7 +138,7 @@ def _status(state: State, snapshot: dict[str, Any]) -> str:
     return f"seat {to_move} {doing}"
 
 
-def _ring(snapshot: dict[str, Any]) -> str:
+def _ring(snapshot: dict[str, Any], english: dict[str, str]) -> str:
     ring: list[dict[str, Any]] = snapshot["ring"]
     parts = [
         f'<circle cx="{RING_CX}" cy="{RING_CY}" r="{RING_R}" fill="none" stroke="#d8ccb2" '
@@ -173,7 +168,7 @@ def _ring(snapshot: dict[str, Any]) -> str:
                 'stroke-dasharray="5 4"/>'
             )
             continue
-        parts.append(_tile(index, ring[index], x, y, index in fought))
+        parts.append(_tile(index, ring[index], x, y, index in fought, english))
     parts.append(
         f'<text x="{RING_CX}" y="{RING_CY - 6}" font-size="14" fill="{MUTED}" '
         'text-anchor="middle">the ring</text>'
@@ -196,7 +191,9 @@ def _ring(snapshot: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _tile(index: int, land: dict[str, Any], x: float, y: float, fought: bool) -> str:
+def _tile(
+    index: int, land: dict[str, Any], x: float, y: float, fought: bool, english: dict[str, str]
+) -> str:
     house = str(land["house"])
     kind = str(land["type"])
     parts = [
@@ -206,10 +203,24 @@ def _tile(index: int, land: dict[str, Any], x: float, y: float, fought: bool) ->
         f'stroke="{HIGHLIGHT if fought else INK}" stroke-width="{5 if fought else 1.5}"/>',
         f'<text x="{x:.1f}" y="{y - 24:.1f}" font-size="11" fill="{HOUSE_TEXT[house]}" '
         f'text-anchor="middle">{index}</text>',
-        f'<text x="{x:.1f}" y="{y - 5:.1f}" font-size="15" font-weight="bold" '
-        f'fill="{HOUSE_TEXT[house]}" text-anchor="middle">{escape(kind)}</text>',
-        f'<text x="{x:.1f}" y="{y + 10:.1f}" font-size="10" fill="{HOUSE_TEXT[house]}" '
-        f'text-anchor="middle">{ENGLISH.get(kind, "")}</text>',
+        fitted(
+            round(x, 1),
+            round(y - 5, 1),
+            kind,
+            15,
+            TILE_R * 2 - 16,
+            ' font-weight="bold" text-anchor="middle"',
+            HOUSE_TEXT[house],
+        ),
+        fitted(
+            round(x, 1),
+            round(y + 10, 1),
+            english.get(kind, ""),
+            10,
+            TILE_R * 2 - 24,
+            ' text-anchor="middle"',
+            HOUSE_TEXT[house],
+        ),
         f'<text x="{x:.1f}" y="{y + 28:.1f}" font-size="11" font-style="italic" '
         f'fill="{HOUSE_TEXT[house]}" text-anchor="middle">{house}</text>',
     ]
@@ -252,7 +263,13 @@ def _back(x: float, y: float) -> str:
     )
 
 
-def _panel(state: State, snapshot: dict[str, Any], player: int | None, num_players: int) -> str:
+def _panel(
+    state: State,
+    snapshot: dict[str, Any],
+    player: int | None,
+    num_players: int,
+    english: dict[str, str],
+) -> str:
     rounds = int(state.game.params["rounds"])
     actions = _visible_actions(state, player, num_players)
     to_move = int(snapshot["current_player"])
@@ -272,7 +289,10 @@ def _panel(state: State, snapshot: dict[str, Any], player: int | None, num_playe
     ]
     y = 130.0
     for seat in range(num_players):
-        parts.append(_seat(snapshot, seat, player, actions[seat], x, y, seat == to_move))
+        action = actions[seat]
+        parts.append(
+            _seat(snapshot, seat, player, (action, english.get(action, "")), x, y, seat == to_move)
+        )
         y += SEAT_H
     discard = " ".join(str(value) for value in snapshot["discard"]) or "-"
     parts.append(
@@ -283,10 +303,9 @@ def _panel(state: State, snapshot: dict[str, Any], player: int | None, num_playe
     if player is not None:
         pool = _seen(state, player)["pool"]
         if pool:
-            names = ", ".join(ACTION_NAMES.get(name, name) for name in pool)
+            names = ", ".join(pool)
             parts.append(
-                f'<text x="{x}" y="{y + 34}" font-size="13" fill="{INK}" class="pool">'
-                f"your draft pool: {escape(names)}</text>"
+                fitted(x, y + 34, f"your draft pool: {names}", 13, WIDTH - 24 - x, ' class="pool"')
             )
     return "".join(parts)
 
@@ -295,7 +314,7 @@ def _seat(
     snapshot: dict[str, Any],
     seat: int,
     player: int | None,
-    action: str,
+    action: tuple[str, str],
     x: float,
     y: float,
     to_move: bool,
@@ -341,12 +360,14 @@ def _seat(
         )
     for k, value in enumerate(snapshot["played"][seat]):
         parts.append(_supply_card(x + PLAYED_X + k * 28, y + 56, str(value), "played-card"))
-    parts.append(_action_card(action, x + ACTION_X, y + 56))
+    parts.append(_action_card(*action, x + ACTION_X, y + 56))
     parts.append("</g>")
     return "".join(parts)
 
 
-def _action_card(action: str, x: float, y: float) -> str:
+def _action_card(action: str, english: str, x: float, y: float) -> str:
+    """An action card as the seat sees it: its name and English name, ``?`` face down, an empty
+    frame (``-``) before the draft."""
     if action == "-":
         return (
             f'<rect x="{x}" y="{y}" width="90" height="40" rx="5" fill="none" stroke="#cbbd9f" '
@@ -360,7 +381,14 @@ def _action_card(action: str, x: float, y: float) -> str:
         )
     return (
         f'<rect x="{x}" y="{y}" width="90" height="40" rx="5" fill="#efe6fb" stroke="#4b3a6b" '
-        f'stroke-width="1.5"/><text x="{x + 45}" y="{y + 25}" font-size="13" font-weight="bold" '
-        f'fill="{INK}" text-anchor="middle" class="action">'
-        f"{escape(ACTION_NAMES.get(action, action))}</text>"
+        'stroke-width="1.5"/>'
+        + fitted(
+            x + 45,
+            y + 18,
+            action,
+            13,
+            82,
+            ' font-weight="bold" text-anchor="middle" class="action"',
+        )
+        + fitted(x + 45, y + 33, english, 10, 82, ' text-anchor="middle"', MUTED)
     )
