@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <future>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -83,17 +84,13 @@ class PyVectorEnv {
   }
   const std::shared_ptr<AnyGame>& game() const { return game_; }
 
-  void reset() {
+  void reset(nb::handle seed) {
     const auto writing = using_it("reset");
     check_idle();
+    std::optional<std::uint64_t> start;
+    if (!seed.is_none()) start = to_seed(seed);
     nb::gil_scoped_release release;
-    env_->reset(buffers());
-  }
-
-  void reseed(nb::handle seed) {
-    const auto writing = using_it("reseed");
-    check_idle();
-    env_->reseed(to_seed(seed));
+    env_->reset(buffers(), start);
   }
 
   void step(nb::handle actions) {
@@ -412,8 +409,7 @@ void bind_vector_env(nb::module_& m) {
       .def_prop_ro("num_envs", &PyVectorEnv::num_envs)
       .def_prop_ro("game", [](const PyVectorEnv& env) { return PyGame{env.game()}; })
       .def("state", &PyVectorEnv::state, "env"_a.none())
-      .def("reset", &PyVectorEnv::reset)
-      .def("reseed", &PyVectorEnv::reseed, "seed"_a.none())
+      .def("reset", &PyVectorEnv::reset, "seed"_a.none() = nb::none())
       .def("step", &PyVectorEnv::step, "actions"_a.none())
       .def("send", &PyVectorEnv::send, "actions"_a.none())
       .def("recv", &PyVectorEnv::recv)

@@ -119,6 +119,19 @@ CASES = {
         del env
         assert time.monotonic() - started < 5
     """,
+    "vector_env_reset_seed": """
+        # Seat 0 is a bot's, so a reset runs its search (seconds here). An
+        # interrupted reset with a seed keeps the old streams, the bots' included: the next
+        # reset is an untouched twin's.
+        opponents = {0: ("mcts", {"iterations": 400_000})}
+        env, twin = (rivals.VectorEnv("rosenkoenig", 2, seed=3, opponents=opponents) for _ in "ab")
+        histories = lambda e: [e.state(k).history() for k in range(2)]
+        before = histories(env)
+        interrupted(lambda: env.reset(seed=12345), rounds=2)
+        assert histories(env) == before
+        env.reset(), twin.reset()
+        assert histories(env) == histories(twin)
+    """,
     "random_playouts": """
         game = rivals.make("battlecards")
         interrupted(lambda: game.random_playouts(10_000_000, threads=2))

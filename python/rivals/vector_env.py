@@ -103,10 +103,7 @@ class VectorEnv:
         over as if the environment had been made with that seed."""
         if options:
             raise ValueError(f"VectorEnv.reset takes no options, got {options!r}")
-        env = self._open("reset")
-        if seed is not None:
-            env.reseed(seed)
-        env.reset()
+        self._open("reset").reset(seed)
         return self._result()
 
     def step(self, actions: npt.ArrayLike) -> Result:

@@ -534,6 +534,7 @@ class BotSeats final : public SeatBots<G> {
     for (std::size_t seat = 0; seat < bots_.size(); ++seat)
       if (bots_[seat]) bot_reseed<G>(*bots_[seat], derive_seed(seed, seat));
   }
+  std::unique_ptr<SeatBots<G>> clone() const override { return std::make_unique<BotSeats>(*this); }
 
  private:
   std::vector<std::optional<BotOf<G>>> bots_;

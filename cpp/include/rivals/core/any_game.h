@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -152,17 +153,17 @@ class AnyVectorEnv {
  public:
   virtual ~AnyVectorEnv() = default;
   virtual int num_envs() const = 0;
-  virtual void reset(const VectorBuffers& out) = 0;
+  // With a seed, first every environment's streams start over: environment e draws its chance
+  // outcomes (and its bots their choices) from the streams derived from (seed, e), so the games
+  // are those of an environment made with this seed. All or nothing: when it throws, every
+  // environment, streams and bots included, is as it was.
+  virtual void reset(const VectorBuffers& out, std::optional<std::uint64_t> seed) = 0;
   // One action per environment for its player to move; an environment that terminated on the
   // previous step restarts instead and ignores its action. Throws std::invalid_argument naming the
   // first environment whose action is illegal, before any environment changes.
   virtual void step(const std::int32_t* actions, const VectorBuffers& out) = 0;
   // The actions of environment e's current game, chance included, to rebuild it as a state.
   virtual const std::vector<Action>& history(int env) const = 0;
-  // From now on environment e draws its chance outcomes (and its bots their choices) from the
-  // streams derived from (seed, e); followed by reset(), the games are those of an environment
-  // made with this seed.
-  virtual void reseed(std::uint64_t seed) = 0;
 };
 
 class AnyGame : public std::enable_shared_from_this<AnyGame> {

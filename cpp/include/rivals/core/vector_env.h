@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -55,6 +56,8 @@ class SeatBots {
   virtual Action act(const typename G::State& state, const std::vector<Action>& history) = 0;
   // Seat s's bot draws from the stream derived from (seed, s).
   virtual void reseed(std::uint64_t seed) = 0;
+  // The bots as they are now, their streams included, to go back to.
+  virtual std::unique_ptr<SeatBots> clone() const = 0;
 };
 
 template <Game G>
@@ -91,14 +94,28 @@ class VectorEnv final : public AnyVectorEnv {
       if (bots_.empty() || !bots_[0]->plays(seat)) learner_seats_.push_back(seat);
   }
 
-  // Chance draws from derive_seed(seed, e) and the bots from streams derived from
-  // derive_seed(seed, e) itself, so neither depends on how the environments are split between
-  // threads.
-  void reseed(std::uint64_t seed) override {
-    for (std::size_t e = 0; e < rngs_.size(); ++e) {
-      const std::uint64_t stream = derive_seed(seed, static_cast<std::uint64_t>(e));
-      rngs_[e] = Rng(stream);
-      if (!bots_.empty()) bots_[e]->reseed(derive_seed(stream, 1));
+  void reset(const VectorBuffers& out, std::optional<std::uint64_t> seed) override {
+    std::vector<Rng> rngs;
+    std::vector<std::unique_ptr<SeatBots<G>>> bots;
+    if (seed) {
+      rngs = rngs_;
+      for (const auto& seats : bots_) bots.push_back(seats->clone());
+      reseed(*seed);
+    }
+    try {
+      all_or_nothing(out, [&](int begin, int end) {
+        for (int e = begin; e < end; ++e) {
+          save(e);
+          restart(e);
+          write(e, out, false);
+        }
+      });
+    } catch (...) {
+      if (seed) {
+        rngs_ = std::move(rngs);
+        bots_ = std::move(bots);
+      }
+      throw;
     }
   }
 
@@ -108,16 +125,6 @@ class VectorEnv final : public AnyVectorEnv {
     if (env < 0 || env >= num_envs())
       throw std::out_of_range("no environment " + std::to_string(env));
     return histories_[static_cast<std::size_t>(env)];
-  }
-
-  void reset(const VectorBuffers& out) override {
-    all_or_nothing(out, [&](int begin, int end) {
-      for (int e = begin; e < end; ++e) {
-        save(e);
-        restart(e);
-        write(e, out, false);
-      }
-    });
   }
 
   void step(const std::int32_t* actions, const VectorBuffers& out) override {
@@ -151,6 +158,17 @@ class VectorEnv final : public AnyVectorEnv {
   }
 
  private:
+  // Chance draws from derive_seed(seed, e) and the bots from streams derived from
+  // derive_seed(seed, e) itself, so neither depends on how the environments are split between
+  // threads.
+  void reseed(std::uint64_t seed) {
+    for (std::size_t e = 0; e < rngs_.size(); ++e) {
+      const std::uint64_t stream = derive_seed(seed, static_cast<std::uint64_t>(e));
+      rngs_[e] = Rng(stream);
+      if (!bots_.empty()) bots_[e]->reseed(derive_seed(stream, 1));
+    }
+  }
+
   static std::size_t checked_count(int num_envs, const AnyGame& game) {
     if (num_envs < 1 || num_envs > kMaxEnvs)
       throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
