@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import rivals
@@ -525,3 +526,18 @@ def test_a_nan_or_an_infinity_in_a_document_is_named_where_it_sits() -> None:
         assert str(refused.value) == f"sekigahara: cards object: version must be 1, got {text}"
         with pytest.raises(ValueError, match="version"):
             reference.make("sekigahara", cards=document)
+
+
+def test_a_document_given_as_python_values_is_read_alike(make: Callable[..., Any]) -> None:
+    # As the engine's conversion of Python values reads them: tuples as lists, numpy's integers
+    # as ints; keys must be strings and nesting is bounded.
+    document = shipped("sekigahara")
+    as_tuples = {**document, "cards": tuple(document["cards"]), "version": np.int64(1)}
+    assert data_of(make("sekigahara", cards=as_tuples), "cards") == document
+    with pytest.raises(ValueError, match=r"params\.cards: keys must be strings"):
+        make("sekigahara", cards={**document, 1: 2})
+    deep: list[Any] = []
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(ValueError, match="nested more than 64 levels deep"):
+        make("sekigahara", cards=deep)

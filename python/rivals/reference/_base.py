@@ -12,6 +12,7 @@ import copy
 import hashlib
 import json
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
@@ -27,6 +28,42 @@ Self = TypeVar("Self", bound="State")
 StateT = TypeVar("StateT", bound="State")
 
 
+# How deep a parameter given as Python values may nest, as in the engine's conversion of them.
+MAX_NESTING = 64
+
+
+def plain(value: Any, where: str, depth: int = 0) -> Any:
+    """A parameter as the engine takes it from Python: a list or tuple as a list, a dict with
+    str keys, an integral number of another type (numpy's) as an int; a copy, so a caller's
+    document is never shared. Anything else is a ``ValueError`` saying where it sits."""
+    if depth > MAX_NESTING:
+        raise ValueError(f"{where}: nested more than {MAX_NESTING} levels deep")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"{where}: text is not valid Unicode (a lone surrogate)") from None
+        return value
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [plain(item, f"{where}[{k}]", depth + 1) for k, item in enumerate(value)]
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ValueError(f"{where}: keys must be strings")
+            out[key] = plain(item, f"{where}.{key}", depth + 1)
+        return out
+    kind = type(value)
+    if not (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise ValueError(f"{where}: cannot use a value of type {kind.__name__}")
+
+
 def is_int(value: Any) -> bool:
     """An ``int`` that is not a ``bool`` (JSON documents and parameters are checked with it)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -35,13 +72,14 @@ def is_int(value: Any) -> bool:
 def with_defaults(
     name: str, defaults: dict[str, Any], params: dict[str, Any], accepted: str
 ) -> dict[str, Any]:
-    """``params`` over ``defaults``, copied so a caller's document is never shared; a
-    ``ValueError`` naming what is accepted for a parameter the game does not have."""
-    for key in params:
+    """``params`` (as ``plain`` makes them) over ``defaults``; a ``ValueError`` naming what is
+    accepted for a parameter the game does not have."""
+    given = {key: plain(value, f"params.{key}") for key, value in params.items()}
+    for key in given:
         if key not in defaults:
             raise ValueError(f"{name}: unknown parameter {quoted(key)}; accepted: {accepted}")
     full = copy.deepcopy(defaults)
-    full.update(copy.deepcopy(params))
+    full.update(given)
     return full
 
 
