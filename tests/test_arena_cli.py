@@ -486,6 +486,9 @@ def test_threads_and_negative_sprt_bounds_on_the_command_line(tmp_path: Path) ->
     )
     one_line_error(refused, "arena", "argument --threads", "from 1 to 256")
     assert not out.exists()
+    for name in ("-", ""):
+        refused = rivals_cli("arena", "rosenkoenig", "--bots", "random", "--out", name)
+        one_line_error(refused, "arena", "argument --out: expected a file name for the replays")
     done = rivals_cli(
         "arena",
         "rosenkoenig",

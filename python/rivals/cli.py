@@ -128,6 +128,18 @@ def check_bot(game: Game, name: str, params: dict[str, Any], label: str) -> None
         raise CliError(f"bot {label}: {error}") from None
 
 
+def log_path(text: str) -> str:
+    """An argparse type: the file replays go to, which ``-`` or nothing cannot name."""
+    if text == "-":
+        raise argparse.ArgumentTypeError(
+            "expected a file name for the replays, got '-': they are not written to standard "
+            "output, where the table goes"
+        )
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name for the replays, got ''")
+    return text
+
+
 def integer(low: int, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: an integer in ``low..high``, with a message that says so."""
     expected = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
@@ -937,7 +949,9 @@ def build_parser() -> ArgumentParser:
     arena_cmd.add_argument(
         "--threads", type=integer(1, MAX_THREADS), default=None, help="default: all cores"
     )
-    arena_cmd.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
+    arena_cmd.add_argument(
+        "--out", type=log_path, default=None, metavar="FILE.jsonl", help="write every replay"
+    )
     arena_cmd.add_argument(
         "--resume",
         action="store_true",
@@ -1006,7 +1020,9 @@ def build_parser() -> ArgumentParser:
     tour.add_argument(
         "--threads", type=integer(1, MAX_THREADS), default=None, help="default: all cores"
     )
-    tour.add_argument("--out", default=None, metavar="FILE.jsonl", help="write every replay")
+    tour.add_argument(
+        "--out", type=log_path, default=None, metavar="FILE.jsonl", help="write every replay"
+    )
     tour.add_argument("--resume", action="store_true", help="continue the tournament in --out")
     tour.add_argument("--force", action="store_true", help="replace a non-empty --out (and --html)")
     tour.add_argument(
