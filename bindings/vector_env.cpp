@@ -108,7 +108,7 @@ class PyVectorEnv {
     cancel_.clear();
     try {
       pending_ = std::async(std::launch::async, [this] {
-        cancel_.listen();
+        const auto listening = cancel_.listen();
         env_->step(actions_.data(), buffers());
       });
     } catch (const std::system_error& error) {
@@ -313,7 +313,7 @@ class PyVectorEnv {
   BoolBuffer terminated_;
   std::vector<std::int32_t> actions_;
   std::future<void> pending_;
-  StopFlag cancel_;  // stops the step sent
+  StopFlag cancel_;  // the step sent runs on a thread of its own, out of Ctrl-C's reach
   UseGuard guard_;
 };
 

@@ -434,10 +434,10 @@ def test_standard_output_that_goes_away_fills_up_or_cannot_encode() -> None:
     command = [sys.executable, "-m", "rivals.cli", "rules", "rosenkoenig", "--plain"]
     # A reader that leaves at once: no traceback, as `| head` expects of a Unix tool.
     reader = subprocess.Popen(["true"], stdin=subprocess.PIPE)
+    reader.wait()  # gone before the first write, so that write finds no reader
     gone = subprocess.run(
         command, stdout=reader.stdin, stderr=subprocess.PIPE, env=ENV, check=False
     )
-    reader.wait()
     assert gone.stderr == b"" and gone.returncode == 1
     with open("/dev/full", "w") as full:
         filled = subprocess.run(

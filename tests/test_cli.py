@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -350,10 +351,10 @@ def test_play_refuses_odd_input_without_stopping(
     # file name, a line too long to be a command, escapes meant for the terminal: each is refused
     # and the game goes on to the move after them.
     monkeypatch.chdir(tmp_path)
-    lines = ["\u00b2", "9" * 4000, "save a\x00b", "x" * 10_000, "save \x1b[31mred.json", "1"]
+    lines = ["\u00b2", "9" * 20, "save a\x00b", "x" * 10_000, "save \x1b[31mred.json", "1"]
     out = play(capsys, monkeypatch, "\n".join(lines) + "\n")
     assert "'\u00b2' is not a move or a command" in out
-    assert "'99999999999999999999" in out and "is not a move" in out
+    assert "'99999999999999999999' is not a move or a command" in out  # no menu number
     assert "cannot save 'a\\x00b': not a file name" in out
     assert "a line of 10000 characters is not a move or a command" in out
     assert "\x1b" not in out and "saved '\\x1b[31mred.json'" in out
@@ -365,6 +366,10 @@ def test_play_ends_on_input_without_line_ends_or_without_input(
 ) -> None:
     out = play(capsys, monkeypatch, "x" * (3 << 20))
     assert "input line longer than 1048576 characters: stopping" in out
+    out = play(capsys, monkeypatch, "x" * 5000)  # the input ends in a long line
+    assert "a line of 5000 characters is not a move or a command" in out
+    out = play(capsys, monkeypatch, "1" + " " * 4095 + "\n")  # 4,096 characters: a command
+    assert "is not a move or a command" not in out and len(positions(out)) == 2
     monkeypatch.setattr("sys.stdin", None)  # started with standard input closed
     assert cli.main(["play", "rosenkoenig", "--bot", "random", "--seed", "5"]) == 0
     assert "seed 5" in capsys.readouterr().out
@@ -761,3 +766,11 @@ def test_replay_html_and_render_svg_keep_existing_files(capsys: Capture, tmp_pat
     status, _, _ = run(capsys, "render", str(log), "--index", "1", "--out", str(picture), "--force")
     assert status == 0 and picture.read_text(encoding="utf-8").startswith("<svg")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["end.svg", "game.html", "games.jsonl"]
+
+
+def test_rules_and_pictures_go_to_a_redirected_standard_output() -> None:
+    # A caller may put a text stream in stdout's place, which has no bytes underneath.
+    caught = io.StringIO()
+    with contextlib.redirect_stdout(caught):
+        assert cli.main(["rules", "rosenkoenig", "--plain"]) == 0
+    assert caught.getvalue().startswith("# Rosenk")

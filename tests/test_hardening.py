@@ -496,3 +496,16 @@ def check_refused_threads_end_cleanly(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_refused_threads_raise_and_join_what_started(name: str) -> None:
     isolated("check_refused_threads_end_cleanly", name)
+
+
+def test_a_value_cut_short_in_a_message_is_cut_between_characters() -> None:
+    # Two-byte characters past the 200 bytes a message quotes: a cut inside one would leave a
+    # stray byte, which Python shows as an escape.
+    with pytest.raises(ValueError) as refused:
+        rivals.make("rosenkoenig", players="\u00e9" * 150)
+    assert "\u00e9\u00e9..." in str(refused.value) and "\\x" not in str(refused.value)
+    document = json.loads((Path(rivals.__file__).parent / "data" / "sekigahara.json").read_text())
+    document["version"] = "a" + "\u00e9" * 40
+    with pytest.raises(ValueError) as refused:
+        rivals.make("sekigahara", cards=document)
+    assert "..." in str(refused.value) and "\\x" not in str(refused.value)

@@ -57,4 +57,6 @@ def test_rheinlaender_menus_take_the_card_from_the_map_not_the_space_id() -> Non
                     placed += 1
                     assert numbers[words[0]] == [card]
                     assert parse_move(state, f"{words[0]} {card}") == action
+                    # Digits int() refuses (a superscript two) are no card number.
+                    assert parse_move(state, f"{words[0]} \u00b2") is None
     assert placed > 0

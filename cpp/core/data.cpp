@@ -266,7 +266,7 @@ void DataNode::fail_at(const std::string& path, std::string_view problem) const 
 
 void DataNode::fail(std::string_view problem) const { fail_at(path(), problem); }
 
-std::string DataNode::shown() const { return value_->shown(57); }
+std::string DataNode::shown() const { return value_->shown(60); }
 
 DataNode DataNode::operator[](std::string_view key) const {
   const Json* member = value_->is_object() ? value_->find(key) : nullptr;

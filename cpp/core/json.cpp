@@ -518,8 +518,11 @@ std::string Json::shown(std::size_t longest) const {
   } catch (const std::invalid_argument&) {
     return "a value holding a non-finite number";
   }
-  if (text.size() > longest) text = text.substr(0, longest) + "...";
-  return text;
+  if (text.size() <= longest) return text;
+  std::size_t cut = longest;
+  // Back to the start of a character: a cut inside one would leave invalid UTF-8.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;
+  return text.substr(0, cut) + "...";
 }
 
 Json Json::parse(std::string_view text, int max_depth) {

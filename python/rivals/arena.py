@@ -934,10 +934,10 @@ class ReplayLog:
         try:
             info = os.fstat(fd)
             self.regular = stat.S_ISREG(info.st_mode)
-            # A device or a pipe (/dev/null) holds no record; locking it would only make two
-            # unrelated arenas wait for each other.
             if self.regular or stat.S_ISFIFO(info.st_mode):
                 _refuse_standard_streams(self.path, info)
+            # A device or a pipe (/dev/null) holds no record; locking it would only make two
+            # unrelated arenas wait for each other.
             if self.regular:
                 self._lock(fd)
             if resume and not self.regular:

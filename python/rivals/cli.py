@@ -479,10 +479,6 @@ def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tourna
         raise CliError("--resume keeps the file and --force replaces it: give one of them")
     if args.html is not None and args.out is not None and files.same_file(args.html, args.out):
         raise CliError(f"--html {args.html} is --out, the replays: give the report another name")
-    if args.html is not None and Path(args.html).exists() and not (args.force or args.resume):
-        raise CliError(
-            f"--html {args.html} already exists: give another name, or --force to replace it"
-        )
     if args.html is not None:  # before the games, not after them
         try:
             files.check_new(args.html, force=args.force or args.resume)
@@ -611,9 +607,10 @@ def _print_tournament(console: Console, event: tournaments.Tournament, elapsed: 
     print_table(console, table)
     pairs = Table(box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
     for heading in ("pairing", "games", "W-D-L", "score", "Elo (95% CI)"):
-        pairs.add_column(heading, justify="left" if heading == "pairing" else "right")
+        numbers = heading != "pairing"
+        pairs.add_column(heading, justify="right" if numbers else "left", no_wrap=numbers)
     if event.group == 2:
-        pairs.add_column("pairs LL..WW", justify="right")
+        pairs.add_column("pairs LL..WW", justify="right", no_wrap=True)
     for row in rows:
         estimate = row["elo"]
         cells: list[str | Text] = [
@@ -626,7 +623,7 @@ def _print_tournament(console: Console, event: tournaments.Tournament, elapsed: 
         if event.group == 2:
             cells.append("-".join(map(str, row["pentanomial"])))
         pairs.add_row(*cells)
-    console.print(pairs)
+    print_table(console, pairs)
     fresh = event.played - event.resumed
     rate = f"{fresh / elapsed:,.1f} games/s, {elapsed:.2f} s; " if fresh and elapsed > 0 else ""
     console.print(Text(f"{rate}Elo relative to {event.labels[0]}, ratings by maximum likelihood"))
@@ -901,8 +898,8 @@ def cmd_bots(args: argparse.Namespace, console: Console) -> int:
         table.add_row(info.name, ", ".join(info.bots), ", ".join(info.evaluations) or "-")
     print_table(console, table)
     presets = Table(box=box.SIMPLE_HEAD, title="presets: rivals.bots.make(NAME, game), --bots NAME")
-    presets.add_column("game", style="bold")
-    presets.add_column("preset", style="bold")
+    presets.add_column("game", style="bold", no_wrap=True)
+    presets.add_column("preset", style="bold", no_wrap=True)
     presets.add_column("plays")
     presets.add_column("what it is", style="dim")
     for info in infos:
@@ -911,7 +908,7 @@ def cmd_bots(args: argparse.Namespace, console: Console) -> int:
                 f"{key}={json.dumps(value)}" for key, value in spec["params"].items()
             )
             presets.add_row(info.name, preset, f"{spec['bot']} {settings}", spec["description"])
-    console.print(presets)
+    print_table(console, presets)
     return 0
 
 
@@ -1161,8 +1158,12 @@ def _joined_sprt(argv: Sequence[str]) -> list[str]:
 
 def write_out(document: str) -> None:
     """A document (Markdown, SVG) to standard output as UTF-8, whatever the console's encoding."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text stream put in its place (contextlib.redirect_stdout)
+        sys.stdout.write(document)
+        return
     sys.stdout.flush()
-    sys.stdout.buffer.write(document.encode("utf-8"))
+    buffer.write(document.encode("utf-8"))
     sys.stdout.flush()
 
 
@@ -1199,7 +1200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as error:  # writing to standard output: a full disk, a device error
-        print(f"rivals {args.command}: error: {error.strerror or error}", file=sys.stderr)
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"rivals {args.command}: error: {where}{error.strerror or error}", file=sys.stderr)
         return 2
 
 

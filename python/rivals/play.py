@@ -36,8 +36,9 @@ PLAY_HELP = (
     "hint (ask a bot), save FILE (write a replay), board, help, quit"
 )
 MENU_WIDTH = 100
-# The longest line read as a command; a move or a file name is far shorter. Longer input (a
-# stream without line ends) is refused, and after MAX_SKIPPED more characters ends the session.
+# The longest line read as a command, its line end aside; a move or a file name is far shorter.
+# A longer line is refused, and one without an end within MAX_SKIPPED characters (a stream with
+# no line ends) ends the session.
 MAX_LINE = 4096
 MAX_SKIPPED = 1 << 20
 
@@ -228,26 +229,30 @@ class PlaySession:
         if self.stdin is not None and not self.stdin.isatty():
             # Piped input is not echoed by the terminal; echo it so a transcript reads naturally.
             self.console.print(Text(printable(line.rstrip("\n")[:MAX_LINE])))
-        if len(line) > MAX_LINE:
+        if len(line) > MAX_LINE and not line.endswith("\n"):
             return self._skip_long_line(line)
         return " ".join(line.split())
 
     def _skip_long_line(self, line: str) -> str | None:
-        """Skips the rest of a line too long to be a command; None when it does not end."""
+        """Skips the rest of a line too long to be a command: "" to read on, None at the end of
+        the input or past MAX_SKIPPED characters without a line end."""
         assert self.stdin is not None
         skipped = len(line)
-        while not line.endswith("\n"):
+        while not line.endswith("\n") and skipped <= MAX_SKIPPED:
             line = self.stdin.readline(MAX_LINE)
+            if not line:
+                break
             skipped += len(line)
-            if not line or skipped > MAX_SKIPPED:
-                self.console.print(
-                    Text(f"input line longer than {MAX_SKIPPED} characters: stopping", style="red")
-                )
-                return None
+        if skipped > MAX_SKIPPED and not line.endswith("\n"):
+            self.console.print(
+                Text(f"input line longer than {MAX_SKIPPED} characters: stopping", style="red")
+            )
+            return None
+        length = skipped - line.endswith("\n")
         self.console.print(
-            Text(f"a line of {skipped - 1} characters is not a move or a command", style="red")
+            Text(f"a line of {length} characters is not a move or a command", style="red")
         )
-        return ""
+        return "" if line.endswith("\n") else None
 
     def _command_loop(self) -> bool:
         """Reads commands until the position changes (True) or the user quits (False)."""

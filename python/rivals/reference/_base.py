@@ -32,36 +32,47 @@ StateT = TypeVar("StateT", bound="State")
 MAX_NESTING = 64
 
 
-def plain(value: Any, where: str, depth: int = 0) -> Any:
-    """A parameter as the engine takes it from Python: a list or tuple as a list, a dict with
-    str keys, an integral number of another type (numpy's) as an int; a copy, so a caller's
-    document is never shared. Anything else is a ``ValueError`` saying where it sits."""
+def _text(value: str, where: str) -> str:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{where}: text is not valid Unicode (a lone surrogate)") from None
+    return str(value)
+
+
+def plain(value: Any, where: str, depth: int = 1) -> Any:
+    """A parameter (``depth`` 1: a value of the parameters) as the engine takes it from Python:
+    a list or tuple as a list, a dict with str keys, a subclass of int, float or str (an
+    ``IntEnum``) and an integral number of another type (numpy's) as the plain value; a copy,
+    so a caller's document is never shared. Anything else is a ``ValueError`` saying where."""
     if depth > MAX_NESTING:
         raise ValueError(f"{where}: nested more than {MAX_NESTING} levels deep")
     if isinstance(value, str):
+        return _text(value, where)
+    if value is None or isinstance(value, bool):
+        return value
+    kind = type(value)
+    if not isinstance(value, (int, float, list, tuple, dict)):
+        if kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_"):
+            raise ValueError(f"{where}: cannot use a value of type {kind.__name__}")
         try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValueError(f"{where}: text is not valid Unicode (a lone surrogate)") from None
-        return value
-    if value is None or isinstance(value, (bool, int, float)):
-        return value
+            value = operator.index(value)
+        except TypeError:
+            raise ValueError(f"{where}: cannot use a value of type {kind.__name__}") from None
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**63:
+            raise ValueError(f"{where}: integer {value} is out of range (64 bits)")
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
     if isinstance(value, (list, tuple)):
         return [plain(item, f"{where}[{k}]", depth + 1) for k, item in enumerate(value)]
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise ValueError(f"{where}: keys must be strings")
-            out[key] = plain(item, f"{where}.{key}", depth + 1)
-        return out
-    kind = type(value)
-    if not (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):
-        try:
-            return operator.index(value)
-        except TypeError:
-            pass
-    raise ValueError(f"{where}: cannot use a value of type {kind.__name__}")
+    out = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise ValueError(f"{where}: keys must be strings")
+        out[_text(key, where)] = plain(item, f"{where}.{key}", depth + 1)
+    return out
 
 
 def is_int(value: Any) -> bool:

@@ -5,7 +5,8 @@ The value is ``None`` (the game's shipped document), the name of a shipped docum
 itself). A file is read only when it is a regular file of at most ``MAX_BYTES`` bytes, and its
 text must be strict JSON: UTF-8, no key twice in one object, no NaN or Infinity, at most
 ``MAX_DEPTH`` nested arrays and objects. Every key and string of a document has at most
-``MAX_TEXT`` bytes and no control character. A file that is not a data file is never quoted.
+``MAX_TEXT`` bytes and no control character, direction control or U+FFFE/U+FFFF. A file that is
+not a data file is never quoted.
 """
 
 from __future__ import annotations

@@ -334,12 +334,16 @@ def move_texts(state: State, viewer: int | None, start: int) -> list[str]:
     return out
 
 
+def _numbers(state: State) -> dict[str, list[int]]:
+    """The card numbers of every space of the game's map, by id: a space with one number is
+    played by that card, and its id need not say which (a map's ids are its own)."""
+    return {str(space["id"]): list(space["numbers"]) for space in state.game.map["spaces"]}
+
+
 def menu(state: State) -> list[MenuGroup]:
     snapshot = _snapshot(state)
     player = state.current_player()
-    # A space with one number is played by that card; its id need not say which (a map's ids are
-    # its own).
-    numbers = {str(space["id"]): space["numbers"] for space in state.game.map["spaces"]}
+    numbers = _numbers(state)
     by_card: dict[int, list[tuple[int, str]]] = {}
     reinforce: dict[str, list[tuple[int, str]]] = {}
     bastions: list[tuple[int, str]] = []
@@ -394,12 +398,12 @@ def parse(state: State, text: str) -> int | None:
     legal = {state.action_to_string(action).casefold(): action for action in state.legal_actions()}
     if len(words) == 2 and words[0].casefold() in ("b", "bastion"):
         return legal.get(f"bastion {words[1]}".casefold())
-    if len(words) == 2 and words[1].isdigit():
+    if len(words) == 2 and words[1].isascii() and words[1].isdigit():
         space, card = words
         for candidate in (f"reinforce {space} with {card}", f"{space} with {card}"):
             if candidate.casefold() in legal:
                 return legal[candidate.casefold()]
-        spaces = {str(s["id"]).casefold(): s["numbers"] for s in state.game.map["spaces"]}
+        spaces = {key.casefold(): numbers for key, numbers in _numbers(state).items()}
         if spaces.get(space.casefold()) == [int(card)]:
             return legal.get(space.casefold())
     return None

@@ -55,11 +55,26 @@ inline thread_local ThreadContext thread_context;
 inline void set_interrupt_check(InterruptCheck check) noexcept { detail::interrupt_check = check; }
 
 // For a thread the application starts itself to run an engine call in the background, which its
-// check cannot reach (Python's runs on the main thread only): that thread calls listen(), and
-// stop() from any thread ends the call at its next interruption point.
+// check cannot reach (Python's runs on the main thread only): while that thread holds what
+// listen() returns, stop() from any thread ends the call at its next interruption point (and so
+// does a stop of a group the thread belongs to).
 class StopFlag {
  public:
-  void listen() noexcept { detail::thread_context.chain = &chain_; }
+  class Listening {
+   public:
+    explicit Listening(StopFlag& flag) noexcept : previous_(detail::thread_context.chain) {
+      flag.chain_.parent = previous_;
+      detail::thread_context.chain = &flag.chain_;
+    }
+    ~Listening() { detail::thread_context.chain = previous_; }
+    Listening(const Listening&) = delete;
+    Listening& operator=(const Listening&) = delete;
+
+   private:
+    const detail::StopChain* previous_;
+  };
+
+  [[nodiscard]] Listening listen() noexcept { return Listening(*this); }
   void stop() noexcept { chain_.stop.store(true, std::memory_order_relaxed); }
   void clear() noexcept { chain_.stop.store(false, std::memory_order_relaxed); }
 

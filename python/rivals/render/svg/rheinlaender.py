@@ -173,7 +173,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
                 54,
                 f"Last move: {said}",
                 14,
-                width - 2 * (MAP_X - 16),
+                width - 2 * (MAP_X - 16) - 170,  # the step and turn on its right
                 ' class="last-move-text"',
                 HIGHLIGHT,
             )

@@ -37,13 +37,13 @@ PICK = 36
 PICKS = range(PICK, PICK + 6)
 
 
-def _english(state: State) -> dict[str, str]:
-    """The English name (``name_en``) of every landscape type and action card of the game's card
-    set, by the name the game gives it."""
+def _english(state: State) -> tuple[dict[str, str], dict[str, str]]:
+    """The English names (``name_en``) of the landscape types and of the action cards of the
+    game's card set, each by the name the game gives it."""
     cards = documents(state.game)["cards"]
-    out = {str(land["type"]): str(land.get("name_en", "")) for land in cards["landscapes"]}
-    out.update({str(card["name"]): str(card.get("name_en", "")) for card in cards["action_cards"]})
-    return out
+    lands = {str(land["type"]): str(land.get("name_en", "")) for land in cards["landscapes"]}
+    actions = {str(card["name"]): str(card.get("name_en", "")) for card in cards["action_cards"]}
+    return lands, actions
 
 
 def _seen(state: State, viewer: int) -> dict[str, Any]:
@@ -111,9 +111,9 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
                 24, 56, f"Last move: {last}", 14, WIDTH - 48, ' class="last-move-text"', HIGHLIGHT
             )
         )
-    english = _english(state)
-    parts.append(_ring(snapshot, english))
-    parts.append(_panel(state, snapshot, player, num_players, english))
+    lands, actions = _english(state)
+    parts.append(_ring(snapshot, lands))
+    parts.append(_panel(state, snapshot, player, num_players, actions))
     return document(WIDTH, height, "".join(parts), f"Verräter: {status}")
 
 
