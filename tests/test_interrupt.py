@@ -129,7 +129,13 @@ CASES = {
         before = histories(env)
         interrupted(lambda: env.reset(seed=12345), rounds=2)
         assert histories(env) == before
-        env.reset(), twin.reset()
+        out, _ = env.reset(), twin.reset()
+        assert histories(env) == histories(twin)
+        # So does an interrupted step: the bots' streams are put back with the games.
+        import numpy as np
+        actions = [int(np.flatnonzero(mask)[0]) for mask in out["legal_mask"]]
+        interrupted(lambda: env.step(actions))
+        env.step(actions), twin.step(actions)
         assert histories(env) == histories(twin)
     """,
     "random_playouts": """

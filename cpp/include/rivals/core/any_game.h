@@ -156,9 +156,7 @@ class AnyVectorEnv {
   // With a seed, first every environment's streams start over: environment e draws its chance
   // outcomes (and its bots their choices) from the streams derived from (seed, e), so the games
   // are those of an environment made with this seed. All or nothing: when it throws, every
-  // environment is as it was, and with a seed so are the streams, the bots' included. (Without
-  // one, and in step(), the bots' own streams have moved on as far as they had drawn: the games
-  // are back, but those that follow need not be an untouched environment's.)
+  // environment is as it was, its streams and its bots' included.
   virtual void reset(const VectorBuffers& out, std::optional<std::uint64_t> seed) = 0;
   // One action per environment for its player to move; an environment that terminated on the
   // previous step restarts instead and ignores its action. Throws std::invalid_argument naming the

@@ -87,6 +87,7 @@ class VectorEnv final : public AnyVectorEnv {
         legal_(static_cast<std::size_t>(num_envs) * State::kMaxLegalActions),
         legal_count_(static_cast<std::size_t>(num_envs), 0),
         saved_(static_cast<std::size_t>(num_envs), Saved{initial_}),
+        saved_bots_(bots_.empty() ? 0 : static_cast<std::size_t>(num_envs)),
         spare_histories_(static_cast<std::size_t>(num_envs)) {
     rngs_.resize(static_cast<std::size_t>(num_envs));
     reseed(seed);
@@ -202,8 +203,8 @@ class VectorEnv final : public AnyVectorEnv {
 
   // A bot may throw in the middle of a call (Ctrl-C, out of memory) with some environments
   // stepped and one between the learner's move and the bots': every environment the call
-  // changed goes back to what it was, its row of the results too, so that nothing has changed
-  // and the next call checks its actions against the true positions.
+  // changed goes back to what it was, its row of the results and its bots too, so that nothing
+  // has changed and the next call checks its actions against the true positions.
   template <class Body>
   void all_or_nothing(const VectorBuffers& out, const Body& body) {
     for (Saved& saved : saved_) saved.changed = 0;
@@ -214,6 +215,7 @@ class VectorEnv final : public AnyVectorEnv {
         if (saved_[e].changed) roll_back(e, out);
       throw;
     }
+    for (auto& bots : saved_bots_) bots.reset();  // not needed past the call
   }
 
   void save(int e) {
@@ -225,6 +227,7 @@ class VectorEnv final : public AnyVectorEnv {
     saved.restart = restart_[e];
     saved.history_spared = 0;
     saved.changed = 1;
+    if (!saved_bots_.empty()) saved_bots_[e].reset();
   }
 
   void roll_back(int e, const VectorBuffers& out) {
@@ -235,6 +238,7 @@ class VectorEnv final : public AnyVectorEnv {
     rngs_[e] = saved.rng;
     viewers_[e] = saved.viewer;
     restart_[e] = saved.restart;
+    if (!saved_bots_.empty() && saved_bots_[e]) bots_[e] = std::move(saved_bots_[e]);
     // The row as the last call that succeeded wrote it: a game it ended stays ended until the
     // next call restarts it.
     write(e, out, saved.restart != 0);
@@ -264,6 +268,9 @@ class VectorEnv final : public AnyVectorEnv {
       }
       if (state.is_terminal()) return;
       if (bots_.empty() || !bots_[e]->plays(state.current_player())) break;
+      // The bots as they were before their first move of this call, streams and all, for a
+      // roll back: the games after it are then an untouched environment's.
+      if (!saved_bots_[e]) saved_bots_[e] = bots_[e]->clone();
       const Action action = bots_[e]->act(state, history);
       state.apply(action);
       history.push_back(action);
@@ -338,6 +345,7 @@ class VectorEnv final : public AnyVectorEnv {
   std::vector<Action> legal_;
   std::vector<int> legal_count_;
   std::vector<Saved> saved_;
+  std::vector<std::unique_ptr<SeatBots<G>>> saved_bots_;  // per environment, when it has bots
   std::vector<std::vector<Action>> spare_histories_;
 };
 
