@@ -97,15 +97,6 @@ CASES = {
         # was with the learner to move, so the next step is checked against the true position.
         assert [env.state(e).history() for e in range(3)] == before
         assert all(env.state(e).current_player() == 0 for e in range(3))
-    """,
-    "vector_env_recv": """
-        import numpy as np
-        env = rivals.VectorEnv(
-            "rosenkoenig", 3, seed=1, threads=2, opponents={1: ("mcts", {"iterations": 10**9})}
-        )
-        out = env.reset()
-        before = [env.state(e).history() for e in range(3)]
-        actions = [int(np.flatnonzero(mask)[0]) for mask in out["legal_mask"]]
 
         def send_and_wait():
             env.send(actions)
