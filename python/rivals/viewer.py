@@ -275,7 +275,7 @@ body { margin: 0; font: 14px/1.4 "DejaVu Sans", Verdana, Arial, sans-serif; colo
   background: #efe8d8; }
 header { padding: 10px 18px 4px; }
 h1 { font-size: 19px; margin: 0; }
-.meta { margin: 2px 0 0; color: #7a6e60; font-size: 13px; }
+.meta { margin: 2px 0 0; color: #665a4c; font-size: 13px; }
 main { display: flex; gap: 14px; padding: 8px 18px 18px; align-items: flex-start; }
 #stage { flex: 1 1 auto; min-width: 0; }
 #picture { background: #fbf7ee; border: 1px solid #d8ccb2; border-radius: 8px; padding: 6px; }
@@ -294,11 +294,11 @@ aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; positi
 #moves { list-style: none; margin: 0; padding: 4px 0; }
 #moves li { display: flex; gap: 4px; padding: 2px 10px; cursor: pointer; overflow-wrap: anywhere; }
 #moves li:hover { background: #f3ead6; }
-#moves li.current { background: #1e7bd6; color: #fff; }
-#moves .num { flex: 0 0 2.6em; color: #9a8d7b; }
-#moves li.current .num { color: #dbe9f8; }
+#moves li.current { background: #1a6fc4; color: #fff; }
+#moves .num { flex: 0 0 2.6em; color: #6f6354; }
+#moves li.current .num { color: #fff; }
 #moves .who { font-weight: bold; }
-.keys { color: #7a6e60; font-size: 12px; margin-left: 6px; }
+.keys { color: #665a4c; font-size: 12px; margin-left: 6px; }
 @media (max-width: 800px) {
   main { flex-direction: column; }
   #stage, aside { width: 100%; flex: none; }
@@ -425,7 +425,7 @@ _PAGE = """<!DOCTYPE html>
 {buttons}
 <button id="play" title="play or pause (space)">play</button>
 <input id="slider" type="range" min="0" max="{last}" value="0" aria-label="step">
-<span class="keys">&#x2190; &#x2192; Home End</span>
+<span class="keys">&#x2190; &#x2192; Home End, Space plays</span>
 </nav>
 </section>
 <aside>
