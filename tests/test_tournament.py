@@ -378,3 +378,13 @@ def test_the_rating_plot_fits_long_labels_and_never_shows_minus_zero() -> None:
     assert ">-0<" not in svg and ">+0<" in svg
     assert tournament.rating_text(ratings, 2) == "+0"
     assert tournament.rating_interval_text(ratings, 2) == "-78 to +78"
+
+
+def test_the_rating_plot_cuts_an_unbounded_interval_at_its_frame() -> None:
+    ratings = stats.Ratings(
+        ("anchor", "swept", "even"), (0.0, -1200.0, 30.0), (0.0, 4000.0, 50.0), 0.95
+    )
+    svg = tournament.rating_svg(ratings)
+    ticks = [int(t) for t in re.findall(r'fill="#555">([+-]\d+)</text>', svg)]
+    assert min(ticks) >= -3000 and max(ticks) <= 3000  # not the -9040 to +6640 of the interval
+    assert ">-1200<" in svg

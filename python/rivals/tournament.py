@@ -302,7 +302,13 @@ def _scale(low: float, high: float) -> tuple[float, float, float]:
 def rating_svg(ratings: stats.Ratings) -> str:
     """A horizontal plot: each bot's rating as a dot with its interval as a bar, best on top."""
     order = [i for i in ratings.order() if ratings.rated(i)]
-    intervals = [ratings.interval(i) for i in order]
+    # An interval that reaches past +-ELO_LIMIT (a bot that lost every game) is cut at the frame:
+    # drawn whole it would squeeze every other bar to a dot. The tables give its ends.
+    elos = [ratings.elo[i] for i in order]
+    intervals = [
+        (max(lo, min(-stats.ELO_LIMIT, elo)), min(hi, max(stats.ELO_LIMIT, elo)))
+        for (lo, hi), elo in zip((ratings.interval(i) for i in order), elos)
+    ]
     low, high, step = _scale(min(lo for lo, _ in intervals), max(hi for _, hi in intervals))
     shown = {i: _short_label(ratings.names[i]) for i in order}
     # Bold 13 px text takes up to 14 px a character (W); the plot keeps its width.
