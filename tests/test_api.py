@@ -11,6 +11,7 @@ import pytest
 import rivals
 from rivals import reference
 from tests.games import CONFIGS
+from tests.isolated import run_isolated
 
 
 def test_games_lists_every_registered_game_sorted() -> None:
@@ -111,3 +112,28 @@ def test_every_game_has_an_evaluation_so_alphabeta_plays_it() -> None:
         assert game.info.evaluation, name
         assert "alphabeta" in game.info.bots, name
         assert rivals.bots.make("alphabeta", game, depth=1).params["depth"] == 1
+
+
+def test_the_submodules_load_when_first_named() -> None:
+    # In a fresh interpreter, where nothing has imported them yet: the docs write
+    # rivals.arena.Lineup, rivals.stats.Sprt and so on after a plain `import rivals`.
+    out = run_isolated(
+        """
+        import sys
+        import rivals
+        print("rivals.arena" in sys.modules, "rich" in sys.modules)
+        print(rivals.arena.Lineup.__name__, rivals.stats.Sprt.__name__, rivals.rulebook.__name__)
+        print(callable(rivals.render.render), callable(rivals.tournament.Tournament))
+        print(hasattr(rivals, "no_such_module"))
+        """
+    )
+    assert out.split() == [
+        "False",
+        "False",
+        "Lineup",
+        "Sprt",
+        "rivals.rulebook",
+        "True",
+        "True",
+        "False",
+    ]

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from rivals import bots, replay
@@ -40,6 +41,20 @@ __all__ = [
     "replay",
 ]
 __version__ = "0.1.0"
+
+
+# The rest of the package loads when first named (``rivals.arena.Lineup``), so that ``import
+# rivals`` stays quick and needs none of their dependencies (rich, for the pictures). The
+# framework adapters, which need packages of their own, are imported by name.
+_SUBMODULES = frozenset(
+    {"arena", "reference", "render", "rulebook", "stats", "tournament", "viewer"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"rivals.{name}")
+    raise AttributeError(f"module 'rivals' has no attribute {name!r}")
 
 
 def games() -> list[str]:

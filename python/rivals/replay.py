@@ -345,7 +345,9 @@ def from_dict(data: Any) -> State:
         data = _upgrade_v1(data)
     version = data["version"]
     if not _is_int(version) or version != VERSION:
-        raise _fail(f"unsupported version {shown(version)}; this build reads version {VERSION}")
+        raise _fail(
+            f"unsupported version {shown(version)}; this build reads versions 1 to {VERSION}"
+        )
     name = data["game"]
     if not isinstance(name, str):
         raise _fail(f"'game' must be a game name, got {_kind(name)}")
