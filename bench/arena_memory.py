@@ -20,12 +20,20 @@ import subprocess
 import sys
 import time
 
+from rivals.bench._common import run_script
+from rivals.cli import integer
+
 
 def peak_rss_mb(argv: list[str]) -> tuple[float, float, int]:
     """Runs argv; returns (peak resident MB, wall seconds, exit status)."""
     started = time.perf_counter()
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
+    try:
+        _, status, usage = os.wait4(child.pid, 0)
+    except BaseException:  # Ctrl-C sent to this process alone: the arena must not run on
+        child.kill()
+        child.wait()
+        raise
     seconds = time.perf_counter() - started
     if child.stderr is not None:
         errors = child.stderr.read().decode(errors="replace").strip()
@@ -40,7 +48,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="rosenkoenig")
     parser.add_argument(
-        "--games", type=int, nargs="+", default=[10_000, 100_000, 1_000_000], metavar="N"
+        "--games", type=integer(1), nargs="+", default=[10_000, 100_000, 1_000_000], metavar="N"
     )
     parser.add_argument(
         "--replay-games",
@@ -50,7 +58,7 @@ def main() -> int:
         metavar="N",
         help="sizes also run with replays written to /dev/null (slower: Python builds them)",
     )
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=integer(1, 256), default=2)
     parser.add_argument("--python", default=sys.executable, help="the interpreter to measure")
     args = parser.parse_args()
 
@@ -77,4 +85,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -20,6 +20,8 @@ import time
 import rivals
 from rivals import arena
 from rivals import stats as rstats
+from rivals.bench._common import run_script
+from rivals.cli import integer
 
 # Two matchups per game: searches with random playouts (mcts: much of a game's outcome is the
 # bots' own randomness, which pairing cannot cancel) and deterministic searches (alphabeta at two
@@ -54,9 +56,9 @@ def one(key: str, games: int, seed: int, duplicate: bool, threads: int) -> rstat
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairing", action="append", choices=sorted(PAIRINGS), default=None)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--games", type=integer(2), default=200)
+    parser.add_argument("--seeds", type=integer(1), default=5)
+    parser.add_argument("--threads", type=integer(1, 256), default=1)
     args = parser.parse_args()
     print(f"{args.games} games per run, {args.seeds} seeds, bots: first vs second listed")
     print(f"{'pairing':22} {'mode':10} {'Elo':>7} {'CI width':>9} {'sd over seeds':>14} {'s':>6}")
@@ -80,4 +82,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

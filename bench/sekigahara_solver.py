@@ -26,6 +26,8 @@ from typing import Any
 
 import rivals
 from rivals._core import Bot
+from rivals.bench._common import run_script
+from rivals.cli import integer
 
 BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "random": ("random", {}),
@@ -85,7 +87,7 @@ def values(solver: Bot, state: rivals.State) -> dict[int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--games", type=integer(1), default=12)
     parser.add_argument("--deck", type=int, action="append", default=None)
     parser.add_argument(
         "--bot", action="append", choices=sorted(BOTS), default=None, help="(default: all)"
@@ -129,4 +131,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

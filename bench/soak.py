@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 import rivals
+from rivals.bench._common import run_script
+from rivals.cli import integer
 
 
 def resident_mb() -> float:
@@ -83,11 +84,16 @@ def soak_single(name: str, games: int, seed: int) -> tuple[int, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", help="default: every game")
-    parser.add_argument("--count", type=int, default=1_000_000, help="games per game and API")
+    parser.add_argument(
+        "--count", type=integer(1), default=1_000_000, help="games per game and API"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-growth-mb", type=float, default=64.0)
     args = parser.parse_args(argv)
     names = args.games or rivals.games()
+    unknown = [name for name in names if name not in rivals.games()]
+    if unknown:
+        parser.error(f"unknown game {unknown[0]!r} (have: {', '.join(rivals.games())})")
     failed = False
     for name in names:
         for api, soak in (("vector", soak_vector), ("single", soak_single)):
@@ -109,4 +115,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

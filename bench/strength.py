@@ -42,6 +42,8 @@ from typing import Any
 import rivals
 from rivals import arena, cli
 from rivals import stats as rstats
+from rivals.bench._common import run_script
+from rivals.cli import integer
 
 YARDSTICK = ("mcts", {"iterations": 1000})
 THESIS = ("alphabeta", {"depth": 7, "evaluation": "thesis"})
@@ -121,7 +123,7 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=rivals.games(), default=None)
     parser.add_argument("--bot", default="best", help="the bot or preset rated (default: best)")
     parser.add_argument("--match", action="append", choices=sorted(MATCHES), default=None)
-    parser.add_argument("--games", type=int, default=200, help="games per match (even)")
+    parser.add_argument("--games", type=integer(2), default=200, help="games per match (even)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--time-s", type=float, default=0.1, help="best's seconds per move")
     parser.add_argument(
@@ -134,7 +136,7 @@ def main() -> None:
         metavar="KEY=VALUE",
         help="a parameter of best (repeatable)",
     )
-    parser.add_argument("--threads", type=int, default=1, help="games played at once")
+    parser.add_argument("--threads", type=integer(1, 256), default=1, help="games played at once")
     parser.add_argument("--out", type=Path, default=None, help="a folder for the replays")
     parser.add_argument("--resume", action="store_true", help="continue the replays in --out")
     args = parser.parse_args()
@@ -184,4 +186,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

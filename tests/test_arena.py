@@ -601,3 +601,10 @@ def test_resume_refuses_a_data_file_that_has_changed(tmp_path: Path) -> None:
     ):
         arena.Arena(other, 4, seed=1, out=path, resume=True)
     assert path.read_bytes() == before
+
+
+def test_the_local_backend_takes_1_to_256_threads() -> None:
+    for bad in (0, -1, 257, 2.0, True):
+        with pytest.raises(ValueError, match=r"threads must be an integer in 1\.\.256"):
+            arena.LocalBackend(bad)  # type: ignore[arg-type]
+    assert arena.LocalBackend(3).workers == 3

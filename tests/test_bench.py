@@ -10,8 +10,10 @@ import contextlib
 import importlib.util
 import io
 import math
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -204,3 +206,42 @@ def test_strength_refuses_an_out_that_is_not_a_folder(tmp_path: Path) -> None:
     assert f"--out {taken} is not a folder" in result.stderr
     assert "Traceback" not in result.stderr
     assert taken.read_text(encoding="utf-8") == "earlier results\n"
+
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+@pytest.mark.parametrize(
+    ("script", "argv", "said"),
+    [
+        ("strength.py", ["--games", "-1"], "argument --games: expected an integer >= 2"),
+        ("strength.py", ["--threads", "0"], "argument --threads: expected an integer from 1"),
+        ("duplicate_interval.py", ["--seeds", "0"], "argument --seeds: expected an integer >= 1"),
+        ("soak.py", ["--count", "-5", "rosenkoenig"], "argument --count"),
+        ("soak.py", ["--count", "10", "chess"], "unknown game 'chess'"),
+        ("sekigahara_solver.py", ["--games", "-1"], "argument --games"),
+        ("arena_memory.py", ["--threads", "0"], "argument --threads"),
+    ],
+)
+def test_bench_scripts_refuse_bad_arguments_in_one_line(
+    script: str, argv: list[str], said: str
+) -> None:
+    result = subprocess.run(
+        [sys.executable, str(BENCH / script), *argv], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 2, result.stderr
+    assert said in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_bench_script_stops_on_ctrl_c_without_a_traceback() -> None:
+    child = subprocess.Popen(
+        [sys.executable, str(BENCH / "soak.py"), "--count", "100000000", "rosenkoenig"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode == 130, stderr
+    assert "Traceback" not in stderr

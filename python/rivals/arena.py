@@ -53,7 +53,7 @@ import numpy.typing as npt
 
 from rivals import files, stats
 from rivals import replay as replays
-from rivals._core import Bot, Game, State, make_game
+from rivals._core import MAX_THREADS, Bot, Game, State, make_game
 from rivals.bots import clock_dependent
 
 __all__ = [
@@ -158,6 +158,8 @@ class LocalBackend:
     name = "local"
 
     def __init__(self, threads: int | None = None) -> None:
+        if threads is not None:
+            _check_int("threads", threads, 1, MAX_THREADS)
         self.workers = threads or os.cpu_count() or 1
 
     def run(

@@ -48,6 +48,16 @@ QUICK = Sizes("quick", 0.25, 50, 0.3, 50_000, 1_000_000, 3, 5_000, True)
 TINY = Sizes("tiny", 0.01, 3, 0.01, 2_000, 10_000, 2, 200, False)
 
 
+def run_script(main: Callable[[], int | None]) -> None:
+    """Runs a benchmark script's ``main`` and exits with its status; Ctrl-C ends it with status
+    130 and no traceback, as it ends ``rivals``."""
+    try:
+        status = main()
+    except KeyboardInterrupt:
+        status = 130
+    sys.exit(status)
+
+
 def env_flag(name: str) -> bool | None:
     """``True``/``False`` for an environment variable set to 1/0 (yes/no, ...), else ``None``."""
     value = os.environ.get(name, "").strip().lower()
