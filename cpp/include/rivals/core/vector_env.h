@@ -90,34 +90,23 @@ class VectorEnv final : public AnyVectorEnv {
         saved_bots_(bots_.empty() ? 0 : static_cast<std::size_t>(num_envs)),
         spare_histories_(static_cast<std::size_t>(num_envs)) {
     rngs_.resize(static_cast<std::size_t>(num_envs));
-    reseed(seed);
+    for (int e = 0; e < num_envs; ++e) reseed(e, seed);
     for (Player seat = 0; seat < players_; ++seat)
       if (bots_.empty() || !bots_[0]->plays(seat)) learner_seats_.push_back(seat);
   }
 
   void reset(const VectorBuffers& out, std::optional<std::uint64_t> seed) override {
-    std::vector<Rng> rngs;
-    std::vector<std::unique_ptr<SeatBots<G>>> bots;
-    if (seed) {
-      rngs = rngs_;
-      for (const auto& seats : bots_) bots.push_back(seats->clone());
-      reseed(*seed);
-    }
-    try {
-      all_or_nothing(out, [&](int begin, int end) {
-        for (int e = begin; e < end; ++e) {
-          save(e);
-          restart(e);
-          write(e, out, false);
+    all_or_nothing(out, [&](int begin, int end) {
+      for (int e = begin; e < end; ++e) {
+        save(e);
+        if (seed) {
+          keep_bots(e);  // before they are reseeded: a roll back puts back the old streams
+          reseed(e, *seed);
         }
-      });
-    } catch (...) {
-      if (seed) {
-        rngs_ = std::move(rngs);
-        bots_ = std::move(bots);
+        restart(e);
+        write(e, out, false);
       }
-      throw;
-    }
+    });
   }
 
   int num_envs() const override { return static_cast<int>(states_.size()); }
@@ -162,12 +151,10 @@ class VectorEnv final : public AnyVectorEnv {
   // Chance draws from derive_seed(seed, e) and the bots from streams derived from
   // derive_seed(seed, e) itself, so neither depends on how the environments are split between
   // threads.
-  void reseed(std::uint64_t seed) {
-    for (std::size_t e = 0; e < rngs_.size(); ++e) {
-      const std::uint64_t stream = derive_seed(seed, static_cast<std::uint64_t>(e));
-      rngs_[e] = Rng(stream);
-      if (!bots_.empty()) bots_[e]->reseed(derive_seed(stream, 1));
-    }
+  void reseed(int e, std::uint64_t seed) {
+    const std::uint64_t stream = derive_seed(seed, static_cast<std::uint64_t>(e));
+    rngs_[e] = Rng(stream);
+    if (!bots_.empty()) bots_[e]->reseed(derive_seed(stream, 1));
   }
 
   static std::size_t checked_count(int num_envs, const AnyGame& game) {
@@ -230,6 +217,12 @@ class VectorEnv final : public AnyVectorEnv {
     if (!saved_bots_.empty()) saved_bots_[e].reset();
   }
 
+  // The bots as they were before this call first changed them (a move, a reseed), streams and
+  // all, for a roll back: the games after it are then an untouched environment's.
+  void keep_bots(int e) {
+    if (!saved_bots_.empty() && !saved_bots_[e]) saved_bots_[e] = bots_[e]->clone();
+  }
+
   void roll_back(int e, const VectorBuffers& out) {
     const Saved& saved = saved_[e];
     states_[e] = saved.state;
@@ -268,9 +261,7 @@ class VectorEnv final : public AnyVectorEnv {
       }
       if (state.is_terminal()) return;
       if (bots_.empty() || !bots_[e]->plays(state.current_player())) break;
-      // The bots as they were before their first move of this call, streams and all, for a
-      // roll back: the games after it are then an untouched environment's.
-      if (!saved_bots_[e]) saved_bots_[e] = bots_[e]->clone();
+      keep_bots(e);
       const Action action = bots_[e]->act(state, history);
       state.apply(action);
       history.push_back(action);
