@@ -349,6 +349,45 @@ def test_resume_ends_like_an_uninterrupted_arena(name: str, tmp_path: Path) -> N
     assert arena.tally(whole) == uninterrupted
 
 
+def test_resume_cuts_back_only_what_an_interrupted_write_of_its_own_leaves(
+    tmp_path: Path,
+) -> None:
+    lineup = small_lineup("sekigahara")
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    with arena.Arena(lineup, 3, seed=3, out=whole) as match:
+        match.run()
+    lines = whole.read_bytes().splitlines(keepends=True)
+
+    def resumed(content: bytes) -> arena.Arena:
+        part.write_bytes(content)
+        with arena.Arena(lineup, 3, seed=3, out=part, resume=True) as match:
+            match.run()
+            return match
+
+    # A write cut anywhere in a line, or followed by the zeros a crash can leave: played again.
+    for cut in (1, 60, len(lines[1]) // 2, len(lines[1]) - 2):
+        for tail in (b"", b"\0" * 300):
+            assert resumed(lines[0] + lines[1][:cut] + tail).resumed == 1
+            assert part.read_bytes() == whole.read_bytes()
+    # A whole last game whose newline is missing is kept, and the newline put back.
+    assert resumed(lines[0] + lines[1].rstrip(b"\n")).resumed == 2
+    assert part.read_bytes() == whole.read_bytes()
+    # Anything else without a final newline is not this arena's cut-off write: refused, kept.
+    saved = rivals.replay.dumps(rivals.replay.from_dict(json.loads(lines[0]))).encode()
+    others = {
+        b"a replay saved alone": saved,
+        b"notes": b'{"notes": "keep me"}',
+        b"a fragment": b"some text",
+        b"another game's cut write": lines[0]
+        + lines[1][:80].replace(b'"sekigahara"', b'"rosenkoenig"'),
+    }
+    for what, content in others.items():
+        part.write_bytes(content)
+        with pytest.raises((arena.OtherArena, arena.CorruptLog)):
+            arena.Arena(lineup, 3, seed=3, out=part, resume=True)
+        assert part.read_bytes() == content, what
+
+
 def test_each_line_records_the_bots_and_the_arena(tmp_path: Path) -> None:
     path = tmp_path / "log.jsonl"
     game = rivals.make("verraeter", players=3)

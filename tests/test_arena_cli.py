@@ -479,6 +479,30 @@ def test_the_log_is_never_the_file_or_pipe_the_table_goes_to(tmp_path: Path) -> 
     one_line_error(piped, "arena", "standard output")
 
 
+def test_a_record_that_standard_error_goes_to_gets_no_error_line(tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    arena = ["arena", "rosenkoenig", "--bots", "random", "--threads", "1"]
+    assert rivals_cli(*arena, "--games", "2", "--out", str(record)).returncode == 0
+    before = record.read_bytes()
+    resume = [sys.executable, "-m", "rivals.cli", *arena, "--games", "4", "--resume"]
+    resume += ["--out", str(record)]
+    # `2>> games.jsonl`: refused, and the error said on standard output, not into the record.
+    with open(record, "ab") as stderr:
+        done = subprocess.run(resume, stdout=subprocess.PIPE, stderr=stderr, text=True, env=ENV)
+    assert done.returncode == 2
+    assert "is this program's standard error" in done.stdout
+    assert record.read_bytes() == before
+    # Both streams into it: nothing is said, the exit status tells.
+    with open(record, "ab") as both:
+        done = subprocess.run(resume, stdout=both, stderr=both, env=ENV)
+    assert done.returncode == 2 and record.read_bytes() == before
+    misspelt = rivals_cli(*resume[3:-1], str(tmp_path / "misspelt.jsonl"))
+    assert misspelt.returncode == 0
+    assert "(--resume found no games: a new record)" in " ".join(misspelt.stdout.split())
+    resumed = rivals_cli(*resume[3:])
+    assert resumed.returncode == 0 and "(2 resumed)" in resumed.stdout
+
+
 def test_threads_and_negative_sprt_bounds_on_the_command_line(tmp_path: Path) -> None:
     out = tmp_path / "t.jsonl"
     refused = rivals_cli(

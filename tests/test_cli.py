@@ -407,6 +407,25 @@ def test_play_hides_what_a_replay_or_an_undo_would_tell(
     assert not path.exists()
 
 
+def test_play_takes_nothing_back_once_a_saved_game_has_shown_the_cards(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Rheinlaender ends on the person's own move, which undo could take back; saved at the end,
+    # the game holds every hand, so a move taken back after it would be played knowing them.
+    moves = "1\n" * 200  # more than the game lasts: the rest are refused at its end
+    argv = ["play", "rheinlaender", "--bot", "random", "--seed", "0"]
+    monkeypatch.setattr("sys.stdin", io.StringIO(moves + "undo\nquit\n"))
+    assert cli.main(argv) == 0
+    assert "taken back to your previous move" in capsys.readouterr().out
+    path = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO(moves + f"save {path}\nundo\nquit\n"))
+    assert cli.main(argv) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"saved {path}" in out
+    assert "cannot undo: the saved game shows every hidden card since your move" in out
+    assert "taken back" not in out
+
+
 def test_a_battle_reveals_cards_and_deploying_does_not() -> None:
     game = rivals.make("battlecards")
     rng = random.Random(1)

@@ -127,6 +127,32 @@ def test_the_report_shows_every_bot_and_pairing(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary left
 
 
+def test_the_report_says_which_games_its_log_lacks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = rivals.make("sekigahara")
+    written = arena.ReplayLog.append
+
+    def disk_full_after_two_writes(log: arena.ReplayLog, text: str) -> None:
+        if log.path.read_bytes().count(b"\n") >= 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written(log, text)
+
+    out = tmp_path / "t.jsonl"
+    with tournament.Tournament(game, BOTS, 4, seed=1, out=out) as event:
+        monkeypatch.setattr(arena.ReplayLog, "append", disk_full_after_two_writes)
+        with pytest.raises(OSError):
+            event.run()
+        missing = event.played - out.read_bytes().count(b"\n")
+        page = tournament.report_html(event)
+    assert missing > 0
+    assert f"{missing} of these games are not in {out}" in page
+    monkeypatch.undo()
+    with tournament.Tournament(game, BOTS, 4, seed=1, out=tmp_path / "whole.jsonl") as event:
+        event.run()
+        assert "are not in" not in tournament.report_html(event)
+
+
 def test_write_new_is_safe_for_concurrent_writers_and_stale_temporaries(tmp_path: Path) -> None:
     path = tmp_path / "r.html"
     # A writer killed between writing and renaming leaves its temporary behind; a later process
@@ -249,7 +275,12 @@ def test_tournament_table_report_refusal_and_resume(tmp_path: Path) -> None:
     part = tmp_path / "part.jsonl"
     part.write_bytes(before[: before.index(b"\n", len(before) // 2) + 40])
     part_page = tmp_path / "part.html"
-    part_page.write_text("the report of the first run", encoding="utf-8")
+    # Resuming replaces a report, and no other file by that name: a record above all.
+    part_page.write_bytes(before)
+    refused = rivals_cli(*tournament_argv(part, "--resume", "--html", str(part_page)))
+    one_line_error(refused, "tournament", "--html", "is not a tournament's report")
+    assert part_page.read_bytes() == before
+    part_page.write_bytes(report.replace(b"<h1>", b"<h1>the first run: "))
     resumed = rivals_cli(*tournament_argv(part, "--resume", "--html", str(part_page)))
     assert resumed.returncode == 0, resumed.stderr
     assert part.read_bytes() == before

@@ -681,6 +681,11 @@ class LogLine:
         ``ValueError`` when it is not UTF-8 JSON within the replay limits."""
         return replays.decode(self.data)
 
+    @property
+    def end(self) -> int:
+        """Where the line ends in the file, its newline included."""
+        return self.offset + len(self.data) + (1 if self.complete else 0)
+
 
 def read_log(
     source: str | os.PathLike[str] | IO[bytes], block: int = 1 << 20, name: str | None = None
@@ -718,6 +723,38 @@ def read_log(
     finally:
         if handle is not source:
             handle.close()
+
+
+def resumable_lines(log: ReplayLog, game: Game) -> Iterator[LogLine]:
+    """The lines of ``log`` that resuming a run of ``game`` checks: every line but a last one
+    that an interrupted write left (the start of a game line as such a run writes it, not yet
+    whole JSON), which is dropped so that its game is played again. Any other last line without
+    its newline (a whole game whose newline an editor dropped) is checked like the others, and a
+    fragment that no such write starts with is a ``CorruptLog``: a file from elsewhere is never
+    cut back."""
+    start = _line_start(game)
+    for line in log.lines():
+        if not line.complete:
+            # A crash can leave zero bytes where the end of a write was due.
+            written = line.data.rstrip(b"\0")
+            try:
+                line.decode()
+            except ValueError:
+                if start.startswith(written) or written.startswith(start):
+                    return
+                raise CorruptLog(
+                    f"{log.path}:{line.number}: corrupt: the last line has no newline and does "
+                    f"not start as a game of {game.name} does, so it is no write of this run "
+                    "cut off"
+                ) from None
+        yield line
+
+
+def _line_start(game: Game) -> bytes:
+    """How every game line of ``game`` in a log begins, up to its first action."""
+    text = json.dumps(replays.to_dict(game.new_initial_state()), ensure_ascii=False)
+    actions = '"actions": ['
+    return text[: text.index(actions) + len(actions)].encode("utf-8")
 
 
 class OtherArena(ValueError):
@@ -973,8 +1010,12 @@ class ReplayLog:
             handle.seek(0)
             yield from read_log(handle, name=str(self.path))
 
-    def truncate(self, size: int) -> None:
+    def keep(self, size: int) -> None:
+        """Cuts the file back to its first ``size`` bytes, and ends them with a newline if they
+        lack one (a whole last line stored without it), so what follows starts a line."""
         os.ftruncate(self.fd, size)
+        if size > 0 and os.pread(self.fd, 1, size - 1) != b"\n":
+            self.append("\n")
 
     def append(self, text: str) -> None:
         """Writes ``text`` at the end in one piece and fsyncs. If the write fails or is
@@ -1014,7 +1055,9 @@ class ExistingLog(ValueError):
         count its lines."""
         if self.lines is None:
             return f"{self.size} bytes"
-        return f"{self.lines} lines ({self.size} bytes)"
+        if self.lines == 0:
+            return f"{self.size} bytes and no whole line"
+        return f"{self.lines} line{'s' if self.lines != 1 else ''} ({self.size} bytes)"
 
 
 # --------------------------------------------------------------------------------------------
@@ -1123,9 +1166,7 @@ class Arena:
         valid = 0
         index = 0
         lineup = self.lineup
-        for line in self.log.lines():
-            if not line.complete:
-                break  # a write cut off: the game is played again
+        for line in resumable_lines(self.log, lineup.game):
             where = f"{self.log.path}:{line.number}"
             if index >= self.num_games:
                 raise OtherArena(
@@ -1140,8 +1181,8 @@ class Arena:
             self.standings.add(*_one_game(state, index, lineup.players))
             index += 1
             self.decision = self._decided()
-            valid = line.offset + len(line.data) + 1
-        self.log.truncate(valid)
+            valid = line.end
+        self.log.keep(valid)
         return index
 
     def __enter__(self) -> Arena:

@@ -15,12 +15,13 @@ import json
 import os
 import random
 import re
+import stat
 import sys
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn, TextIO, cast
 
 from rich import box
 from rich.console import Console
@@ -432,8 +433,7 @@ def _print_arena(
     if match.sprt is not None:
         console.print(Text(_sprt_line(match)))
     if args.out is not None:
-        resumed = f" ({match.resumed} resumed)" if match.resumed else ""
-        console.print(Text(f"replays: {args.out}{resumed}", style="dim"))
+        console.print(Text(f"replays: {args.out}{_resumed_text(match.resumed, args)}", style="dim"))
 
 
 def _versus_line(standings: arena.Standings) -> str:
@@ -482,6 +482,7 @@ def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tourna
     if args.html is not None:  # before the games, not after them
         try:
             files.check_new(args.html, force=args.force or args.resume)
+            _check_report_replaced(args)
         except ValueError as error:
             raise CliError(f"--html: {error}") from None
     listed, by_label = parse_bots(",".join(args.bots), args.param)
@@ -514,6 +515,22 @@ def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tourna
         raise CliError(str(error)) from None
 
 
+def _check_report_replaced(args: argparse.Namespace) -> None:
+    """Without --force, --resume replaces only a page that is a tournament's report, not any
+    file that happens to bear the name (a record above all)."""
+    try:
+        replaced = (
+            args.resume and os.path.isfile(args.html) and not tournaments.is_report(args.html)
+        )
+    except OSError as error:
+        raise ValueError(f"{args.html}: {error.strerror or error}") from None
+    if replaced:
+        raise ValueError(
+            f"{args.html} is not a tournament's report, so --resume does not replace it; "
+            "give the report another name"
+        )
+
+
 def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
     game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
     with _open_tournament(args, game) as event:
@@ -522,10 +539,11 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
         status, failure = _play_tournament(event, args)
         elapsed = time.perf_counter() - started
         if event.played > 0:
-            _print_tournament(console, event, elapsed)
+            _print_tournament(console, event, args, elapsed)
             if args.html is not None:
                 try:
                     # A resumed tournament's report replaces the one its first run wrote.
+                    _check_report_replaced(args)
                     files.write_new(
                         args.html,
                         tournaments.report_html(event),
@@ -569,7 +587,9 @@ def _play_tournament(
     return 0, None
 
 
-def _print_tournament(console: Console, event: tournaments.Tournament, elapsed: float) -> None:
+def _print_tournament(
+    console: Console, event: tournaments.Tournament, args: argparse.Namespace, elapsed: float
+) -> None:
     ratings = event.ratings()
     game = event.game
     pairing_mode = "duplicate pairs" if event.group == 2 else "unpaired games"
@@ -633,8 +653,16 @@ def _print_tournament(console: Console, event: tournaments.Tournament, elapsed: 
             settings = ", ".join(f"{key}={json.dumps(value)}" for key, value in changed.items())
             console.print(Text(f"{entry.label}: {entry.name} with {settings}", style="dim"))
     if event.log is not None:
-        resumed = f" ({event.resumed} resumed)" if event.resumed else ""
+        resumed = _resumed_text(event.resumed, args)
         console.print(Text(f"replays: {event.log.path}{resumed}", style="dim"))
+
+
+def _resumed_text(resumed: int, args: argparse.Namespace) -> str:
+    """After the replays' file name: how many games were resumed, and a word when --resume found
+    none (a misspelt name starts a new record)."""
+    if resumed:
+        return f" ({resumed} resumed)"
+    return " (--resume found no games: a new record)" if args.resume else ""
 
 
 # --------------------------------------------------------------------------------------------
@@ -1167,6 +1195,27 @@ def write_out(document: str) -> None:
     sys.stdout.flush()
 
 
+def _error_stream(args: argparse.Namespace) -> TextIO | None:
+    """Where an error is told: standard error, unless that goes into the record --out names
+    (``2>> games.jsonl``, refused for it), where a line would spoil the record; then standard
+    output, and nowhere when that goes there too (the exit status still tells)."""
+    out = getattr(args, "out", None)
+    try:
+        record = os.stat(out) if isinstance(out, (str, os.PathLike)) and out else None
+    except (OSError, ValueError):
+        record = None
+    if record is None or not stat.S_ISREG(record.st_mode):
+        return sys.stderr
+    for stream in (sys.stderr, sys.stdout):
+        try:
+            target = os.fstat(stream.fileno())
+        except (OSError, ValueError, AttributeError):  # closed, or a stream in its place
+            return stream
+        if (target.st_dev, target.st_ino) != (record.st_dev, record.st_ino):
+            return stream
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:  # started with standard output closed: what it would show is lost
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
@@ -1190,7 +1239,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as error:
         # One line, unwrapped and uncoloured, so scripts can grep it.
         message = " ".join(str(error).split())
-        print(f"rivals {args.command}: error: {message}", file=sys.stderr)
+        stream = _error_stream(args)
+        if stream is not None:
+            print(f"rivals {args.command}: error: {message}", file=stream)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -108,6 +108,8 @@ class PlaySession:
         self.decisions: list[int] = []
         # Actions of the history already told in the move log.
         self.logged = 0
+        # A game with hidden cards saved at its end: the file shows the person every card.
+        self.saved_hidden = False
         self.numbered: list[int] = []
 
     def run(self) -> int:
@@ -349,6 +351,8 @@ class PlaySession:
         would profit from, or None. A chance outcome since (a card drawn or dealt) would be
         known, or drawn anew by undoing; with hidden information, another seat's move shows
         something of its hand, and a move of the person's own may turn cards over."""
+        if self.saved_hidden:
+            return "the saved game shows every hidden card"
         history = self.state.history()
         walker = self.game.state_from_history(history[:keep])
         hidden = self.game.info.information == "imperfect"
@@ -406,4 +410,5 @@ class PlaySession:
                 Text(f"cannot save {printable(path)}: not a file name", style="bold red")
             )
             return
+        self.saved_hidden = self.game.info.information == "imperfect"
         self.console.print(Text(f"saved {printable(path)}", style="green"))

@@ -148,9 +148,7 @@ class Tournament:
         assert self.log is not None
         count = 0
         valid = 0
-        for line in self.log.lines():
-            if not line.complete:
-                break
+        for line in arena.resumable_lines(self.log, self.game):
             where = f"{self.log.path}:{line.number}"
             if count >= self.total_games:
                 raise arena.OtherArena(
@@ -162,8 +160,8 @@ class Tournament:
             state = arena._check_line(line, pairing.lineup, self.seed, index, where, self.group)
             pairing.standings.add(*arena._one_game(state, index, self.game.num_players))
             count += 1
-            valid = line.offset + len(line.data) + 1
-        self.log.truncate(valid)
+            valid = line.end
+        self.log.keep(valid)
         return count
 
     def __enter__(self) -> Tournament:
@@ -392,6 +390,7 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 68em; co
        padding: 0 1em; }
 h1 { font-size: 1.4em; margin-bottom: 0.2em; }
 p.meta { color: #555; margin-top: 0; }
+p.warn { color: #a3262f; font-weight: bold; }
 table { border-collapse: collapse; margin: 1em 0 2em; }
 th, td { padding: 0.3em 0.6em; text-align: right; border-bottom: 1px solid #ddd;
          font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -419,6 +418,27 @@ def _cell_colour(score: float) -> str:
     return f"rgba(215, 58, 73, {0.15 + 0.55 * strength:.2f})"
 
 
+def _unrecorded_html(event: Tournament) -> str:
+    """A warning when the report counts games its log does not hold (a write to it failed)."""
+    if event.log is None or event.played <= event.recorded:
+        return ""
+    missing = event.played - event.recorded
+    return (
+        f'<p class="warn">{missing} of these games are not in {html.escape(str(event.log.path))}: '
+        "writing them failed, so the file does not reproduce this report</p>"
+    )
+
+
+# In the head of every report: what a resumed tournament looks for before it replaces a page.
+REPORT_MARK = '<meta name="generator" content="rivals tournament">'
+
+
+def is_report(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at ``path`` is a tournament's report (its head carries the mark)."""
+    with open(path, "rb") as handle:
+        return REPORT_MARK.encode("utf-8") in handle.read(4096)
+
+
 def report_html(event: Tournament, title: str | None = None) -> str:
     """A standalone page: the rating plot, the ratings table, the cross table of scores and the
     per-pairing results."""
@@ -442,12 +462,13 @@ def report_html(event: Tournament, title: str | None = None) -> str:
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">' + REPORT_MARK,
         f"<title>{html.escape(heading)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{html.escape(heading)}</h1>",
         f'<p class="meta">{html.escape(event.mode)}, {event.games} games per pairing '
         f"({pairing_mode}), seed {event.seed}; {event.played} of {event.total_games} games "
         "played</p>",
+        _unrecorded_html(event),
         rating_svg(ratings),
         "<h2>Ratings</h2>",
         "<table><tr><th>rank</th><th class='name'>bot</th><th>Elo</th><th>95% interval</th>"
