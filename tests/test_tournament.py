@@ -292,6 +292,21 @@ def test_tournament_table_report_refusal_and_resume(tmp_path: Path) -> None:
     )
 
 
+def test_a_tournament_of_other_games_per_pairing_is_named_so_on_resume(tmp_path: Path) -> None:
+    game = rivals.make("sekigahara")
+    out = tmp_path / "t.jsonl"
+    with tournament.Tournament(game, BOTS, 4, seed=2, out=out) as event:
+        event.run()
+    before = out.read_bytes()
+    for games, message in (
+        (6, "written with 4 games per pairing, not 6"),
+        (2, "written with more games per pairing than 2"),
+    ):
+        with pytest.raises(arena.OtherArena, match=message):
+            tournament.Tournament(game, BOTS, games, seed=2, out=out, resume=True)
+        assert out.read_bytes() == before
+
+
 def test_a_killed_tournament_resumes_to_the_uninterrupted_file(tmp_path: Path) -> None:
     whole, killed = tmp_path / "whole.jsonl", tmp_path / "killed.jsonl"
     argv = ["--param", "mcts.iterations=200", "--threads", "2", "--games", "16"]

@@ -157,12 +157,34 @@ class Tournament:
                 )
             pairing = self.pairings[count // self.games]
             index = count % self.games
+            self._check_games_per_pairing(line, index, count, where)
             state = arena._check_line(line, pairing.lineup, self.seed, index, where, self.group)
             pairing.standings.add(*arena._one_game(state, index, self.game.num_players))
             count += 1
             valid = line.end
         self.log.keep(valid)
         return count
+
+    def _check_games_per_pairing(
+        self, line: arena.LogLine, index: int, count: int, where: str
+    ) -> None:
+        """Raises ``OtherArena`` when a pairing ends in the file before or after game ``index``
+        of this one: the file was written with another ``games``, which would otherwise show
+        as a game out of order."""
+        try:
+            recorded = line.decode()["arena"]["index"]
+        except (ValueError, TypeError, KeyError):
+            return  # not a game line: _check_line says what it is
+        if index > 0 and recorded == 0:
+            raise arena.OtherArena(
+                f"{where}: the next pairing starts after {index} games of the one before: "
+                f"written with {index} games per pairing, not {self.games}"
+            )
+        if index == 0 and count > 0 and recorded == self.games:
+            raise arena.OtherArena(
+                f"{where}: a pairing goes on past {self.games} games: written with more games "
+                f"per pairing than {self.games}"
+            )
 
     def __enter__(self) -> Tournament:
         return self
