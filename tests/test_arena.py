@@ -380,6 +380,10 @@ def test_resume_cuts_back_only_what_an_interrupted_write_of_its_own_leaves(
         b"a fragment": b"some text",
         b"another game's cut write": lines[0]
         + lines[1][:80].replace(b'"sekigahara"', b'"rosenkoenig"'),
+        # Re-encoded lines: resumed, the file would mix two encodings.
+        b"line ends of another system": lines[0].replace(b"\n", b"\r\n"),
+        b"keys sorted": json.dumps(json.loads(lines[0]), sort_keys=True).encode() + b"\n",
+        b"other spacing": lines[0].replace(b'", "', b'","', 1),
     }
     for what, content in others.items():
         part.write_bytes(content)

@@ -732,14 +732,14 @@ def resumable_lines(log: ReplayLog, game: Game) -> Iterator[LogLine]:
     its newline (a whole game whose newline an editor dropped) is checked like the others, and a
     fragment that no such write starts with is a ``CorruptLog``: a file from elsewhere is never
     cut back."""
-    start = _line_start(game)
+    start = line_start(game)
     for line in log.lines():
         if not line.complete:
-            # A crash can leave zero bytes where the end of a write was due.
-            written = line.data.rstrip(b"\0")
             try:
                 line.decode()
             except ValueError:
+                # A crash can leave zero bytes where the end of a write was due.
+                written = line.data.rstrip(b"\0")
                 if start.startswith(written) or written.startswith(start):
                     return
                 raise CorruptLog(
@@ -750,7 +750,21 @@ def resumable_lines(log: ReplayLog, game: Game) -> Iterator[LogLine]:
         yield line
 
 
-def _line_start(game: Game) -> bytes:
+def check_written_by_a_run(line: LogLine, start: bytes, where: str) -> None:
+    """Raises ``CorruptLog`` when ``line``, a game already checked as this run's, is JSON
+    written otherwise than a run writes it (other spacing, key order, escapes or line ends):
+    resumed, the file would mix two encodings. ``start`` is ``line_start(game)``."""
+    if (
+        not line.data.startswith(start)
+        or json.dumps(line.decode(), ensure_ascii=False).encode("utf-8") != line.data
+    ):
+        raise CorruptLog(
+            f"{where}: corrupt: this game is written otherwise than rivals writes it (other "
+            "spacing, key order, escapes or line ends), so resuming would mix two encodings"
+        )
+
+
+def line_start(game: Game) -> bytes:
     """How every game line of ``game`` in a log begins, up to its first action."""
     text = json.dumps(replays.to_dict(game.new_initial_state()), ensure_ascii=False)
     actions = '"actions": ['
@@ -1166,6 +1180,7 @@ class Arena:
         valid = 0
         index = 0
         lineup = self.lineup
+        start = line_start(lineup.game)
         for line in resumable_lines(self.log, lineup.game):
             where = f"{self.log.path}:{line.number}"
             if index >= self.num_games:
@@ -1178,6 +1193,7 @@ class Arena:
                     f"at game {index}"
                 )
             state = _check_line(line, lineup, self.seed, index, where, self.group)
+            check_written_by_a_run(line, start, where)
             self.standings.add(*_one_game(state, index, lineup.players))
             index += 1
             self.decision = self._decided()

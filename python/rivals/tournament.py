@@ -148,6 +148,7 @@ class Tournament:
         assert self.log is not None
         count = 0
         valid = 0
+        start = arena.line_start(self.game)
         for line in arena.resumable_lines(self.log, self.game):
             where = f"{self.log.path}:{line.number}"
             if count >= self.total_games:
@@ -159,6 +160,7 @@ class Tournament:
             index = count % self.games
             self._check_games_per_pairing(line, index, count, where)
             state = arena._check_line(line, pairing.lineup, self.seed, index, where, self.group)
+            arena.check_written_by_a_run(line, start, where)
             pairing.standings.add(*arena._one_game(state, index, self.game.num_players))
             count += 1
             valid = line.end
