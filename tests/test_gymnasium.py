@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -72,3 +75,28 @@ def test_the_learner_seat_must_be_a_seat_of_the_game() -> None:
     for seat in (5, -1):
         with pytest.raises(ValueError, match=rf"rosenkoenig: seat {seat} is not a seat \(0 to 1\)"):
             learner("rosenkoenig", seat, {1: "random"})
+
+
+def test_a_learner_has_one_user_at_a_time() -> None:
+    learner = optional.require("rivals.gymnasium_env").LearnerEnv
+    # The opponent thinks for seconds, so the step is still in progress when the others come.
+    env = learner("rosenkoenig", 0, {1: ("mcts", {"iterations": 400_000})})
+    env.reset(seed=1)
+    action = int(np.flatnonzero(env.action_masks())[0])
+    results: list[Any] = []
+    stepping = threading.Thread(target=lambda: results.append(env.step(action)))
+    stepping.start()
+    time.sleep(0.3)
+    assert stepping.is_alive(), "the step ended before the test could overlap it"
+    generator = env.np_random.bit_generator.state
+    for name, call in (
+        ("step", lambda: env.step(action)),
+        ("reset", lambda: env.reset(seed=2)),
+        ("close", env.close),
+    ):
+        with pytest.raises(RuntimeError, match=rf"LearnerEnv is in use .*\(step.*for {name} "):
+            call()
+    assert env.np_random.bit_generator.state == generator  # a refused reset reseeds nothing
+    stepping.join()
+    assert len(results) == 1 and not results[0][2]  # the step went on undisturbed
+    env.close()

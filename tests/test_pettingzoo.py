@@ -170,3 +170,28 @@ def test_only_integers_are_actions_and_seeds() -> None:
             environment.reset(seed=seed)
     environment.reset(seed=np.int64(3))
     assert environment.game_state.history()[: len(before)] == before
+
+
+class ReEntering:
+    """An action whose conversion to an int steps the environment again: a second call while the
+    first is in progress, on one thread, as a callback or signal handler would make it."""
+
+    def __init__(self, environment: Any, action: int) -> None:
+        self.environment, self.action = environment, action
+
+    def __index__(self) -> int:
+        self.environment.step(self.action)
+        return self.action
+
+
+def test_a_second_call_while_one_is_in_progress_raises_and_changes_nothing() -> None:
+    environment = raw_env("battlecards")
+    environment.reset(seed=4)
+    state = environment.game_state
+    before = (state.history(), environment.agent_selection)
+    action = state.legal_actions()[0]
+    with pytest.raises(RuntimeError, match=r"in use by another call \(step.*for step meanwhile"):
+        environment.step(ReEntering(environment, action))
+    assert (state.history(), environment.agent_selection) == before
+    environment.step(action)  # free again once the call has returned
+    assert state.history()[: len(before[0]) + 1] == [*before[0], action]

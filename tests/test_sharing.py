@@ -168,6 +168,51 @@ def test_a_vector_env_has_one_user_at_a_time(name: str) -> None:
     isolated("check_a_vector_env_has_one_user_at_a_time", name)
 
 
+def check_a_vector_env_is_not_closed_under_a_step() -> None:
+    # The opponent thinks for seconds, so the step is in progress when close() comes.
+    env = rivals.VectorEnv(
+        "rosenkoenig", 1, seed=2, opponents={1: ("mcts", {"iterations": 400_000})}
+    )
+    out = env.reset()
+    action = np.array([int(np.flatnonzero(out["legal_mask"][0])[0])])
+    busy = Busy(lambda: env.step(action))
+    with pytest.raises(RuntimeError, match=rf"VectorEnv is {IN_USE} \(step.*for close meanwhile"):
+        env.close()
+    result = busy.join()
+    assert isinstance(result, dict) and result["player"][0] == 0  # the step's arrays, whole
+    env.close()
+    assert env.closed
+
+
+def test_a_vector_env_is_not_closed_under_a_step() -> None:
+    isolated("check_a_vector_env_is_not_closed_under_a_step")
+
+
+class ReEntering:
+    """An action whose conversion to an int first moves the state itself: a second move while
+    the first is in progress, as another thread's would be."""
+
+    def __init__(self, state: Any, inner: int, outer: int) -> None:
+        self.state, self.inner, self.outer = state, inner, outer
+
+    def __index__(self) -> int:
+        self.state.apply_action(self.inner)
+        return self.outer
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_reference_state_takes_one_move_at_a_time(name: str) -> None:
+    state = rivals.reference.make(name).new_initial_state()
+    legal = state.legal_actions()
+    with pytest.raises(RuntimeError, match="reference state is in use by another call"):
+        state.apply_action(ReEntering(state, legal[-1], legal[0]))
+    assert state.history() == []
+    copy = pickle.loads(pickle.dumps(state.clone()))  # a copy has a lock of its own
+    copy.apply_action(legal[0])
+    state.apply_action(legal[0])
+    assert state.history() == copy.history() == [legal[0]]
+
+
 # --- Stress: threads deliberately sharing a bot, a state and an environment --------------------
 
 # What a thread may see when others share its objects: the guard's refusal, or the consequences

@@ -434,3 +434,38 @@ def test_the_rating_plot_cuts_an_unbounded_interval_at_its_frame() -> None:
     ticks = [int(t) for t in re.findall(r'fill="#555">([+-]\d+)</text>', svg)]
     assert min(ticks) >= -3000 and max(ticks) <= 3000  # not the -9040 to +6640 of the interval
     assert ">-1200<" in svg
+
+
+def test_an_arena_or_a_tournament_runs_on_one_thread_at_a_time(tmp_path: Path) -> None:
+    game = rivals.make("sekigahara")
+    path = tmp_path / "a.jsonl"
+    with arena.Arena(arena.Lineup.of(game, ["random", "random"]), 4, out=path) as match:
+        inside, release = threading.Event(), threading.Event()
+
+        def hold(_: arena.Standings) -> None:
+            inside.set()
+            release.wait(30)
+
+        worker = threading.Thread(target=match.run, args=(hold,))
+        worker.start()
+        assert inside.wait(30)
+        for name, call in (("run", match.run), ("close", match.close)):
+            with pytest.raises(RuntimeError, match=rf"this Arena is in use .*\(run.*for {name} "):
+                call()
+        release.set()
+        worker.join()
+    # One run's games, in order: the log reads back whole.
+    assert arena.tally(path).games == 4
+
+    refused: list[str] = []
+
+    def run_again(event: tournament.Tournament) -> None:
+        with pytest.raises(RuntimeError, match="this Tournament is in use") as error:
+            event.run()
+        refused.append(str(error.value))
+
+    out = tmp_path / "t.jsonl"
+    with tournament.Tournament(game, BOTS, 2, seed=1, out=out) as event:
+        event.run(run_again)
+    assert refused
+    assert sum(p.standings.games for p in tournament.tally(out).pairings) == 6

@@ -54,6 +54,7 @@ import numpy.typing as npt
 from rivals import files, stats
 from rivals import replay as replays
 from rivals._core import MAX_THREADS, Bot, Game, State, make_game
+from rivals._guard import UseGuard, one_caller
 from rivals.bots import clock_dependent
 
 __all__ = [
@@ -1147,6 +1148,8 @@ class Arena:
         duplicate: bool = True,
         sprt: stats.Sprt | None = None,
     ) -> None:
+        # A log written by two threads at once would hold games twice, out of order.
+        self._guard = UseGuard("Arena", "run one Arena on one thread")
         self.lineup = lineup
         self.num_games = _check_int("the number of games", num_games, 0, MAX_GAMES)
         self.seed = _check_int("the seed", seed, 0, MAX_SEED)
@@ -1207,6 +1210,7 @@ class Arena:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @one_caller
     def close(self) -> None:
         """Releases the log (and its lock) and the bots kept for their shared work."""
         if self.log is not None:
@@ -1251,6 +1255,7 @@ class Arena:
         readable from another thread while ``run`` plays."""
         return {label: dict(bot.stats()) for label, bot in self._keepers}
 
+    @one_caller
     def run(self, on_chunk: Callable[[Standings], None] | None = None) -> Standings:
         """Plays the remaining games in chunks, appending each chunk's replays to the log before
         counting it; ``on_chunk`` sees the standings after each chunk."""

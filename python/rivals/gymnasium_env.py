@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rivals import _core
+from rivals._guard import UseGuard, one_caller
 from rivals.vector_env import VectorEnv, integral, seed_value
 
 __all__ = ["LearnerEnv"]
@@ -46,6 +47,8 @@ class LearnerEnv(gymnasium.Env[Any, np.int64]):
         seed: int = 0,
         illegal_action: str = "raise",
     ) -> None:
+        # Two threads stepping one game would start a new one unseen when the other ends it.
+        self._guard = UseGuard("LearnerEnv", "give each thread its own LearnerEnv")
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
         if obs is None:
@@ -71,6 +74,7 @@ class LearnerEnv(gymnasium.Env[Any, np.int64]):
         self._out: dict[str, Any] = {}
         self._over = True
 
+    @one_caller
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
@@ -85,6 +89,7 @@ class LearnerEnv(gymnasium.Env[Any, np.int64]):
         self._over = False
         return self._observation(), self._info()
 
+    @one_caller
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self._over:
             raise ValueError("the game is over (or was never started): call reset()")
@@ -105,6 +110,7 @@ class LearnerEnv(gymnasium.Env[Any, np.int64]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         return np.array(self._out["legal_mask"][0])
 
+    @one_caller
     def close(self) -> None:
         self._env.close()
 

@@ -39,6 +39,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
     ) from error
 
 from rivals._core import Game, State, make_game
+from rivals._guard import UseGuard, one_caller
 from rivals.vector_env import integral, seed_value
 
 __all__ = ["RENDER_MODES", "RivalsAECEnv", "env", "raw_env"]
@@ -64,6 +65,8 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     def __init__(self, game: Game | str, render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
+        # Two threads stepping one game would interleave moves and chance draws.
+        self._guard = UseGuard("RivalsAECEnv", "give each thread its own environment")
         if isinstance(game, str):
             game = make_game(game, params)
         elif params:
@@ -108,6 +111,7 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
+    @one_caller
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``seed`` seeds the chance events (and later resets without a seed go on
         with the same generator, so a seeded run of several games is reproducible)."""
@@ -132,6 +136,7 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             mask[self.game_state.legal_actions()] = 1
         return {"observation": self.game_state.observation_tensor(seat), "action_mask": mask}
 
+    @one_caller
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:

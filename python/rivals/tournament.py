@@ -28,6 +28,7 @@ from typing import Any
 
 from rivals import arena, stats
 from rivals._core import Bot, Game
+from rivals._guard import UseGuard, one_caller
 
 __all__ = ["MODES", "Pairing", "Results", "Tournament", "rate", "report_html", "tally"]
 
@@ -85,6 +86,8 @@ class Tournament:
         backend: arena.Backend | None = None,
         duplicate: bool = True,
     ) -> None:
+        # A log written by two threads at once would hold games twice, out of order.
+        self._guard = UseGuard("Tournament", "run one Tournament on one thread")
         listed = [(bot, {}) if isinstance(bot, str) else (bot[0], dict(bot[1])) for bot in bots]
         if len(listed) < 2:
             raise ValueError(f"a tournament needs at least two bots, got {len(listed)}")
@@ -194,6 +197,7 @@ class Tournament:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @one_caller
     def close(self) -> None:
         if self.log is not None:
             self.log.close()
@@ -202,6 +206,7 @@ class Tournament:
     def bot_stats(self) -> dict[str, dict[str, Any]]:
         return {label: dict(bot.stats()) for label, bot in self._keepers}
 
+    @one_caller
     def run(self, on_chunk: Callable[[Tournament], None] | None = None) -> None:
         """Plays the missing games, pairing by pairing, appending each chunk's replays to the
         log before counting them; ``on_chunk`` sees the tournament after each chunk."""

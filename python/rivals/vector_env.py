@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rivals import _core, bots
+from rivals._guard import UseGuard, one_caller
 
 __all__ = ["VectorEnv"]
 
@@ -70,6 +71,9 @@ class VectorEnv:
     ) -> None:
         if obs not in OBSERVATIONS:
             raise ValueError(f"obs must be 'planes', 'compact' or None, got {obs!r}")
+        # The engine's environments guard themselves; this guards the arrays read after a call,
+        # which a close() on another thread would take away half-way.
+        self._guard = UseGuard("VectorEnv", "give each thread its own VectorEnv")
         if legal not in LEGAL:
             raise ValueError(f"legal must be 'mask', 'indices' or 'both', got {legal!r}")
         try:
@@ -98,6 +102,7 @@ class VectorEnv:
 
     # -- stepping ---------------------------------------------------------------------------------
 
+    @one_caller
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> Result:
         """Every environment at the start of a new game. With ``seed``, the random streams start
         over as if the environment had been made with that seed."""
@@ -106,23 +111,28 @@ class VectorEnv:
         self._open("reset").reset(seed)
         return self._result()
 
+    @one_caller
     def step(self, actions: npt.ArrayLike) -> Result:
         """One action per environment; an illegal one raises ValueError and changes nothing."""
         self._open("step").step(actions)
         return self._result()
 
+    @one_caller
     def state(self, env: int) -> _core.State:
         """Environment ``env``'s current game as a full state (rebuilt from its history)."""
         return self._open("state").state(env)
 
+    @one_caller
     def send(self, actions: npt.ArrayLike) -> None:
         """Starts ``step(actions)`` in the background; ``recv()`` returns its results."""
         self._open("send").send(actions)
 
+    @one_caller
     def recv(self) -> Result:
         self._open("recv").recv()
         return self._result()
 
+    @one_caller
     def close(self) -> None:
         """Waits for a step sent with ``send()`` and frees the environments; closing twice is
         harmless."""

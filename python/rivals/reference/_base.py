@@ -13,6 +13,7 @@ import hashlib
 import json
 import math
 import operator
+import threading
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
@@ -181,6 +182,17 @@ class State:
         self.game = game
         self.num_players: int = game.num_players
         self._history: list[int] = []
+        self._moving = threading.Lock()
+
+    # A lock is not copied: a clone or an unpickled state has its own.
+    def __getstate__(self) -> dict[str, Any]:
+        fields = dict(self.__dict__)
+        del fields["_moving"]
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        self._moving = threading.Lock()
 
     # -- what a game provides --------------------------------------------------------------------
 
@@ -284,7 +296,21 @@ class State:
     # -- moves -----------------------------------------------------------------------------------
 
     def apply_action(self, action: Any) -> None:
-        """Check ``action``, then play it; an illegal one raises and changes nothing."""
+        """Check ``action``, then play it; an illegal one raises and changes nothing. A move
+        made meanwhile by another thread raises ``RuntimeError``, as the engine's does, rather
+        than mixing the two."""
+        if not self._moving.acquire(blocking=False):
+            raise RuntimeError(
+                f"this {self.game.name} reference state is in use by another call (apply_action, "
+                "on another thread) and cannot be used for apply_action meanwhile; clone() it "
+                "for each thread"
+            )
+        try:
+            self._move(action)
+        finally:
+            self._moving.release()
+
+    def _move(self, action: Any) -> None:
         a = self._checked_action(action)
         if self.is_chance_node():
             self._apply_chance(a)

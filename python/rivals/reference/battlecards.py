@@ -1096,11 +1096,11 @@ class State(_base.State):
 
     # -- applying actions -----------------------------------------------------------------------
 
-    def apply_action(self, action: Any) -> None:
+    def _move(self, action: Any) -> None:
         # The information state needs each action with the node it was played at.
         node = (self.current_player(), self.phase, self.subject, self.drawing)
         face_down = (self.stack_cards(0) | self.stack_cards(1)) - self.face_up
-        super().apply_action(action)
+        super()._move(action)
         turned = tuple(sorted(face_down & self.face_up))
         self._log.append(_LogEntry(*node, self._history[-1], turned))
 
