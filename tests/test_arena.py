@@ -352,7 +352,8 @@ def test_resume_ends_like_an_uninterrupted_arena(name: str, tmp_path: Path) -> N
 def test_resume_cuts_back_only_what_an_interrupted_write_of_its_own_leaves(
     tmp_path: Path,
 ) -> None:
-    lineup = small_lineup("sekigahara")
+    game = rivals.make("sekigahara")
+    lineup = arena.Lineup.of(game, ["random", "random"], labels=["zufällig", "random"])
     whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
     with arena.Arena(lineup, 3, seed=3, out=whole) as match:
         match.run()
@@ -369,9 +370,26 @@ def test_resume_cuts_back_only_what_an_interrupted_write_of_its_own_leaves(
         for tail in (b"", b"\0" * 300):
             assert resumed(lines[0] + lines[1][:cut] + tail).resumed == 1
             assert part.read_bytes() == whole.read_bytes()
-    # A whole last game whose newline is missing is kept, and the newline put back.
-    assert resumed(lines[0] + lines[1].rstrip(b"\n")).resumed == 2
+    # A whole last game whose newline is missing is kept, and the newline put back; a tally
+    # of the file counts it too.
+    part.write_bytes(lines[0] + lines[1].rstrip(b"\n"))
+    assert arena.tally(part).games == 2
+    assert resumed(part.read_bytes()).resumed == 2
     assert part.read_bytes() == whole.read_bytes()
+    # Games an earlier rivals wrote (replay version 1, read through its upgrade) resume as before.
+    earlier = []
+    for line in lines[:2]:
+        record = json.loads(line)
+        walker = game.new_initial_state()
+        for entry in record["actions"]:
+            action = entry["action"]
+            if walker.is_chance_node():
+                entry["action"] = action + rivals.replay._v1_chance_offset(walker)
+            walker.apply_action(action)
+        record["version"] = 1
+        earlier.append(json.dumps(record, ensure_ascii=False).encode() + b"\n")
+    assert resumed(b"".join(earlier)).resumed == 2
+    assert part.read_bytes() == b"".join(earlier) + lines[2]
     # Anything else without a final newline is not this arena's cut-off write: refused, kept.
     saved = rivals.replay.dumps(rivals.replay.from_dict(json.loads(lines[0]))).encode()
     others = {
@@ -384,12 +402,17 @@ def test_resume_cuts_back_only_what_an_interrupted_write_of_its_own_leaves(
         b"line ends of another system": lines[0].replace(b"\n", b"\r\n"),
         b"keys sorted": json.dumps(json.loads(lines[0]), sort_keys=True).encode() + b"\n",
         b"other spacing": lines[0].replace(b'", "', b'","', 1),
+        b"escapes": json.dumps(json.loads(lines[0])).encode() + b"\n",
     }
     for what, content in others.items():
         part.write_bytes(content)
         with pytest.raises((arena.OtherArena, arena.CorruptLog)):
             arena.Arena(lineup, 3, seed=3, out=part, resume=True)
         assert part.read_bytes() == content, what
+    for what in (b"notes", b"a fragment"):  # and no tally reads past them
+        part.write_bytes(lines[0] + others[what])
+        with pytest.raises((arena.OtherArena, arena.CorruptLog)):
+            arena.tally(part)
 
 
 def test_each_line_records_the_bots_and_the_arena(tmp_path: Path) -> None:

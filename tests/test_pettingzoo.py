@@ -4,7 +4,9 @@ final rewards, chance resolved inside from reset's seed."""
 
 from __future__ import annotations
 
+import pickle
 import warnings
+from copy import deepcopy
 from typing import Any
 
 import numpy as np
@@ -195,3 +197,12 @@ def test_a_second_call_while_one_is_in_progress_raises_and_changes_nothing() -> 
     assert (state.history(), environment.agent_selection) == before
     environment.step(action)  # free again once the call has returned
     assert state.history()[: len(before[0]) + 1] == [*before[0], action]
+
+
+def test_a_copy_is_an_environment_of_its_own() -> None:
+    environment = env("rosenkoenig")
+    environment.reset(seed=3)
+    for copy in (deepcopy(environment), pickle.loads(pickle.dumps(environment))):
+        action = int(np.flatnonzero(copy.observe(copy.agent_selection)["action_mask"])[0])
+        copy.step(action)
+        assert copy.unwrapped.game_state.history() != environment.unwrapped.game_state.history()

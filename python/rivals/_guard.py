@@ -24,6 +24,10 @@ class UseGuard:
         self._kind = kind
         self._advice = advice
 
+    # A copy of its object (deepcopy, pickle) is a new object, in use by nobody.
+    def __reduce__(self) -> tuple[type[UseGuard], tuple[str, str]]:
+        return UseGuard, (self._kind, self._advice)
+
     def enter(self, call: str) -> None:
         if not self._lock.acquire(blocking=False):
             raise RuntimeError(

@@ -728,41 +728,57 @@ def read_log(
 
 def resumable_lines(log: ReplayLog, game: Game) -> Iterator[LogLine]:
     """The lines of ``log`` that resuming a run of ``game`` checks: every line but a last one
-    that an interrupted write left (the start of a game line as such a run writes it, not yet
-    whole JSON), which is dropped so that its game is played again. Any other last line without
-    its newline (a whole game whose newline an editor dropped) is checked like the others, and a
-    fragment that no such write starts with is a ``CorruptLog``: a file from elsewhere is never
-    cut back."""
+    that an interrupted write left, which is dropped so that its game is played again
+    (``cut_off_write``)."""
     start = line_start(game)
     for line in log.lines():
-        if not line.complete:
-            try:
-                line.decode()
-            except ValueError:
-                # A crash can leave zero bytes where the end of a write was due.
-                written = line.data.rstrip(b"\0")
-                if start.startswith(written) or written.startswith(start):
-                    return
-                raise CorruptLog(
-                    f"{log.path}:{line.number}: corrupt: the last line has no newline and does "
-                    f"not start as a game of {game.name} does, so it is no write of this run "
-                    "cut off"
-                ) from None
+        if cut_off_write(line, start, str(log.path)):
+            return
         yield line
+
+
+def cut_off_write(line: LogLine, start: bytes, path: str) -> bool:
+    """Whether ``line`` is what an interrupted write left: a last line without its newline that
+    is the start of a game line (``start``, from ``line_start``: zero bytes after it allowed,
+    which a crash can leave) and not yet whole JSON. Any other last line without its newline (a
+    whole game whose newline an editor dropped) is a line like the others (False), and a
+    fragment that no such write starts with is a ``CorruptLog``: a file from elsewhere is never
+    cut back or read past."""
+    if line.complete:
+        return False
+    try:
+        line.decode()
+    except ValueError:
+        written = line.data.rstrip(b"\0")
+        if start.startswith(written) or written.startswith(start):
+            return True
+        raise CorruptLog(
+            f"{path}:{line.number}: corrupt: the last line has no newline and does not start as "
+            "a game line of this game does, so it is no write of it cut off"
+        ) from None
+    return False
 
 
 def check_written_by_a_run(line: LogLine, start: bytes, where: str) -> None:
     """Raises ``CorruptLog`` when ``line``, a game already checked as this run's, is JSON
     written otherwise than a run writes it (other spacing, key order, escapes or line ends):
-    resumed, the file would mix two encodings. ``start`` is ``line_start(game)``."""
+    resumed, the file would mix two encodings. ``start`` is ``line_start(game)``. A game of an
+    earlier replay version (read through the replay's upgrade) was written by an earlier rivals
+    in its own way, and passes."""
+    record = line.decode()
+    if record.get("version") != replays.VERSION:
+        return
     if (
         not line.data.startswith(start)
-        or json.dumps(line.decode(), ensure_ascii=False).encode("utf-8") != line.data
+        or json.dumps(record, ensure_ascii=False).encode("utf-8") != line.data
     ):
         raise CorruptLog(
             f"{where}: corrupt: this game is written otherwise than rivals writes it (other "
             "spacing, key order, escapes or line ends), so resuming would mix two encodings"
         )
+
+
+_REPLAY_START = f'{{"format": "{replays.FORMAT}", '.encode()
 
 
 def line_start(game: Game) -> bytes:
@@ -1348,8 +1364,10 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
     where = Path(path)
     runs: list[Standings] = []
     seed = group = index = 0
+    # Before the first game nothing says which game the file holds: any replay's start.
+    start = _REPLAY_START
     for line in read_log(where):
-        if not line.complete:
+        if cut_off_write(line, start, str(where)):
             break
         at = f"{where}:{line.number}"
         try:
@@ -1372,6 +1390,7 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
                 raise CorruptLog(f"{at}: corrupt: 'arena.duplicate' is {replays.shown(group)}")
             standings.paired = group == 2
             runs.append(standings)
+            start = line_start(standings.lineup.game)
         standings = runs[-1]
         lineup = standings.lineup
         state = _check_line(line, lineup, seed, index, at, group)

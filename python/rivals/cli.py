@@ -516,8 +516,8 @@ def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tourna
 
 
 def _check_report_replaced(args: argparse.Namespace) -> None:
-    """Without --force, --resume replaces only a page that is a tournament's report, not any
-    file that happens to bear the name (a record above all)."""
+    """--resume replaces only a page that is a tournament's report, not any file that happens
+    to bear the name (a record above all)."""
     try:
         replaced = (
             args.resume and os.path.isfile(args.html) and not tournaments.is_report(args.html)

@@ -165,6 +165,7 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             return None
         return str(self.game_state)
 
+    @one_caller
     def close(self) -> None:
         """Nothing to release."""
 

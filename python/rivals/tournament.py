@@ -462,10 +462,19 @@ def _unrecorded_html(event: Tournament) -> str:
 REPORT_MARK = '<meta name="generator" content="rivals tournament">'
 
 
+# How a report written before the mark opens, and its title ends.
+_EARLIER_OPENING = b'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+_EARLIER_TITLE = b" tournament</title><style>"
+
+
 def is_report(path: str | os.PathLike[str]) -> bool:
-    """Whether the file at ``path`` is a tournament's report (its head carries the mark)."""
+    """Whether the file at ``path`` is a tournament's report: its head carries the mark, or
+    opens as the reports of an earlier rivals did."""
     with open(path, "rb") as handle:
-        return REPORT_MARK.encode("utf-8") in handle.read(4096)
+        head = handle.read(4096)
+    return REPORT_MARK.encode("utf-8") in head or (
+        head.startswith(_EARLIER_OPENING) and _EARLIER_TITLE in head
+    )
 
 
 def report_html(event: Tournament, title: str | None = None) -> str:

@@ -302,8 +302,8 @@ class State:
         if not self._moving.acquire(blocking=False):
             raise RuntimeError(
                 f"this {self.game.name} reference state is in use by another call (apply_action, "
-                "on another thread) and cannot be used for apply_action meanwhile; clone() it "
-                "for each thread"
+                "on another thread or in Python code it ran) and cannot be used for apply_action "
+                "meanwhile; clone() it for each thread"
             )
         try:
             self._move(action)
