@@ -296,11 +296,17 @@ def test_tournament_table_report_refusal_and_resume(tmp_path: Path) -> None:
     )
 
 
-def test_a_tournament_of_other_games_per_pairing_is_named_so_on_resume(tmp_path: Path) -> None:
+def played_tournament(out: Path) -> rivals.Game:
+    """Writes the 12 games of a Sekigahara round robin of ``BOTS`` (seed 2) to ``out``."""
     game = rivals.make("sekigahara")
-    out = tmp_path / "t.jsonl"
     with tournament.Tournament(game, BOTS, 4, seed=2, out=out) as event:
         event.run()
+    return game
+
+
+def test_a_tournament_of_other_games_per_pairing_is_named_so_on_resume(tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    game = played_tournament(out)
     before = out.read_bytes()
     for games, message in (
         (6, "written with 4 games per pairing, not 6"),
@@ -388,10 +394,8 @@ def test_sprt_mistakes_are_one_line(extra: list[str], parts: list[str]) -> None:
 
 
 def test_a_tournament_stopped_early_rates_only_the_bots_that_played(tmp_path: Path) -> None:
-    game = rivals.make("sekigahara")
     out = tmp_path / "t.jsonl"
-    with tournament.Tournament(game, BOTS, 4, seed=2, out=out) as event:
-        event.run()
+    game = played_tournament(out)
     lines = out.read_bytes().splitlines(keepends=True)
     out.write_bytes(b"".join(lines[:2]))  # one pair of the first pairing
     with tournament.Tournament(game, BOTS, 4, seed=2, out=out, resume=True) as event:
