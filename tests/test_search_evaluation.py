@@ -33,6 +33,22 @@ def test_every_game_names_its_evaluations_default_first() -> None:
         assert rivals.make(name).info.evaluations[0] == "default"
 
 
+def test_the_bots_page_lists_every_games_evaluations() -> None:
+    """docs/bots.md, "The games' evaluations": a row per game, linking its rules page and naming
+    each of its evaluations, so a game added or an evaluation renamed shows in the docs."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text(encoding="utf-8")
+    section = page.split("### The games' evaluations", 1)[1].split("\n\n", 2)[1]
+    rows = {
+        match.group(1): line
+        for line in section.splitlines()
+        if (match := re.search(r"\(rules/(\w+)\.md\)", line))
+    }
+    assert sorted(rows) == sorted(EVALUATED)
+    for name, row in rows.items():
+        for evaluation in rivals.make(name).info.evaluations:
+            assert f"`{evaluation}`" in row, (name, evaluation)
+
+
 # --- parameters -------------------------------------------------------------------------------
 
 
