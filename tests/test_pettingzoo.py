@@ -140,6 +140,17 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     assert (state.history(), environment.agent_selection, dict(environment.rewards)) == before
 
 
+def test_the_raw_environment_asks_for_reset_before_a_step() -> None:
+    environment = raw_env("sekigahara")
+    for call in (lambda: environment.step(0), environment.last):
+        with pytest.raises(RuntimeError, match=r"before reset\(\): call reset\(\) first"):
+            call()
+    assert environment.game_state.history() == []
+    environment.reset(seed=1)
+    environment.step(environment.game_state.legal_actions()[0])
+    assert len(environment.game_state.history()) >= 1
+
+
 def test_accepts_a_game_and_renders_text() -> None:
     game = rivals.make("rosenkoenig", players=4)
     environment = RivalsAECEnv(game, render_mode="ansi")

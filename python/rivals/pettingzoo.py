@@ -104,6 +104,9 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         }
         self._rng = np.random.default_rng()
         self.game_state: State = game.new_initial_state()
+        # PettingZoo's wrapper enforces reset-before-step; the raw environment has to say so
+        # itself, or step() fails on an attribute reset() sets.
+        self._started = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -128,6 +131,15 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.game_state.current_player()]
+        self._started = True
+
+    def _require_reset(self, call: str) -> None:
+        if not self._started:
+            raise RuntimeError(f"RivalsAECEnv.{call}() before reset(): call reset() first")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_reset("last")
+        return super().last(observe)  # type: ignore[no-any-return]
 
     def observe(self, agent: str) -> Observation:
         seat = self._seats[agent]
@@ -138,6 +150,7 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     @one_caller
     def step(self, action: int | None) -> None:
+        self._require_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
