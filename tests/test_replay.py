@@ -178,6 +178,17 @@ def test_loads_accepts_a_replay_without_optional_fields() -> None:
     assert replay.loads(json.dumps(minimal)).to_dict() == state.to_dict()
 
 
+def test_loads_names_the_length_of_a_bots_list_of_another_player_count() -> None:
+    data = replay.to_dict(random_state(4, 5))
+    data["bots"] = [{"name": "random", "params": {}}] * 4
+    assert replay.loads(json.dumps(data)).game.num_players == 4
+    data["params"]["players"] = 2
+    with pytest.raises(
+        ValueError, match=r"must be a list of 2 entries, one per seat, got a list of 4$"
+    ):
+        replay.loads(json.dumps(data))
+
+
 JUNK: list[Any] = [
     None,
     True,

@@ -296,7 +296,10 @@ def is_label(value: Any) -> bool:
 
 def _check_bots(bots: Any, players: int) -> None:
     if not isinstance(bots, list) or len(bots) != players:
-        raise _fail(f"'bots' must be a list of {players} entries, one per seat, got {_kind(bots)}")
+        # A list of the wrong length is most often a record of the game with another player
+        # count, so its length is what the reader needs to see.
+        got = f"a list of {len(bots)}" if isinstance(bots, list) else _kind(bots)
+        raise _fail(f"'bots' must be a list of {players} entries, one per seat, got {got}")
     for seat, bot in enumerate(bots):
         if bot is None:
             continue  # a person
