@@ -129,6 +129,14 @@ def test_the_report_shows_every_bot_and_pairing(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary left
 
 
+def test_the_report_names_the_game_parameters() -> None:
+    game = rivals.make("rosenkoenig", players=4)
+    with tournament.Tournament(game, ["random", "random"], 2) as event:
+        event.run()
+        page = tournament.report_html(event)
+    assert '<p class="meta">rosenkoenig players=4, round-robin, 2 games per pairing' in page
+
+
 def test_the_report_says_which_games_its_log_lacks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

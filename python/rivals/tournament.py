@@ -29,6 +29,7 @@ from typing import Any
 from rivals import arena, stats
 from rivals._core import Bot, Game
 from rivals._guard import UseGuard, one_caller
+from rivals.render import params_text
 
 __all__ = ["MODES", "Pairing", "Results", "Tournament", "rate", "report_html", "tally"]
 
@@ -503,7 +504,10 @@ def report_html(event: Tournament, title: str | None = None) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">' + REPORT_MARK,
         f"<title>{html.escape(heading)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{html.escape(heading)}</h1>",
-        f'<p class="meta">{html.escape(event.mode)}, {event.games} games per pairing '
+        # The game's parameters, as the terminal's table shows them: without them the report
+        # of a variant (four players, another card set) reads as one of the default game.
+        f'<p class="meta">{html.escape(f"{game.name} {params_text(game.params)}".strip())}, '
+        f"{html.escape(event.mode)}, {event.games} games per pairing "
         f"({pairing_mode}), seed {event.seed}; {event.played} of {event.total_games} games "
         "played</p>",
         _unrecorded_html(event),
