@@ -669,6 +669,23 @@ def test_resume_refuses_a_data_file_that_has_changed(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
+def test_resume_names_the_form_of_equal_data_given_otherwise(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    named = rivals.make("sekigahara", cards="sekigahara")
+    with arena.Arena(arena.Lineup.of(named, ["random"]), 2, seed=1, out=path) as match:
+        match.run()
+    before = path.read_bytes()
+    default = rivals.make("sekigahara")
+    assert default == named
+    with pytest.raises(
+        arena.OtherArena,
+        match=r":1: the same game of sekigahara with its data given in another form \(cards is "
+        r"'sekigahara' there, None here\): give the game parameters as the file records them",
+    ):
+        arena.Arena(arena.Lineup.of(default, ["random"]), 4, seed=1, out=path, resume=True)
+    assert path.read_bytes() == before
+
+
 def test_the_local_backend_takes_1_to_256_threads() -> None:
     for bad in (0, -1, 257, 2.0, True):
         with pytest.raises(ValueError, match=r"threads must be an integer in 1\.\.256"):

@@ -821,10 +821,7 @@ def _check_line(
     info = record["arena"]
     game = lineup.game
     if record.get("game") != game.name or record.get("params") != _recorded_params(game):
-        raise OtherArena(
-            f"{where}: a game of {_as_text(record.get('game'))} with other parameters or "
-            f"data ({replays.shown(record.get('params'))})"
-        )
+        raise OtherArena(f"{where}: {_other_game(record, game)}")
     if info.get("seed") != seed:
         raise OtherArena(
             f"{where}: written with seed {replays.shown(info.get('seed'))}, not {seed}"
@@ -865,6 +862,35 @@ def _check_line(
             f"but replaying gives {state.returns()!r}"
         )
     return state
+
+
+def _other_game(record: dict[str, Any], game: Game) -> str:
+    """Why the game of ``record`` is not taken for ``game``, whose records differ from it."""
+    recorded = record.get("params")
+    if record.get("game") == game.name and isinstance(recorded, dict):
+        try:
+            same = replays.game_of_record(game.name, recorded) == game
+        except ValueError:
+            same = False
+        if same:
+            # The same data named in another form (the shipped default as null, by its name or
+            # as the document): a log keeps the form its first game recorded, and saying only
+            # "other data" would send the user looking for a difference that is not there.
+            ours = _recorded_params(game)
+            differing = "; ".join(
+                f"{key} is {replays.shown(recorded.get(key))} there, "
+                f"{replays.shown(ours.get(key))} here"
+                for key in dict.fromkeys([*recorded, *ours])
+                if recorded.get(key) != ours.get(key)
+            )
+            return (
+                f"the same game of {game.name} with its data given in another form ({differing}):"
+                " give the game parameters as the file records them"
+            )
+    return (
+        f"a game of {_as_text(record.get('game'))} with other parameters or data "
+        f"({replays.shown(recorded)})"
+    )
 
 
 def _added_at_default(game: Game, found: Any, wanted: dict[str, Any]) -> bool:
