@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The long fuzzing run: every harness of scripts/fuzz.sh (the libFuzzer ones and the atheris ones)
-# for SECONDS each, default 75, so about ten minutes for the eight of them. Corpora persist in
+# for SECONDS each, default 75, so about 11 minutes for the nine of them. Corpora persist in
 # build/fuzz/corpus, so each run starts where the last one stopped. Prints per harness the
 # executions, libFuzzer's coverage counts (cov: edges reached, or Python branches for the atheris
 # harnesses; ft: features) and the result; a crash stops that harness and fails the run, with the

@@ -362,6 +362,22 @@ def test_a_solver_out_of_budget_is_one_line() -> None:
     one_line_error(result, "arena", "more than 50 contexts", "no game was finished")
 
 
+def test_the_bots_page_quotes_the_solver_out_of_time_line() -> None:
+    """docs/bots.md, "The `solver`": the line a solver out of time ends the arena with, as it is
+    printed (the count of contexts aside)."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text(encoding="utf-8")
+    text = " ".join(page.split())  # a quote may break across lines of the page
+    quoted = re.search(r"`(rivals arena: error: sekigahara solver: out of time [^`]*)`", text)
+    assert quoted, "docs/bots.md quotes the line"
+    expected = re.escape(quoted.group(1)).replace("6336", r"\d+")
+    result = rivals_cli(
+        "arena", "sekigahara", "--bots", "solver,random", "--games", "2",
+        "--param", "solver.time_s=0.01",
+    )  # fmt: skip
+    line = one_line_error(result, "arena", "out of time after")
+    assert re.fullmatch(expected, line), (expected, line)
+
+
 # --------------------------------------------------------------------------------------------
 # What the table says
 

@@ -327,6 +327,24 @@ def test_play_moves_undo_quit(capsys: Capture, monkeypatch: pytest.MonkeyPatch) 
     assert "White (1) random:" in out
 
 
+def test_the_command_line_page_shows_the_screen_play_starts_with(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/cli.md, "rivals play": the opening screen shown is the one printed, line for line, at
+    the width the page names."""
+    page = (Path(__file__).parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    intro, block = page.split("The last of these starts so", 1)[1].split("```\n", 2)[:2]
+    width = re.search(r"(\d+) columns wide", intro)
+    assert width, "the page names the terminal's width"
+    shown = block.splitlines()
+    assert shown[-1] == "your move> 1", "the screen ends where the first move is typed"
+    monkeypatch.setenv("COLUMNS", width.group(1))
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\nquit\n"))
+    assert cli.main(["play", "sekigahara", "--bot", "mcts", "--seed", "3"]) == 0
+    printed = [line.rstrip() for line in capsys.readouterr().out.splitlines()]
+    assert printed[: len(shown)] == shown
+
+
 def test_play_undo_before_any_move(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
     out = play(capsys, monkeypatch, "undo\nquit\n")
     assert "nothing to undo" in out
@@ -715,6 +733,18 @@ def test_bench_calls_rivals_bench(capsys: Capture, monkeypatch: pytest.MonkeyPat
     assert calls == [(["rosenkoenig"], True), (rivals.games(), False), (["scale"], False)]
     status, _, err = run(capsys, "bench", "chess")
     assert status == 2 and "chess" in err
+
+
+def test_the_command_line_page_names_every_benchmark_that_is_not_a_game() -> None:
+    """docs/cli.md, "rivals bench": besides the games, every name `rivals bench` takes."""
+    from rivals import bench
+
+    page = (Path(__file__).parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = page.split("## `rivals bench`", 1)[1].split("\n## ", 1)[0]
+    others = sorted(set(bench.games()) - set(rivals.games()))
+    assert others, "scale and learning are benchmarks of their own"
+    for name in others:
+        assert f"`{name}`" in section, name
 
 
 def test_render_falls_back_to_str(monkeypatch: pytest.MonkeyPatch) -> None:

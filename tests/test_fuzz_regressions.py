@@ -5,6 +5,7 @@ harnesses' inputs (fuzz/regressions/cpp_*) are replayed by scripts/fuzz.sh, whic
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -38,6 +39,25 @@ def test_every_regression_folder_belongs_to_a_harness() -> None:
     folders = {path.name for path in REGRESSIONS.iterdir() if path.is_dir()}
     assert folders <= known, f"no harness for {sorted(folders - known)}"
     assert HARNESSES, "no atheris harness found in fuzz/"
+
+
+def test_the_fuzzing_page_lists_every_harness() -> None:
+    """docs/fuzzing.md: a row of "What each harness checks" per harness, and the long run's length
+    for that many harnesses at bench/fuzz_long.sh's default."""
+    page = (ROOT / "docs" / "fuzzing.md").read_text(encoding="utf-8")
+    table = page.split("## What each harness checks", 1)[1].split("\n\n", 2)[1]
+    rows = re.findall(r"^\| `(\w+)` \(", table, flags=re.MULTILINE)
+    every = set(HARNESSES) | {f"cpp_{name}" for name in CPP_HARNESSES}
+    assert sorted(rows) == sorted(every)
+    script = (ROOT / "bench" / "fuzz_long.sh").read_text(encoding="utf-8")
+    default = re.search(r"^seconds=(\d+)$", script, flags=re.MULTILINE)
+    assert default, "bench/fuzz_long.sh has a default time per harness"
+    seconds = int(default.group(1))
+    long_run = re.search(r"bench/fuzz_long\.sh .*# (.*)", page)
+    assert long_run, "the page shows the long run"
+    minutes = round(seconds * len(every) / 60)
+    assert f"{seconds} s per harness" in long_run.group(1)
+    assert f"({len(every)} harnesses: about {minutes} minutes)" in long_run.group(1)
 
 
 @pytest.mark.parametrize(

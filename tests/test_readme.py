@@ -1,4 +1,5 @@
-"""The README's Python example runs as printed."""
+"""The front pages as printed: the README's Python example runs, and the installation page names
+every extra a user may install."""
 
 from __future__ import annotations
 
@@ -17,3 +18,16 @@ def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     printed = capsys.readouterr().out
     assert "wins" in printed or "draw" in printed
     assert namespace["results"]["returns"].shape == (20, 2)  # type: ignore[index]
+
+
+def test_the_installation_page_names_every_extra() -> None:
+    """docs/installation.md, "From a wheel": a line for each optional extra of pyproject.toml
+    (`test` and `dev` are the checkout's own)."""
+    root = pathlib.Path(__file__).parents[1]
+    project = root.joinpath("pyproject.toml").read_text(encoding="utf-8")
+    section = project.split("[project.optional-dependencies]\n", 1)[1].split("\n[", 1)[0]
+    extras = set(re.findall(r"^([a-z][a-z0-9_-]*) = ", section, flags=re.MULTILINE))
+    assert {"test", "dev", "ray"} <= extras
+    page = root.joinpath("docs", "installation.md").read_text(encoding="utf-8")
+    for extra in sorted(extras - {"test", "dev"}):
+        assert f'pip install "rivals[{extra}]"' in page, extra
