@@ -362,6 +362,21 @@ def test_a_solver_out_of_budget_is_one_line() -> None:
     one_line_error(result, "arena", "more than 50 contexts", "no game was finished")
 
 
+def test_the_command_line_page_quotes_the_refused_pipe(tmp_path: Path) -> None:
+    """docs/cli.md, "The replay file": the line an arena writing to a pipe nothing reads ends
+    with, as it is printed."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    quoted = re.search(r"`(rivals arena: error: pipe: [^`]*)`", " ".join(page.split()))
+    assert quoted, "docs/cli.md quotes the line"
+    os.mkfifo(tmp_path / "pipe")
+    argv = ["arena", "rosenkoenig", "--games", "2", "--out", "pipe"]
+    result = subprocess.run(
+        [sys.executable, "-m", "rivals.cli", *argv],
+        cwd=tmp_path, capture_output=True, text=True, env=ENV, timeout=120, check=False,
+    )  # fmt: skip
+    assert one_line_error(result, "arena") == quoted.group(1)
+
+
 def test_the_bots_page_quotes_the_solver_out_of_time_line() -> None:
     """docs/bots.md, "The `solver`": the line a solver out of time ends the arena with, as it is
     printed (the count of contexts aside)."""

@@ -6,6 +6,7 @@ tree yet leaves the moves legal, ``exploration`` is UCB's constant; ``ismcts`` p
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -472,3 +473,57 @@ def test_deep_alphabeta_plays_the_solvers_moves_in_end_games(rule: str) -> None:
     assert deep_moves >= 10
     assert solved_early > 0 and shallow_open > 0, (solved_early, shallow_open)
     assert shallow_misses > 0, "depth 2 found every best move too: the end-games are too easy"
+
+
+# --- the bots page -----------------------------------------------------------------------------
+
+
+def default_text(value: Any) -> str:
+    """A parameter's default as docs/bots.md writes it: JSON's words, numbers as Python's (the page
+    separates thousands, which the comparison drops)."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def test_the_bots_page_lists_every_bot_with_its_parameters_and_defaults() -> None:
+    """docs/bots.md, the table of bots: a row per bot, naming every parameter the bot takes in any
+    game with its default (`evaluation`: the game's first)."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text(encoding="utf-8")
+    table = page.split("| name | games | what it does | parameters (default) |\n", 1)[1]
+    rows = {}
+    for line in table.split("\n\n", 1)[0].splitlines()[1:]:
+        cells = [cell.strip() for cell in line.strip("|").split(" | ")]
+        rows[cells[0].strip("`")] = cells[-1]
+    assert sorted(rows) == rivals.bots.names()
+    for name in rivals.games():
+        game = rivals.make(name)
+        for bot in game.info.bots:
+            for key, value in rivals.bots.make(bot, game).params.items():
+                cell = rows[bot]
+                assert f"`{key}` (" in cell, (name, bot, key)
+                said = re.sub(r"(?<=\d),(?=\d{3})", "", cell.split(f"`{key}` (", 1)[1])
+                expected = "the game's first" if key == "evaluation" else default_text(value)
+                assert said.startswith(expected), (name, bot, key, value, said[:40])
+
+
+def test_the_bots_page_says_which_bots_see_hidden_cards() -> None:
+    """docs/bots.md, "Which bots see hidden cards": a row per bot, "does not look" exactly for the
+    bots a game with hidden information lists as fair (`game.info.fair_bots`)."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text(encoding="utf-8")
+    section = page.split("## Which bots see hidden cards", 1)[1]
+    table = section.split("| bot | given a full state", 1)[1].split("\n\n", 1)[0]
+    looks = {}
+    for line in table.splitlines()[2:]:
+        bot, said = (cell.strip() for cell in line.strip("|").split(" | ", 1))
+        looks[bot.strip("`")] = said.startswith("peeks")
+        assert said.startswith(("peeks", "does not look")), line
+    assert sorted(looks) == rivals.bots.names()
+    for name in rivals.games():
+        info = rivals.make(name).info
+        if info.information == "imperfect":
+            assert sorted(bot for bot in info.bots if not looks[bot]) == sorted(info.fair_bots)

@@ -8,6 +8,7 @@ import json
 import os
 import random
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -733,6 +734,41 @@ def test_bench_calls_rivals_bench(capsys: Capture, monkeypatch: pytest.MonkeyPat
     assert calls == [(["rosenkoenig"], True), (rivals.games(), False), (["scale"], False)]
     status, _, err = run(capsys, "bench", "chess")
     assert status == 2 and "chess" in err
+
+
+# A command of docs/cli.md and, right below it, what it prints.
+PRINTED = re.compile(
+    r"```sh\n(rivals (?:arena|tournament) (?:[^\n]*\\\n)*[^\n]*)\n```\n\n```\n(.*?)```\n", re.DOTALL
+)
+
+
+def printed_lines(text: str) -> list[str]:
+    """The lines of a command's output as the page can show them: blank lines and the machine's
+    speed (games per second, seconds, threads) aside."""
+    lines = []
+    for line in text.splitlines():
+        line = re.sub(r"[\d.]+ games/s", "N games/s", line.rstrip())
+        line = re.sub(r"[\d.]+ s( on \d+ threads?)?(?=[;,]|$)", "T", line)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def test_the_command_line_page_shows_what_arena_and_tournament_print(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """docs/cli.md: the output shown below each `rivals arena` or `rivals tournament` command is
+    what the command prints (bots by iterations: the same on any machine)."""
+    page = (Path(__file__).parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    samples = PRINTED.findall(page)
+    assert len(samples) >= 3, "the arena, free-for-all and tournament examples"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "100")
+    for command, shown in samples:
+        argv = shlex.split(command.replace("\\\n", " "))
+        assert cli.main(argv[1:]) == 0, command
+        printed = capsys.readouterr().out
+        assert printed_lines(printed) == printed_lines(shown), command
 
 
 def test_the_command_line_page_names_every_benchmark_that_is_not_a_game() -> None:

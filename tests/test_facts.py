@@ -12,6 +12,8 @@ the OpenSpiel game type, the PettingZoo observation space).
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -117,6 +119,20 @@ def test_the_info_lists_exactly_the_bots_that_play(name: str) -> None:
 def test_the_bot_names_are_the_union_of_every_games_bots() -> None:
     every = {bot for name in rivals.games() for bot in rivals.make(name).info.bots}
     assert rivals.bots.names() == sorted(every)
+
+
+def test_the_games_page_describes_every_field_of_the_info() -> None:
+    """docs/games.md: the table of `game.info`'s fields names each field once, and nothing else."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "games.md").read_text(encoding="utf-8")
+    table = page.split("| field | type | meaning | from |\n", 1)[1].split("\n\n", 1)[0]
+    described = [
+        field
+        for line in table.splitlines()[1:]
+        for field in re.findall(r"`(\w+)`", line.split(" | ", 1)[0])
+    ]
+    info = rivals.make("rosenkoenig").info
+    fields = [name for name in dir(info) if not name.startswith("_")]
+    assert sorted(described) == sorted(fields)
 
 
 @pytest.mark.parametrize("name", rivals.games())

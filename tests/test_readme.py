@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+import rivals
+
 
 def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = pathlib.Path(__file__).parents[1].joinpath("README.md").read_text(encoding="utf-8")
@@ -31,3 +33,20 @@ def test_the_installation_page_names_every_extra() -> None:
     page = root.joinpath("docs", "installation.md").read_text(encoding="utf-8")
     for extra in sorted(extras - {"test", "dev"}):
         assert f'pip install "rivals[{extra}]"' in page, extra
+
+
+def test_the_readme_lists_every_game_with_its_player_counts() -> None:
+    """The README's table of games: a row per game, linking its rules page, with the player
+    counts the game accepts (`3-5` a range, `2, or 4 in teams` a list)."""
+    text = pathlib.Path(__file__).parents[1].joinpath("README.md").read_text(encoding="utf-8")
+    counts = {}
+    for line in text.splitlines():
+        page = re.match(r"\| \[[^\]]+\]\(docs/rules/(\w+)\.md\)[^|]*\| ([^|]+) \|", line)
+        if page:
+            ranges = re.findall(r"(\d+)(?:-(\d+))?", page.group(2))
+            counts[page.group(1)] = tuple(
+                n for low, high in ranges for n in range(int(low), int(high or low) + 1)
+            )
+    assert sorted(counts) == rivals.games()
+    for name, listed in counts.items():
+        assert listed == rivals.make(name).info.player_counts, name
