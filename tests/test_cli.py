@@ -758,7 +758,8 @@ def test_the_command_line_page_shows_what_arena_and_tournament_print(
     capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """docs/cli.md: the output shown below each `rivals arena` or `rivals tournament` command is
-    what the command prints (bots by iterations: the same on any machine)."""
+    what the command prints (bots by iterations: the same on any machine), and so is the game of
+    the first arena's file that `rivals replay` shows."""
     page = (Path(__file__).parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
     samples = PRINTED.findall(page)
     assert len(samples) >= 3, "the arena, free-for-all and tournament examples"
@@ -769,6 +770,21 @@ def test_the_command_line_page_shows_what_arena_and_tournament_print(
         assert cli.main(argv[1:]) == 0, command
         printed = capsys.readouterr().out
         assert printed_lines(printed) == printed_lines(shown), command
+    # A game of the first arena's file, move by move; "..." stands for lines left out.
+    replayed = re.search(
+        r"```sh\n(rivals replay games\.jsonl [^\n]*)\n```\n\n```\n(.*?)```", page, re.S
+    )
+    assert replayed, "the page shows a game of that file replayed"
+    assert cli.main(shlex.split(replayed.group(1))[1:]) == 0
+    printed = printed_lines(capsys.readouterr().out)
+    at, skipping = 0, False
+    for line in printed_lines(replayed.group(2)):
+        if line.strip() == "...":
+            skipping = True
+            continue
+        found = printed.index(line, at) if skipping else at
+        assert printed[found] == line, (line, printed[found])
+        at, skipping = found + 1, False
 
 
 def test_the_command_line_page_names_every_benchmark_that_is_not_a_game() -> None:

@@ -1,4 +1,5 @@
-"""The front pages as printed: the README's Python example runs, and the installation page names
+"""The front pages as the code has them: the README's Python example runs, its table of games and
+list of sub-commands are the engine's and the command line's, and the installation page names
 every extra a user may install."""
 
 from __future__ import annotations
@@ -50,3 +51,15 @@ def test_the_readme_lists_every_game_with_its_player_counts() -> None:
     assert sorted(counts) == rivals.games()
     for name, listed in counts.items():
         assert listed == rivals.make(name).info.player_counts, name
+
+
+def test_the_readme_names_every_sub_command() -> None:
+    """The README's list of what `scripts/run.sh` runs: every `rivals` sub-command, in the order
+    `rivals --help` lists them."""
+    from rivals import cli
+
+    text = pathlib.Path(__file__).parents[1].joinpath("README.md").read_text(encoding="utf-8")
+    listed = re.search(r"runs any `rivals` sub-command \(([^)]*)\)", " ".join(text.split()))
+    assert listed, "the README lists the sub-commands"
+    names = re.findall(r"`([a-z]+)`", listed.group(1))
+    assert names == list(cli.build_parser().commands)  # type: ignore[attr-defined]
