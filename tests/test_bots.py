@@ -527,3 +527,40 @@ def test_the_bots_page_says_which_bots_see_hidden_cards() -> None:
         info = rivals.make(name).info
         if info.information == "imperfect":
             assert sorted(bot for bot in info.bots if not looks[bot]) == sorted(info.fair_bots)
+
+
+def bound_texts(bound: int) -> set[str]:
+    """How docs/bots.md may write a limit: digits, or a power of 2 or 10 (less one)."""
+    texts = {str(bound), f"{bound:,}"}
+    for base in (2, 10):
+        for power in range(1, 64):
+            if base**power == bound:
+                texts.add(f"{base}**{power}")
+            if base**power - 1 == bound:
+                texts.add(f"{base}**{power}-1")
+    return texts
+
+
+def test_the_bots_page_states_the_limit_of_every_numeric_parameter() -> None:
+    """docs/bots.md, "Notes", the limits checked when a bot is made: every parameter that takes
+    a number, with its upper limit as the bots check it (the message of an unknown parameter
+    lists them)."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text(encoding="utf-8")
+    limits = " ".join(
+        page.split("- Limits, checked when the bot is made:", 1)[1].split("\n- ")[0].split()
+    )
+    checked = set()
+    for name in rivals.games():
+        game = rivals.make(name)
+        for bot in game.info.bots:
+            with pytest.raises(ValueError) as refused:
+                rivals.bots.make(bot, game, no_such_parameter=1)
+            accepted = str(refused.value).split("accepted: ", 1)[1]
+            found = re.findall(
+                r"(\w+) \((?:null \([^)]*\) or )?an? (?:int|number) [\d.]+-(\d+)", accepted
+            )
+            for key, high in found:
+                assert f"`{key}`" in limits, (bot, key)
+                assert any(text in limits for text in bound_texts(int(high))), (bot, key, high)
+                checked.add(key)
+    assert {"time_s", "depth", "max_contexts", "proof_depth"} <= checked
