@@ -747,8 +747,8 @@ def printed_lines(text: str) -> list[str]:
     speed (games per second, seconds, threads) aside."""
     lines = []
     for line in text.splitlines():
-        line = re.sub(r"[\d.]+ games/s", "N games/s", line.rstrip())
-        line = re.sub(r"[\d.]+ s( on \d+ threads?)?(?=[;,]|$)", "T", line)
+        line = re.sub(r"[\d.,]+ games/s", "N games/s", line.rstrip())
+        line = re.sub(r"[\d.,]+ s( on \d+ threads?)?(?=[;,]|$)", "T", line)
         if line:
             lines.append(line)
     return lines
