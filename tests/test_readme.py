@@ -1,6 +1,6 @@
 """The front pages as the code has them: the README's Python example runs, its table of games and
-list of sub-commands are the engine's and the command line's, and the installation page names
-every extra a user may install."""
+list of sub-commands are the engine's and the command line's, the installation page names every
+extra a user may install, and the paths and links of every page exist."""
 
 from __future__ import annotations
 
@@ -63,3 +63,23 @@ def test_the_readme_names_every_sub_command() -> None:
     assert listed, "the README lists the sub-commands"
     names = re.findall(r"`([a-z]+)`", listed.group(1))
     assert names == list(cli.build_parser().commands)  # type: ignore[attr-defined]
+
+
+def test_the_paths_and_links_of_the_pages_exist() -> None:
+    """The README and docs/*.md: every file or folder of the repository they name (a path in
+    backticks from a top-level folder, or a relative link) is there."""
+    root = pathlib.Path(__file__).parents[1]
+    # build/ is made by the build (the fuzzers' folders among it), not kept in the repository.
+    kept = [p.name for p in root.iterdir() if p.is_dir() and p.name[0] not in "._"]
+    folders = "|".join(name for name in kept if name != "build")
+    named = re.compile(rf"`((?:{folders})/[\w./-]*)`")
+    missing = []
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for path in named.findall(text):
+            if not (root / path).exists():
+                missing.append(f"{page.name}: {path}")
+        for link in re.findall(r"\]\(([^)#\s:]+)(?:#[^)]*)?\)", text):
+            if not (page.parent / link).exists():
+                missing.append(f"{page.name}: link {link}")
+    assert not missing
