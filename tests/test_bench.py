@@ -10,6 +10,7 @@ import contextlib
 import importlib.util
 import io
 import math
+import re
 import signal
 import subprocess
 import sys
@@ -245,3 +246,26 @@ def test_a_bench_script_stops_on_ctrl_c_without_a_traceback() -> None:
     _, stderr = child.communicate(timeout=60)
     assert child.returncode == 130, stderr
     assert "Traceback" not in stderr
+
+
+def test_the_bots_page_accounts_for_every_pairing_of_the_interval_script() -> None:
+    """docs/bots.md, "What duplicate pairs buy": a row for each pairing of
+    bench/duplicate_interval.py, or a word that it is not in the table."""
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location(
+        "duplicate_interval", root / "bench" / "duplicate_interval.py"
+    )
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    page = (root / "docs" / "bots.md").read_text(encoding="utf-8")
+    section = page.split("### What duplicate pairs buy", 1)[1].split("\n- ", 1)[0]
+    titles = {
+        rivals.make(name).info.long_name.split()[0].strip(":"): name for name in rivals.games()
+    }
+    told = {
+        f"{titles[title]}/{bot}"
+        for title, bot in re.findall(r"(\w+)(?:'s?)?,? `(\w+)`", " ".join(section.split()))
+        if title in titles
+    }
+    assert told == set(script.PAIRINGS)
