@@ -573,8 +573,27 @@ def test_replay_prints_every_move(capsys: Capture, saved_game: tuple[Path, rival
     for (_, _, text), action in zip(moves, state.history()):
         assert text.strip() == walker.action_to_string(action)
         walker.apply_action(action)
-    assert "final position" in out
+    assert out.count("final position") == 1
     assert re.search(r"result: (Red wins|White wins|draw)", out)
+
+
+def test_replay_of_a_game_in_progress_shows_who_is_to_move(
+    capsys: Capture, saved_game: tuple[Path, rivals.State], tmp_path: Path
+) -> None:
+    _, finished = saved_game
+    history = finished.history()
+    state = next(
+        state
+        for length in range(30, len(history))
+        if not (state := finished.game.state_from_history(history[:length])).is_chance_node()
+    )
+    path = tmp_path / "unfinished.json"
+    path.write_text(replay.dumps(state), encoding="utf-8")
+    status, out, _ = run(capsys, "replay", str(path))
+    assert status == 0
+    assert "final position" not in out
+    assert re.search(r"^(Red|White) \(seat [01]\) to move$", out, re.MULTILINE)
+    assert "(game in progress)" in out
 
 
 def test_replay_boards(capsys: Capture, saved_game: tuple[Path, rivals.State]) -> None:
@@ -797,6 +816,18 @@ def test_the_command_line_page_names_every_benchmark_that_is_not_a_game() -> Non
     assert others, "scale and learning are benchmarks of their own"
     for name in others:
         assert f"`{name}`" in section, name
+
+
+def test_bench_help_names_every_benchmark_that_is_not_a_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from rivals import bench
+
+    with pytest.raises(SystemExit):
+        cli.main(["bench", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    for name in sorted(set(bench.games()) - set(rivals.games())):
+        assert f"{name} (" in shown, name
 
 
 def test_render_falls_back_to_str(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -849,7 +849,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
         if args.boards:
             console.print(render(walker, player=seat))
     console.print()
-    console.print(Text("final position", style="bold"))
+    # The picture's own first line says what the position is: "final position" or who is to move.
     console.print(render(final, player=seat))
     console.print(Text(f"result: {result_text(final)}", style="bold"))
     return 0
@@ -1135,7 +1135,8 @@ def build_parser() -> ArgumentParser:
         "games",
         nargs="*",
         metavar="GAME",
-        help="games, or scale (VectorEnv and search); default: every game",
+        help="games, scale (VectorEnv and search over every game) or learning (VectorEnv's "
+        "encodings, bots inside step() and playouts); default: every game",
     )
     bench.add_argument("--quick", action="store_true", help="a short run")
     bench.set_defaults(handler=cmd_bench)
