@@ -1,8 +1,9 @@
 """resample_from_infostate depends on the player's information state alone, for every game and
 parameter set: a resample looks the same to the player, two states the player cannot tell apart
-give the same resample for one seed, and so an ismcts bot with one seed plays the same move in
-both. For the games with hidden information, resamples also follow the uniform distribution over
-the histories consistent with what the player saw (checked where that distribution is known)."""
+give the same resample for one seed, and so a fair bot (ismcts in each of its modes) with one
+seed plays the same move in both. For the games with hidden information, resamples also follow
+the uniform distribution over the histories consistent with what the player saw (checked where
+that distribution is known)."""
 
 from __future__ import annotations
 
@@ -77,33 +78,61 @@ def test_resamples_depend_on_the_information_state_alone(name: str, params: dict
 
 
 # Every bot a hidden-information game calls fair, with a budget small enough for many positions.
-FAIR_CASES = [
-    (name, params, bot)
-    for name, params in CASES
-    if rivals.make(name, **params).info.information == "imperfect"
-    for bot in rivals.make(name, **params).info.fair_bots
-]
 FAIR_PARAMS: dict[str, dict[str, Any]] = {"ismcts": {"iterations": ISMCTS_ITERATIONS}}
+# The settings of ismcts that change what its search reads beyond the deal: the chance outcomes
+# its seat sees, a tree per seat keyed by what each seat sees, deals shared by simulations, the
+# game's evaluation (cut-off rollouts, a prior on the moves) and move averages in the rollouts.
+ISMCTS_MODES: list[dict[str, Any]] = [
+    {"chance": "seen"},
+    {"seat_trees": True},
+    {"simulations_per_deal": 4},
+    {"rollout_depth": 4, "prior_weight": 1.0},
+    {"mast_epsilon": 0.2},
+]
+
+
+def fair_cases() -> list[tuple[str, dict[str, Any], str, dict[str, Any]]]:
+    """Every fair bot of every hidden-information game, and ismcts in each mode the game takes."""
+    cases = []
+    for name, params in CASES:
+        game = rivals.make(name, **params)
+        if game.info.information != "imperfect":
+            continue
+        for bot in game.info.fair_bots:
+            cases.append((name, params, bot, FAIR_PARAMS.get(bot, {})))
+        accepted = rivals.bots.make("ismcts", game).params
+        for mode in ISMCTS_MODES:
+            if set(mode) <= set(accepted):
+                cases.append((name, params, "ismcts", {**FAIR_PARAMS["ismcts"], **mode}))
+    return cases
+
+
+def fair_case_id(name: str, params: dict[str, Any], bot: str, bot_params: dict[str, Any]) -> str:
+    mode = {key: value for key, value in bot_params.items() if key not in FAIR_PARAMS.get(bot, {})}
+    return "-".join([config_id(name, params), bot, *(f"{k}={v}" for k, v in mode.items())])
+
+
+FAIR_CASES = fair_cases()
 
 
 @pytest.mark.parametrize(
-    ("name", "params", "bot"),
+    ("name", "params", "bot", "bot_params"),
     FAIR_CASES,
-    ids=[f"{config_id(name, params)}-{bot}" for name, params, bot in FAIR_CASES],
+    ids=[fair_case_id(*case) for case in FAIR_CASES],
 )
 def test_fair_bots_move_by_the_information_state_alone(
-    name: str, params: dict[str, Any], bot: str
+    name: str, params: dict[str, Any], bot: str, bot_params: dict[str, Any]
 ) -> None:
     game = rivals.make(name, **params)
-    rng = random.Random(f"{bot} " + config_id(name, params))
+    rng = random.Random(fair_case_id(name, params, bot, bot_params))
     states = decision_states(game, POSITIONS, rng)
     differing = 0
     for number, s in enumerate(states):
         player = s.current_player()
         t = s.resample_from_infostate(player, number)
         differing += t.history() != s.history()
-        first = rivals.bots.make(bot, game, seed=number, **FAIR_PARAMS.get(bot, {}))
-        second = rivals.bots.make(bot, game, seed=number, **FAIR_PARAMS.get(bot, {}))
+        first = rivals.bots.make(bot, game, seed=number, **bot_params)
+        second = rivals.bots.make(bot, game, seed=number, **bot_params)
         # (3) one seed, one information state: one move.
         assert first.step(s) == second.step(t)
     # The twins must really differ in what the mover cannot see, or nothing was tested.

@@ -1,7 +1,8 @@
 """What a person is shown depends only on what their seat may know: two states that a seat cannot
-tell apart (a state and its resample from that seat's information state) give that seat the same
-board at the terminal, the same move log, the same picture and the same viewer page; the
-spectator's picture and page show no more than any seat's."""
+tell apart (a state and its resample from that seat's information state, or a history with one
+action changed that leaves the seat's information state as it was) give that seat the same board
+at the terminal, the same move log, observations, picture and viewer page; the spectator's
+picture and page show no more than any seat's."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from rich.console import Console
 
 import rivals
 from rivals import replay, viewer
-from rivals.render import move_texts, render, svg
+from rivals.render import move_texts, render, result_text, svg
 from tests.random_play import play_randomly, random_action
 
 HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information == "imperfect"]
@@ -59,6 +60,61 @@ def test_a_seat_sees_the_same_of_states_it_cannot_tell_apart(name: str) -> None:
                     viewer.to_html(replay.to_dict(s), viewer_seat) for s in (state, twin)
                 )
                 assert page == other, viewer_seat
+    # The twins must differ in what is hidden, or the test shows nothing.
+    assert differing >= POSITIONS // 2
+
+
+def changed_twins(name: str) -> list[tuple[Any, Any, int]]:
+    """(state, twin, seat): the twin's history is the state's with one action changed, a chance
+    outcome or another seat's decision, and the seat's information state is the same. Made
+    without the resampler, so that a hidden fact it would keep is varied too."""
+    rng = random.Random(f"changed twins {name}")
+    game = rivals.make(name)
+    out = []
+    while len(out) < POSITIONS:
+        history = play_randomly(game.new_initial_state(), rng).history()
+        cut = rng.randrange(1, len(history))
+        state = game.state_from_history(history[:cut])
+        seat = rng.randrange(game.num_players)
+        for _ in range(50):
+            index = rng.randrange(cut)
+            changed = history[:cut]
+            changed[index] = rng.choice(game.state_from_history(history[:index]).legal_actions())
+            try:
+                twin = game.state_from_history(changed)
+            except ValueError:  # the change made a later action illegal
+                continue
+            seen = twin.information_state_string(seat) == state.information_state_string(seat)
+            if changed[index] != history[index] and seen:
+                out.append((state, twin, seat))
+                break
+    return out
+
+
+def seat_view(state: Any, seat: int) -> tuple[Any, ...]:
+    compact = state.observation_tensor(seat, kind="compact")
+    return (
+        state.observation_string(seat),
+        state.observation_tensor(seat).tobytes(),
+        compact["board"].tobytes(),
+        compact["features"].tobytes(),
+        terminal_text(state, seat),
+        result_text(state),
+        move_texts(state, seat),
+        move_texts(state, None),
+        svg.to_svg(state, seat),
+        svg.to_svg(state, None),
+    )
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_a_seat_sees_the_same_of_histories_that_differ_only_in_what_it_cannot_see(
+    name: str,
+) -> None:
+    differing = 0
+    for state, twin, seat in changed_twins(name):
+        differing += state.to_dict() != twin.to_dict()
+        assert seat_view(state, seat) == seat_view(twin, seat)
     # The twins must differ in what is hidden, or the test shows nothing.
     assert differing >= POSITIONS // 2
 
