@@ -196,8 +196,9 @@ def test_a_game_pickles_into_a_fresh_interpreter() -> None:
 
 
 @pytest.mark.parametrize("name", ["battlecards", "verraeter", "rheinlaender"])
-def test_a_seat_has_no_legal_actions_at_a_chance_node(name: str) -> None:
-    # The outcomes left depend on hidden cards: a seat must not learn them from its actions.
+def test_a_seat_has_legal_actions_only_when_it_is_to_move(name: str) -> None:
+    # The outcomes left depend on hidden cards, and so do the mover's actions (the cards in its
+    # hand): another seat must not learn them from its own list.
     game = pyspiel.load_game(rivals.openspiel.pyspiel_name(name))
     state = game.new_initial_state()
     assert state.is_chance_node()
@@ -213,3 +214,6 @@ def test_a_seat_has_no_legal_actions_at_a_chance_node(name: str) -> None:
     assert state.legal_actions(mover) == state.legal_actions()
     mask = state.legal_actions_mask(mover)
     assert [a for a, bit in enumerate(mask) if bit] == state.legal_actions()
+    for seat in set(range(game.num_players())) - {mover}:
+        assert state.legal_actions(seat) == []
+        assert state.legal_actions_mask(seat) == [0] * game.num_distinct_actions()
