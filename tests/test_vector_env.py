@@ -348,16 +348,32 @@ def check_against_states_compact(
     env: rivals.VectorEnv, out: dict[str, Any], learners: set[int]
 ) -> None:
     for e in range(env.num_envs):
+        state = env.state(e)
         if out["terminated"][e]:
             assert not out["legal_mask"][e].any()
+            # The end is seen by the learner that moved last, never by a bot's seat.
+            assert_same(
+                {k: v[e] for k, v in out["obs"].items()},
+                expected_observation(state, last_mover(state, learners), "compact", "float32"),
+            )
             continue
-        state = env.state(e)
         player = int(out["player"][e])
         assert player in learners and state.current_player() == player
         assert_same(
             {k: v[e] for k, v in out["obs"].items()},
             expected_observation(state, player, "compact", "float32"),
         )
+
+
+def last_mover(state: Any, seats: set[int]) -> int:
+    """The one of ``seats`` that made the last of their decisions in ``state``'s history."""
+    walker = state.game.new_initial_state()
+    last = -1
+    for action in state.history():
+        if walker.current_player() in seats:
+            last = walker.current_player()
+        walker.apply_action(action)
+    return last
 
 
 def replay(
