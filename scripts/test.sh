@@ -8,14 +8,8 @@ bash scripts/setup.sh
 bin="${RIVALS_VENV:-$root/.venv}/bin"
 # The replay viewer is tested in a real headless browser, which no Python package provides: on a
 # fresh Debian machine this installs it, elsewhere it says what is missing before any test runs.
-browser_found() {
-  local name
-  for name in chromium chromium-browser google-chrome google-chrome-stable; do
-    command -v "$name" >/dev/null 2>&1 && return 0
-  done
-  return 1
-}
-if ! browser_found; then
+# The tests' own search for it (tests/test_viewer.py) says whether one is there.
+if ! "$bin/python" -c 'import sys; from tests.test_viewer import chromium; sys.exit(chromium() is None)'; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "== installing chromium (apt-get), for the replay viewer's tests"
     apt-get update -qq && apt-get install -y -qq chromium >/dev/null

@@ -134,6 +134,13 @@ def chromium() -> str | None:
     return None
 
 
+@pytest.fixture
+def browser() -> str:
+    found = chromium()
+    assert found is not None, "the viewer is tested in Chromium (scripts/test.sh installs it)"
+    return found
+
+
 def run_page(browser: str, page: Path, tmp_path: Path, fragment: str) -> list[dict[str, Any]]:
     done = subprocess.run(
         [
@@ -159,9 +166,7 @@ def run_page(browser: str, page: Path, tmp_path: Path, fragment: str) -> list[di
     return log
 
 
-def test_viewer_steps_in_chromium(tmp_path: Path) -> None:
-    browser = chromium()
-    assert browser is not None, "the viewer is tested in Chromium (scripts/test.sh installs it)"
+def test_viewer_steps_in_chromium(browser: str, tmp_path: Path) -> None:
     state = random_game("rosenkoenig", {}, seed=4, limit=40)
     history = state.history()
     last = len(history)
@@ -214,9 +219,7 @@ window.addEventListener("load", function () {
 """
 
 
-def test_the_viewer_follows_its_address(tmp_path: Path) -> None:
-    browser = chromium()
-    assert browser is not None, "the viewer is tested in Chromium (scripts/test.sh installs it)"
+def test_the_viewer_follows_its_address(browser: str, tmp_path: Path) -> None:
     state = random_game("rosenkoenig", {}, seed=4, limit=40)
     page = tmp_path / "replay.html"
     viewer.write_html(state, page)
@@ -341,9 +344,7 @@ def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
 
 
 @pytest.mark.parametrize("name", sorted(BOARD_COUNTS))
-def test_every_game_in_chromium(name: str, tmp_path: Path) -> None:
-    browser = chromium()
-    assert browser is not None, "the viewer is tested in Chromium (scripts/test.sh installs it)"
+def test_every_game_in_chromium(name: str, browser: str, tmp_path: Path) -> None:
     state = random_game(name, {}, seed=3)
     if len(state.history()) > 300:  # a page of a long Battlecards game takes long to draw
         state = state.game.state_from_history(state.history()[:300])
