@@ -15,8 +15,9 @@ from tests.random_play import random_action
 from tests.rheinlaender.helpers import tiny_map
 
 
-def decisions(game: rivals.Game, seed: int, count: int) -> list[rivals.State]:
-    """``count`` decision states of random games, at random points."""
+def decisions(game: rivals.Game, seed: int, count: int, chance: bool = False) -> list[rivals.State]:
+    """``count`` decision states (chance nodes instead with ``chance``) of random games, at
+    random points."""
     rng = random.Random(seed)
     out: list[rivals.State] = []
     while len(out) < count:
@@ -24,7 +25,7 @@ def decisions(game: rivals.Game, seed: int, count: int) -> list[rivals.State]:
         stop = rng.randrange(1, 200)
         while not state.is_terminal() and len(state.history()) < stop:
             state.apply_action(random_action(state, rng))
-        if not state.is_terminal() and not state.is_chance_node():
+        if not state.is_terminal() and state.is_chance_node() == chance:
             out.append(state)
     return out
 
@@ -36,6 +37,12 @@ def offered(state: rivals.State) -> list[int]:
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_the_menu_offers_every_legal_action_once(name: str) -> None:
     for state in decisions(rivals.make(name), 1, 30):
+        assert sorted(offered(state)) == sorted(state.legal_actions())
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_the_menu_lists_every_chance_outcome_once(name: str) -> None:
+    for state in decisions(rivals.make(name), 3, 30, chance=True):
         assert sorted(offered(state)) == sorted(state.legal_actions())
 
 

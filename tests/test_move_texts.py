@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 import rivals
-from rivals.render import move_texts, moves_help, result_text
+from rivals.render import move_texts, moves_help, render, result_text
 from rivals.render._data import card_index
 from tests.ecosystem_cases import random_game
+from tests.games import CONFIGS
 
 PACKAGE = Path(rivals.__file__).parent
 
@@ -181,3 +182,13 @@ def test_snapshots_carry_what_the_pictures_draw() -> None:
         assert (after["conflict_totals"] is not None) == revealed
         seen += revealed
     assert seen > 0
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("seat", [-1, 9])
+def test_a_seat_out_of_range_is_refused_not_shown_as_a_spectator(name: str, seat: int) -> None:
+    state = rivals.make(name).new_initial_state()
+    with pytest.raises(ValueError, match=f"player {seat} is not a seat"):
+        render(state, player=seat)
+    with pytest.raises(ValueError, match=f"player {seat} is not a seat"):
+        move_texts(state, seat)

@@ -75,11 +75,19 @@ def _hook(game_name: str, hook: str) -> Callable[..., Any] | None:
     return cast("Callable[..., Any] | None", found)
 
 
+def _check_seat(state: State, player: int | None) -> None:
+    """A seat out of range is a mistake, not a spectator: refused in the engine's words."""
+    game = state.game
+    if player is not None and not 0 <= player < game.num_players:
+        raise ValueError(f"{game.name}: player {player} is not a seat (0..{game.num_players - 1})")
+
+
 def render(
     state: State, names: Sequence[str] | None = None, player: int | None = None
 ) -> RenderableType:
     """A rich renderable of ``state`` as seat ``player`` sees it (``None``: the whole table);
     ``names`` optionally labels the seats (``"you"``, a bot's name)."""
+    _check_seat(state, player)
     hook = _hook(state.game.name, "render")
     if hook is not None:
         return cast(RenderableType, hook(state, names, player))
@@ -163,6 +171,7 @@ def move_texts(state: State, viewer: int | None, start: int = 0) -> list[str]:
     """How each action of ``state``'s history from index ``start`` on reads to seat ``viewer``
     (``None``: a spectator, who sees what is public): hidden chance outcomes and hidden choices
     of other seats are masked, and what the rules reveal later is told where it is revealed."""
+    _check_seat(state, viewer)
     history = state.history()
     if not 0 <= start <= len(history):
         raise ValueError(f"start {start} is out of range: the history has {len(history)} actions")

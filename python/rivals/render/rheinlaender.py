@@ -341,6 +341,12 @@ def _numbers(state: State) -> dict[str, list[int]]:
 
 
 def menu(state: State) -> list[MenuGroup]:
+    if state.is_chance_node():
+        # A draw's outcomes are cards, castles and reshuffles, not placements: listed as named.
+        outcomes = tuple(
+            (action, state.action_to_string(action)) for action in state.legal_actions()
+        )
+        return [MenuGroup("chance outcomes", outcomes)]
     snapshot = _snapshot(state)
     player = state.current_player()
     numbers = _numbers(state)
