@@ -439,7 +439,8 @@ def test_the_rating_plot_fits_long_labels_and_never_shows_minus_zero() -> None:
     assert width == 20 + 14 * 24 + 560 + 70
     assert ">-0<" not in svg and ">+0<" in svg
     assert tournament.rating_text(ratings, 2) == "+0"
-    assert tournament.rating_interval_text(ratings, 2) == "-78 to +78"
+    # 1.96 errors of 40 Elo, taken on the score scale (+-0.113 around 0.5) and turned back.
+    assert tournament.rating_interval_text(ratings, 2) == "-80 to +80"
 
 
 def test_the_rating_plot_cuts_an_unbounded_interval_at_its_frame() -> None:
@@ -499,3 +500,16 @@ def test_copies_of_an_arena_or_tournament_are_objects_of_their_own() -> None:
         copy.run()  # in use by nobody, and the original's guard stays free
         original.run()
     assert match.standings.games == 2 and event.played == 6
+
+
+def test_an_open_interval_runs_to_the_frame_with_an_arrow_not_to_the_limit() -> None:
+    # "weak" took a point or two of many games: its interval reaches a score of 0 ("below").
+    ratings = stats.Ratings(
+        ("anchor", "near", "weak"), (0.0, -150.0, -980.0), (0, 60.0, 420.0), 0.95
+    )
+    assert ratings.interval(2)[0] == -stats.ELO_LIMIT
+    assert tournament.rating_interval_text(ratings, 2).startswith("below -")
+    svg = tournament.rating_svg(ratings)
+    ticks = [int(t) for t in re.findall(r'fill="#555">([+-]\d+)</text>', svg)]
+    assert min(ticks) > -stats.ELO_LIMIT  # the scale is the bounded ends', not the limit's
+    assert svg.count("<path d=") == 1  # one arrowhead: the open end

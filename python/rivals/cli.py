@@ -593,15 +593,15 @@ def _print_tournament(
     ratings = event.ratings()
     game = event.game
     pairing_mode = "duplicate pairs" if event.group == 2 else "unpaired games"
-    table = Table(
-        title=Text(
+    # A line of its own, not the table's title: a title wraps at the table's width, however wide
+    # the terminal.
+    console.print(
+        Text(
             f"{game.name} {params_text(game.params)}".strip()
             + f", {event.mode}, {event.played} games ({pairing_mode}), seed {event.seed}"
-        ),
-        box=box.SIMPLE_HEAD,
-        collapse_padding=True,
-        pad_edge=False,
+        )
     )
+    table = Table(box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
     for heading in ("rank", "bot", "Elo", "95% CI", "games", "score"):
         table.add_column(heading, justify="left" if heading == "bot" else "right", no_wrap=True)
     played = {label: 0 for label in event.labels}

@@ -281,8 +281,15 @@ class Ratings:
         )
 
     def interval(self, index: int) -> tuple[float, float]:
+        """The interval of bot ``index``'s difference from the first bot, taken as fishtest takes
+        a pairing's: the expected score against the first bot +- z standard errors, each end
+        turned into Elo. For two bots it is the pairing's own interval (``elo_estimate``); near a
+        sweep it ends at the score's bound (``+-ELO_LIMIT``) instead of reaching past the other
+        side, as an interval symmetric in Elo would."""
         z = normal_quantile(0.5 + self.confidence / 2)
-        return self.elo[index] - z * self.error[index], self.elo[index] + z * self.error[index]
+        expected = score(self.elo[index])
+        spread = self.error[index] * expected * (1 - expected) / _ELO_SCALE
+        return elo(expected - z * spread), elo(expected + z * spread)
 
 
 def fit_ratings(
@@ -298,10 +305,12 @@ def fit_ratings(
     total score, games)``: a unit is a game when the games are unpaired (``(1.0, 1)`` a win) and
     a pair when they are duplicate (``(1.5, 2)`` a win and a draw). The standard errors come from
     the sandwich estimator with the units as clusters, so they carry the pentanomial variance for
-    pairs; for two bots they are the delta-method form of ``elo_estimate``'s error. A pairing
-    one side swept (all its points to one bot), whose likelihood has no maximum, gets
-    ``REGULARIZE`` of a unit won by the other, as ``elo_estimate`` regularises a zero count: a
-    10-0 sweep is ``400 log10(10 / 0.001)`` = 1600 Elo and the fit always converges.
+    pairs; for two bots they are the delta-method form of ``elo_estimate``'s error. Every
+    outcome a pairing's units could have had and did not counts ``REGULARIZE`` of a unit, as
+    ``elo_estimate`` regularises a zero count: so a pairing one side swept (all its points to one
+    bot), whose likelihood would have no maximum, gets a large finite difference (10 wins and no
+    draw or loss: ``400 log10(10.0005 / 0.0015)``, about 1530 Elo) and the fit always converges,
+    and a pairing of one kind of unit only (a single pair) does not claim an error of 0.
     """
     count = len(names)
     if count < 2:
@@ -310,13 +319,10 @@ def fit_ratings(
     rating = np.zeros(count)
     tables: dict[tuple[int, int], dict[tuple[float, int], float]] = {}
     for pair, table in units.items():
-        regular: dict[tuple[float, int], float] = dict(table)
-        points = sum(t * n for (t, _), n in table.items())
-        games = sum(g * n for (_, g), n in table.items())
-        if games and points in (0, games):
-            size = max(g for _, g in table)
-            missing = (float(size), size) if points == 0 else (0.0, size)
-            regular[missing] = REGULARIZE
+        regular: dict[tuple[float, int], float] = {key: n for key, n in table.items() if n > 0}
+        for size in {g for (_, g), n in table.items() if n > 0}:
+            for half_points in range(2 * size + 1):
+                regular.setdefault((half_points / 2, size), REGULARIZE)
         tables[pair] = regular
 
     def totals(pair: tuple[int, int]) -> tuple[float, float]:

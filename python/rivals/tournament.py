@@ -330,14 +330,14 @@ def _scale(low: float, high: float) -> tuple[float, float, float]:
 def rating_svg(ratings: stats.Ratings) -> str:
     """A horizontal plot: each bot's rating as a dot with its interval as a bar, best on top."""
     order = [i for i in ratings.order() if ratings.rated(i)]
-    # An interval that reaches past +-ELO_LIMIT (a bot that lost every game) is cut at the frame:
-    # drawn whole it would squeeze every other bar to a dot. The tables give its ends.
-    elos = [ratings.elo[i] for i in order]
-    intervals = [
-        (max(lo, min(-stats.ELO_LIMIT, elo)), min(hi, max(stats.ELO_LIMIT, elo)))
-        for (lo, hi), elo in zip((ratings.interval(i) for i in order), elos)
-    ]
-    low, high, step = _scale(min(lo for lo, _ in intervals), max(hi for _, hi in intervals))
+    # An interval with an open end (at +-ELO_LIMIT: a score of 0 or 1 is within it) runs to the
+    # frame with an arrowhead: drawn to the limit it would read as bounded there and squeeze
+    # every other bar to a dot. The tables say "below" or "above".
+    intervals = [ratings.interval(i) for i in order]
+    ends = [ratings.elo[i] for i in order]
+    ends += [lo for lo, _ in intervals if lo > -stats.ELO_LIMIT]
+    ends += [hi for _, hi in intervals if hi < stats.ELO_LIMIT]
+    low, high, step = _scale(min(ends), max(ends))
     shown = {i: _short_label(ratings.names[i]) for i in order}
     # Bold 13 px text takes up to 14 px a character (W); the plot keeps its width.
     label_width = 20 + 14 * max(len(shown[i]) for i in order)
@@ -376,14 +376,21 @@ def rating_svg(ratings: stats.Ratings) -> str:
             f'font-weight="600"><title>{html.escape(ratings.names[index])}</title>'
             f"{html.escape(shown[index])}</text>"
         )
+        left, right = x(max(lo, low)), x(min(hi, high))
         if ratings.error[index] > 0:
             parts.append(
-                f'<line x1="{x(lo):.1f}" y1="{y:.1f}" x2="{x(hi):.1f}" y2="{y:.1f}" '
+                f'<line x1="{left:.1f}" y1="{y:.1f}" x2="{right:.1f}" y2="{y:.1f}" '
                 'stroke="#3b6ea5" stroke-width="3" stroke-linecap="round"/>'
             )
+            for open_end, tip, back in ((lo < low, left, left + 9), (hi > high, right, right - 9)):
+                if open_end:
+                    parts.append(
+                        f'<path d="M{tip:.1f},{y:.1f} L{back:.1f},{y - 5:.1f} '
+                        f'L{back:.1f},{y + 5:.1f} Z" fill="#3b6ea5"/>'
+                    )
         parts.append(
             f'<circle cx="{x(ratings.elo[index]):.1f}" cy="{y:.1f}" r="5.5" fill="#1d3f66"/>'
-            f'<text x="{x(hi) + 8:.1f}" y="{y + 4:.1f}" fill="#333">'
+            f'<text x="{right + 8:.1f}" y="{y + 4:.1f}" fill="#333">'
             f"{_elo(ratings.elo[index])}</text>"
         )
     parts.append("</svg>")
@@ -581,12 +588,17 @@ def rating_text(ratings: stats.Ratings, index: int) -> str:
 
 
 def rating_interval_text(ratings: stats.Ratings, index: int) -> str:
-    """``-293 to -86``; ``anchor`` for the first bot, ``no games yet`` for a bot without."""
+    """``-293 to -86``; an end at a sweep's bound as ``below -1032`` or ``above +822``;
+    ``anchor`` for the first bot, ``no games yet`` for a bot without."""
     if not ratings.rated(index):
         return "no games yet"
     if index == 0:
         return "anchor"
     low, high = ratings.interval(index)
+    if low <= -stats.ELO_LIMIT:
+        return f"below {_elo(high)}"
+    if high >= stats.ELO_LIMIT:
+        return f"above {_elo(low)}"
     return f"{_elo(low)} to {_elo(high)}"
 
 
