@@ -32,6 +32,21 @@ def test_spaces_are_gymnasium_spaces() -> None:
     assert planes.shape == (277,) and planes.dtype == np.float32
 
 
+def test_the_autoreset_mode_is_gymnasiums_own_and_costs_no_import() -> None:
+    from gymnasium.vector import AutoresetMode
+
+    assert rivals.VectorEnv.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    with rivals.VectorEnv("sekigahara", 2) as env:
+        assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, rivals; print('gymnasium' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert loaded.stdout.strip() == "False"
+
+
 def test_the_random_policy_example_runs() -> None:
     """examples/random_policy.py, in a subprocess: a whole loop, the spaces and env_checker."""
     example = Path(__file__).resolve().parents[1] / "examples" / "random_policy.py"

@@ -23,6 +23,26 @@ DTYPES = ("float32", "float16")
 Result = dict[str, Any]
 
 
+class _Metadata:
+    """The environments' metadata, as Gymnasium reads it: its wrappers test that the autoreset
+    mode is their own enum. Built on first use, so that ``import rivals`` does not import
+    Gymnasium (a tenth of a second) for a program that never asks."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, Any] | None = None
+
+    def __get__(self, instance: object, owner: type | None = None) -> dict[str, Any]:
+        if self._built is None:
+            try:
+                from gymnasium.vector import AutoresetMode
+
+                mode: Any = AutoresetMode.NEXT_STEP
+            except ImportError:  # no Gymnasium, or one before the enum (1.1)
+                mode = "NextStep"
+            self._built = {"autoreset_mode": mode}
+        return self._built
+
+
 class VectorEnv:
     """``num_envs`` games of one kind, stepped together in C++ with the GIL released.
 
@@ -49,13 +69,15 @@ class VectorEnv:
     Autoreset: on the step that ends a game, ``terminated`` is True, ``rewards`` holds the returns
     and the legal mask is all False (``num_legal`` 0) as nobody is to move; the next ``step``
     restarts that environment, ignores its action and reports the new game's first position
-    (``terminated`` False, ``rewards`` 0). This is Gymnasium's "next step" autoreset mode.
+    (``terminated`` False, ``rewards`` 0). This is Gymnasium's "next step" autoreset mode:
+    ``VectorEnv.metadata["autoreset_mode"]`` is ``gymnasium.vector.AutoresetMode.NEXT_STEP``
+    where a Gymnasium that has it is installed, else its value ``"NextStep"``.
 
     The arrays are views of buffers that every call overwrites: copy what you keep. ``close()``
     (or leaving a ``with`` block) frees the environments; any later call raises RuntimeError.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "next_step"}
+    metadata: ClassVar[_Metadata] = _Metadata()
 
     def __init__(
         self,
