@@ -190,6 +190,14 @@ def test_team_entries_count_each_game_once() -> None:
     assert not standings.ranked
 
 
+def test_a_team_game_is_not_ranked_even_with_a_bot_per_seat() -> None:
+    # Four entries, one per seat: a seat's place is still its team's, so a rank says no more.
+    lineup = arena.Lineup.of(rivals.make("rosenkoenig", players=4), ["mcts", "random"] * 2)
+    assert not lineup.teams and lineup.players == 4
+    assert not arena.Standings(lineup).ranked
+    assert arena.Standings(arena.Lineup.of(rivals.make("verraeter", players=4), ["random"])).ranked
+
+
 # --------------------------------------------------------------------------------------------
 # The replay log
 

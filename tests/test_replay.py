@@ -165,6 +165,12 @@ def test_loads_rejects_what_is_not_a_replay(text: str | bytes, expected: str) ->
         replay.loads(text)
 
 
+@pytest.mark.parametrize("value", [None, {"format": "rivals-replay"}, 7, bytearray(b"{}")])
+def test_loads_takes_only_text_and_says_so(value: object) -> None:
+    with pytest.raises(TypeError, match=f"str or bytes, got {type(value).__name__}"):
+        replay.loads(value)  # type: ignore[arg-type]
+
+
 def test_loads_accepts_a_replay_without_optional_fields() -> None:
     state = random_state(4, 5)
     data = replay.to_dict(state)

@@ -630,8 +630,11 @@ class Standings:
 
     @property
     def ranked(self) -> bool:
-        """Whether a rank says more than win/draw/loss: more than two sides and no teams."""
-        return self.lineup.players > 2 and not self.lineup.teams
+        """Whether a rank says more than win/draw/loss: more than two sides and no teams (in a
+        game of teams a seat's place is its team's, whether one bot plays the team or each seat
+        has its own)."""
+        lineup = self.lineup
+        return lineup.players > 2 and lineup.game.info.teams.get(lineup.players) is None
 
     def add(
         self,

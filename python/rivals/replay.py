@@ -172,7 +172,10 @@ def _check_strings(value: Any) -> None:
 def decode(text: str | bytes) -> Any:
     """The JSON value of a replay's text, read strictly; ``ValueError`` (``bad replay: ...``) for
     text that is not UTF-8 JSON, larger than ``MAX_BYTES``, nested deeper than ``MAX_DEPTH``,
-    with a key twice in one object, or with NaN or Infinity. ``from_dict`` checks the replay."""
+    with a key twice in one object, or with NaN or Infinity; ``TypeError`` for what is neither
+    text nor bytes (a dict is ``from_dict``'s). ``from_dict`` checks the replay."""
+    if not isinstance(text, (str, bytes)):
+        raise TypeError(f"a replay's text is str or bytes, got {type(text).__name__}")
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
         raise _fail(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
