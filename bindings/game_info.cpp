@@ -1,5 +1,6 @@
 // rivals._core.GameInfo: what a game is (core/game_info.h), read-only.
 #include <nanobind/nanobind.h>
+#include <nanobind/operators.h>
 #include <nanobind/stl/string.h>
 
 #include <string>
@@ -131,6 +132,9 @@ void bind_game_info(nb::module_& m) {
           "The bots that decide from what the mover's seat may see, never from another seat's "
           "hidden cards: those that may play against a person or a learner (every bot where "
           "nothing is hidden).")
+      .def(nb::self == nb::self)
+      // Equal infos are of one name, so the name's hash is theirs.
+      .def("__hash__", [](const GameInfo& i) { return nb::hash(nb::str(i.name.c_str())); })
       .def("__repr__", [](const GameInfo& i) {
         std::string counts;
         for (const int count : i.player_counts)

@@ -54,8 +54,14 @@ std::vector<Action> to_actions(const AnyGame& game, nb::handle values) {
   const auto longest = static_cast<std::size_t>(game.max_game_length()) + 1;
   std::vector<Action> out;
   nb::iterator items = iterate(values, game.name() + ": a history is a list of actions");
-  for (; items != nb::iterator::sentinel() && out.size() < longest; ++items)
-    out.push_back(to_action(*items));
+  for (; items != nb::iterator::sentinel() && out.size() < longest; ++items) {
+    try {
+      out.push_back(to_action(*items));
+    } catch (const std::invalid_argument& error) {  // numbered as the engine numbers an illegal one
+      throw InvalidArgument("action #" + std::to_string(out.size()) + ": " +
+                            std::string(message_of(error)));
+    }
+  }
   return out;
 }
 

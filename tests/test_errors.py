@@ -67,6 +67,8 @@ def test_history_replay_and_bots_name_the_problem(name: str) -> None:
     broken = [*history[:5], 999999, *history[5:]]
     with pytest.raises(ValueError, match="action #5"):
         game.state_from_history(broken)
+    with pytest.raises(ValueError, match=r"^action #3: an action is an integer"):
+        game.state_from_history([*history[:3], 1.0])
     record = rivals.replay.to_dict(state)
     record["actions"][3]["action"] = 999999
     del record["actions"][3]["text"]

@@ -92,6 +92,11 @@ def test_the_declared_player_counts_are_the_accepted_ones(name: str) -> None:
 def test_the_info_is_the_same_under_every_parameter_set(name: str, params: dict[str, Any]) -> None:
     info = rivals.make(name, **params).info
     assert info_fields(info) == info_fields(rivals.make(name).info)
+    # A value: equal to any other game's of the name, so sets and dict keys see one info.
+    assert info == rivals.make(name).info and hash(info) == hash(rivals.make(name).info)
+    assert len({info, rivals.make(name).info, info}) == 1
+    assert all(info != rivals.make(other).info for other in rivals.games() if other != name)
+    assert info != name and info != info_fields(info)
     assert info.name == name and info.long_name and info.description
     assert "\n" not in info.description
     assert game_players(name, params) in info.player_counts

@@ -415,7 +415,9 @@ def test_opponents_that_would_peek_or_not_repeat_are_refused() -> None:
         rivals.VectorEnv("rosenkoenig", 2, opponents={0: "random", 1: "random"})
     with pytest.raises(ValueError, match="not a seat"):
         rivals.VectorEnv("rosenkoenig", 2, opponents={2: "random"})
-    with pytest.raises(ValueError, match="unknown bot"):
+    with pytest.raises(ValueError, match=r"^opponents: seat 1: unknown bot 'grandmaster'"):
         rivals.VectorEnv("rosenkoenig", 2, opponents={1: "grandmaster"})
-    with pytest.raises(ValueError, match="iterations"):
+    with pytest.raises(ValueError, match=r"^opponents: seat 1: mcts: parameter iterations"):
         rivals.VectorEnv("rosenkoenig", 2, opponents={1: ("mcts", {"iterations": -3})})
+    with pytest.raises(ValueError, match=r"^opponents: seat 0: mcts: unknown parameter 'iters'"):
+        rivals.VectorEnv("sekigahara", 2, opponents={0: ("mcts", {"iters": 5})})

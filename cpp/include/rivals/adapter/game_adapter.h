@@ -570,6 +570,16 @@ std::unique_ptr<AnyVectorEnv> GameAdapter<G>::make_vector_env(
                             "in " +
                             name_ + "; use one of " + names);
     }
+    // Each seat's bot made once first, so that a bad name or parameter names its seat.
+    for (std::size_t seat = 0; seat < specs.size(); ++seat) {
+      if (specs[seat].name.empty()) continue;
+      try {
+        make_bot_of<G>(rules_, specs[seat], 0);
+      } catch (const std::invalid_argument& error) {
+        throw InvalidArgument("opponents: seat " + std::to_string(seat) + ": " +
+                              std::string(message_of(error)));
+      }
+    }
     bots.reserve(static_cast<std::size_t>(num_envs));
     for (int e = 0; e < num_envs; ++e) bots.push_back(std::make_unique<BotSeats<G>>(rules_, specs));
   }

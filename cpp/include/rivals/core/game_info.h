@@ -34,12 +34,16 @@ struct BotPreset {
   std::string bot;
   Json params = Json::object();
   std::string description;  // one line: what it is and how it was chosen
+
+  bool operator==(const BotPreset&) const = default;
 };
 
 // The seats that share one result, for one player count.
 struct TeamSplit {
   int players = 0;
   std::vector<std::vector<Player>> teams;
+
+  bool operator==(const TeamSplit&) const = default;
 };
 
 struct GameInfo {
@@ -74,6 +78,9 @@ struct GameInfo {
   std::vector<std::string> bots;
   std::vector<std::string> solvers;
   std::vector<std::string> fair_bots;
+
+  // By value: two games of one name have equal infos (GameInfo is a value, not an identity).
+  bool operator==(const GameInfo&) const = default;
 };
 
 inline const char* to_string(Information information) {
