@@ -136,3 +136,17 @@ def test_numpy_bools_are_not_numbers_whatever_numpys_version() -> None:
                 with pytest.raises(ValueError):
                     call(value)
             assert state.history() == before, what
+
+
+def test_action_text_errors_offer_only_what_the_node_accepts() -> None:
+    sekigahara = rivals.make("sekigahara").new_initial_state()
+    while sekigahara.is_chance_node():
+        sekigahara.apply_action(sekigahara.legal_actions()[0])
+    with pytest.raises(ValueError, match="cannot read action 'reveal 7'") as refused:
+        sekigahara.string_to_action("reveal 7")  # a chance outcome, not a decision
+    assert "'swap 4' (cards 1-9)" in str(refused.value) and "or 'reveal" not in str(refused.value)
+    verraeter = rivals.make("verraeter").new_initial_state()
+    assert verraeter.is_chance_node()  # the ring of landscapes is dealt first
+    with pytest.raises(ValueError, match="landscape card such as 'Stadt eagle'") as refused:
+        verraeter.string_to_action("play 5")
+    assert "v one of" not in str(refused.value)  # no supply value goes with a landscape

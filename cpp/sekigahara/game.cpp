@@ -140,7 +140,7 @@ Action Sekigahara::string_to_action(const State& state, std::string_view text) c
   if (found == names.end())
     throw InvalidArgument("sekigahara: cannot read action " + quoted(text) +
                           "; expected 'end', 'place 7', 'move 3->5', 'order 5', "
-                          "'blank 2', 'swap 4' or 'reveal 7' (cards 1-9)");
+                          "'blank 2' or 'swap 4' (cards 1-9)");
   return static_cast<Action>(found - names.begin());
 }
 

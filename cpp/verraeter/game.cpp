@@ -242,20 +242,21 @@ Action Verraeter::string_to_action(const State& state, std::string_view text) co
       if (word == "draw" && value >= 0) return kDrawCard + value;
       break;
   }
+  // The supply values only where the accepted forms take one (v).
   std::string values;
   for (int v = 0; v < cards.num_values; ++v)
     values += (v ? ", " : "") + std::to_string(cards.values[v]);
   const std::string accepted =
       kind == IdKind::kDecision
           ? "'conflict 3', 'build 7', 'upgrade 7', 'pick Diplomat5', 'play v', 'done', "
-            "'discard v', 'pass'"
+            "'discard v', 'pass' (v one of [" +
+                values + "])"
       : kind == IdKind::kLandscape ? "a landscape card such as 'Stadt eagle'"
       : kind == IdKind::kAside     ? "'aside Bauer'"
-                                   : "'draw v'";
+                                   : "'draw v' (v one of [" + values + "])";
   throw InvalidArgument("verraeter: unknown " +
                         std::string(kind == IdKind::kDecision ? "action " : "chance outcome ") +
-                        quoted(text) + "; accepted here: " + accepted + " (v one of [" + values +
-                        "])");
+                        quoted(text) + "; accepted here: " + accepted);
 }
 
 void Verraeter::scores(const State& state, double* out) const {

@@ -376,13 +376,13 @@ def rating_svg(ratings: stats.Ratings) -> str:
             f'font-weight="600"><title>{html.escape(ratings.names[index])}</title>'
             f"{html.escape(shown[index])}</text>"
         )
-        left, right = x(max(lo, low)), x(min(hi, high))
+        start, end = x(max(lo, low)), x(min(hi, high))
         if ratings.error[index] > 0:
             parts.append(
-                f'<line x1="{left:.1f}" y1="{y:.1f}" x2="{right:.1f}" y2="{y:.1f}" '
+                f'<line x1="{start:.1f}" y1="{y:.1f}" x2="{end:.1f}" y2="{y:.1f}" '
                 'stroke="#3b6ea5" stroke-width="3" stroke-linecap="round"/>'
             )
-            for open_end, tip, back in ((lo < low, left, left + 9), (hi > high, right, right - 9)):
+            for open_end, tip, back in ((lo < low, start, start + 9), (hi > high, end, end - 9)):
                 if open_end:
                     parts.append(
                         f'<path d="M{tip:.1f},{y:.1f} L{back:.1f},{y - 5:.1f} '
@@ -390,7 +390,7 @@ def rating_svg(ratings: stats.Ratings) -> str:
                     )
         parts.append(
             f'<circle cx="{x(ratings.elo[index]):.1f}" cy="{y:.1f}" r="5.5" fill="#1d3f66"/>'
-            f'<text x="{right + 8:.1f}" y="{y + 4:.1f}" fill="#333">'
+            f'<text x="{end + 8:.1f}" y="{y + 4:.1f}" fill="#333">'
             f"{_elo(ratings.elo[index])}</text>"
         )
     parts.append("</svg>")
