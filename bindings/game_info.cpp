@@ -1,6 +1,5 @@
 // rivals._core.GameInfo: what a game is (core/game_info.h), read-only.
 #include <nanobind/nanobind.h>
-#include <nanobind/operators.h>
 #include <nanobind/stl/string.h>
 
 #include <string>
@@ -132,7 +131,13 @@ void bind_game_info(nb::module_& m) {
           "The bots that decide from what the mover's seat may see, never from another seat's "
           "hidden cards: those that may play against a person or a learner (every bot where "
           "nothing is hidden).")
-      .def(nb::self == nb::self)
+      .def(
+          "__eq__",
+          [](const GameInfo& info, nb::handle other) -> nb::object {
+            if (!nb::isinstance<GameInfo>(other)) return nb::borrow(Py_NotImplemented);
+            return nb::bool_(info == nb::cast<const GameInfo&>(other));
+          },
+          nb::sig("def __eq__(self, other: object, /) -> bool"))
       // Equal infos are of one name, so the name's hash is theirs.
       .def("__hash__", [](const GameInfo& i) { return nb::hash(nb::str(i.name.c_str())); })
       .def("__repr__", [](const GameInfo& i) {
