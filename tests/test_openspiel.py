@@ -195,6 +195,51 @@ def test_a_game_pickles_into_a_fresh_interpreter() -> None:
     assert result.stdout.decode().strip() == expected
 
 
+def test_a_state_pickles_into_a_fresh_interpreter() -> None:
+    game = pyspiel.load_game("rivals_verraeter", {"players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    for _ in range(40):
+        state.apply_action(random_action(state, rng))
+    code = (
+        "import pickle, sys\n"
+        "state = pickle.loads(sys.stdin.buffer.read())\n"
+        "print(state.history(), state.rivals_state.to_dict() == state.rivals_state.to_dict())\n"
+        "print(state.information_state_string(1))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    history, seen = result.stdout.decode().split("\n", 1)
+    assert history == f"{state.history()} True"
+    assert seen.rstrip("\n") == state.information_state_string(1)
+
+
+@pytest.mark.parametrize("name", ["verraeter", "battlecards", "rheinlaender"])
+def test_openspiels_ismcts_deals_what_its_seat_has_not_seen(name: str) -> None:
+    game = pyspiel.load_game(rivals.openspiel.pyspiel_name(name))
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node() or len(state.history()) < 25:
+        state.apply_action(random_action(state, rng))
+    seat = state.current_player()
+    seen = state.information_state_string(seat)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    dealt = [state.resample_from_infostate(seat, sampler) for _ in range(6)]
+    for other in dealt:  # OpenSpiel's own view of each deal: its history and the seat's view
+        assert other.information_state_string(seat) == seen
+        assert len(other.history()) == len(state.history())
+        assert other.legal_actions() == state.legal_actions()
+    if name != "rheinlaender":  # where the others' hands are more than one card
+        assert len({str(other.rivals_state.to_dict()) for other in dealt}) > 1
+    ismcts = require("open_spiel.python.algorithms.ismcts")
+    random_state = np.random.RandomState(1)
+    evaluator = mcts.RandomRolloutEvaluator(1, random_state)
+    bot = ismcts.ISMCTSBot(game, evaluator, 1.0, 30, random_state=random_state)
+    assert bot.step(state) in state.legal_actions()
+
+
 @pytest.mark.parametrize("name", ["battlecards", "verraeter", "rheinlaender"])
 def test_a_seat_has_legal_actions_only_when_it_is_to_move(name: str) -> None:
     # The outcomes left depend on hidden cards, and so do the mover's actions (the cards in its

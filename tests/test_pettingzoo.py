@@ -5,8 +5,10 @@ final rewards, chance resolved inside from reset's seed."""
 from __future__ import annotations
 
 import pickle
+import re
 import warnings
 from copy import deepcopy
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -217,3 +219,18 @@ def test_a_copy_is_an_environment_of_its_own() -> None:
         action = int(np.flatnonzero(copy.observe(copy.agent_selection)["action_mask"])[0])
         copy.step(action)
         assert copy.unwrapped.game_state.history() != environment.unwrapped.game_state.history()
+
+
+def test_the_pages_seeded_example_plays_the_same_game_every_time() -> None:
+    # docs/ecosystem.md: reset(seed=...) seeds the chance, the example seeds the players' spaces.
+    page = (Path(__file__).parents[1] / "docs" / "ecosystem.md").read_text(encoding="utf-8")
+    section = page.split("## PettingZoo", 1)[1]
+    block = re.search(r"```python\n(.*?)```", section, flags=re.S)
+    assert block is not None
+    code = (
+        block.group(1).replace("print(", "histories.append(").replace(".returns())", ".history())")
+    )
+    histories: list[list[int]] = []
+    for _ in range(2):
+        exec(compile(code, "docs/ecosystem.md, PettingZoo", "exec"), {"histories": histories})
+    assert len(histories) == 2 and histories[0] == histories[1] and len(histories[0]) > 50

@@ -18,7 +18,7 @@ Parameters with list or object values keep their defaults.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, Union
 
@@ -78,6 +78,15 @@ def _load_game(text: str) -> Any:
     again, in this process or another."""
     register()
     return pyspiel.load_game(text)
+
+
+def _load_state(game_text: str, history: list[int]) -> RivalsState:
+    """The state ``history`` leads to in game ``game_text``, the rivals games registered first:
+    how a pickled state is made again, in this process or another."""
+    state: RivalsState = _load_game(game_text).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
 
 
 @cache
@@ -252,6 +261,25 @@ class RivalsState(pyspiel.State):  # type: ignore[misc, unused-ignore]
 
     def __str__(self) -> str:
         return str(self.rivals_state)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, list[int]]]:
+        # pyspiel's own pickling loads the game by its name, which a new process does not know
+        # until register() runs; replaying the history there registers it first.
+        return _load_state, (str(self.get_game()), list(self.history()))
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> RivalsState:
+        """A state seat ``player_id`` cannot tell from this one, what it has not seen dealt anew
+        by the engine (``State.resample_from_infostate``), as OpenSpiel's ISMCTS asks for it; the
+        sampler's draw (uniform in [0, 1)) seeds the deal. Replayed from the start, so that
+        OpenSpiel's own history is the resampled one."""
+        seed = int(probability_sampler() * 2.0**53)
+        dealt = self.rivals_state.resample_from_infostate(player_id, seed)
+        state: RivalsState = self.get_game().new_initial_state()
+        for action in dealt.history():
+            state.apply_action(action)
+        return state
 
 
 class RivalsObserver:
