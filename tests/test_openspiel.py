@@ -3,6 +3,7 @@ matches the engine at every step, and OpenSpiel's MCTS bot plays it through eval
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 import subprocess
@@ -179,20 +180,24 @@ def test_information_state_strings() -> None:
     assert state.observation_string(1) == state.rivals_state.observation_string(1)
 
 
-def test_a_game_pickles_into_a_fresh_interpreter() -> None:
-    # What multiprocessing does with a game: the worker has not registered the rivals games.
-    game = pyspiel.load_game("rivals_verraeter", {"players": 3})
-    code = (
-        "import pickle, sys\n"
-        "game = pickle.loads(sys.stdin.buffer.read())\n"
-        "print(game, game.num_players(), len(game.new_initial_state().legal_actions()))\n"
-    )
+def printed_in_a_fresh_interpreter(value: Any, code: str) -> str:
+    """What ``code`` prints in a new interpreter, where ``value`` is unpickled as ``loaded``: what
+    multiprocessing (spawn) and Ray do, in a worker that has not registered the rivals games."""
+    script = "import json, pickle, sys\nloaded = pickle.loads(sys.stdin.buffer.read())\n" + code
     result = subprocess.run(
-        [sys.executable, "-c", code], input=pickle.dumps(game), capture_output=True, timeout=120
+        [sys.executable, "-c", script], input=pickle.dumps(value), capture_output=True, timeout=120
     )
     assert result.returncode == 0, result.stderr.decode()
-    expected = f"{game} 3 {len(game.new_initial_state().legal_actions())}"
-    assert result.stdout.decode().strip() == expected
+    return result.stdout.decode().strip()
+
+
+def test_a_game_pickles_into_a_fresh_interpreter() -> None:
+    game = pyspiel.load_game("rivals_verraeter", {"players": 3})
+    printed = printed_in_a_fresh_interpreter(
+        game,
+        "print(loaded, loaded.num_players(), len(loaded.new_initial_state().legal_actions()))",
+    )
+    assert printed == f"{game} 3 {len(game.new_initial_state().legal_actions())}"
 
 
 def test_a_state_pickles_into_a_fresh_interpreter() -> None:
@@ -201,19 +206,16 @@ def test_a_state_pickles_into_a_fresh_interpreter() -> None:
     rng = random.Random(6)
     for _ in range(40):
         state.apply_action(random_action(state, rng))
-    code = (
-        "import pickle, sys\n"
-        "state = pickle.loads(sys.stdin.buffer.read())\n"
-        "print(state.history(), state.rivals_state.to_dict() == state.rivals_state.to_dict())\n"
-        "print(state.information_state_string(1))\n"
+    printed = printed_in_a_fresh_interpreter(
+        state,
+        "print(loaded.history())\n"
+        "print(json.dumps(loaded.rivals_state.to_dict(), sort_keys=True))\n"
+        "print(loaded.information_state_string(1))",
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True, timeout=120
-    )
-    assert result.returncode == 0, result.stderr.decode()
-    history, seen = result.stdout.decode().split("\n", 1)
-    assert history == f"{state.history()} True"
-    assert seen.rstrip("\n") == state.information_state_string(1)
+    history, snapshot, seen = printed.split("\n", 2)
+    assert history == str(state.history())
+    assert json.loads(snapshot) == state.rivals_state.to_dict()
+    assert seen == state.information_state_string(1)
 
 
 @pytest.mark.parametrize("name", ["verraeter", "battlecards", "rheinlaender"])
