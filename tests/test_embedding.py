@@ -1,5 +1,6 @@
 """The C++ embedding guide works: the example program builds against the installed package's
-CMake package (find_package(rivals)) and plays every game."""
+CMake package (find_package(rivals)), which gives it the C++20 its headers need, and plays every
+game; what an embedding program can get wrong is refused, not undefined."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from filelock import FileLock
 
 import rivals
+from tests.isolated import run_engine_check
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "embed"
 
@@ -60,3 +62,9 @@ def test_the_example_reports_an_unknown_game(program: Path) -> None:
     done = subprocess.run([str(program), "chess"], capture_output=True, text=True)
     assert done.returncode == 2
     assert "unknown game 'chess'" in done.stderr
+
+
+def test_misuse_from_cpp_is_refused_with_invalid_argument(tmp_path: Path) -> None:
+    # tests/cpp/embedding_misuse.cpp: a parameter twice, null arrays, no actions.
+    assert run_engine_check(tmp_path, "embedding_misuse") == []
+

@@ -167,7 +167,14 @@ Json resolve_params(std::string_view owner, const std::vector<ParamSpec>& specs,
   Json resolved = Json::object();
   for (const auto& spec : specs) resolved.set(spec.name, spec.default_value);
   if (given.is_null()) return resolved;
-  for (const auto& [name, value] : given.as_object()) {
+  const auto& entries = given.as_object();
+  for (auto entry = entries.begin(); entry != entries.end(); ++entry) {
+    const auto& [name, value] = *entry;
+    // An object built in code can hold a name twice (parsed text cannot): one would be dropped.
+    for (auto earlier = entries.begin(); earlier != entry; ++earlier)
+      if (earlier->first == name)
+        throw InvalidArgument(std::string(owner) + ": parameter " + quoted(name) +
+                              " is given twice");
     const ParamSpec* match = nullptr;
     for (const auto& spec : specs)
       if (spec.name == name) match = &spec;

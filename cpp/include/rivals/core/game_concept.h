@@ -6,6 +6,8 @@
 //     static std::vector<ParamSpec> param_specs();
 //     static GameInfo info();                              // names, information, utility...
 //     explicit MyGame(const Json& resolved_params);       // throws std::invalid_argument
+//     // resolved_params: resolve_params(kName, param_specs(), given) (params.h), every parameter
+//     // present and accepted; the constructor checks only what needs the rules.
 //     class State;                                         // a plain value, no heap
 //     State initial_state() const;
 //     ... sizes, presentation (strings, snapshot, observation) ...

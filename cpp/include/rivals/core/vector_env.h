@@ -96,6 +96,7 @@ class VectorEnv final : public AnyVectorEnv {
   }
 
   void reset(const VectorBuffers& out, std::optional<std::uint64_t> seed) override {
+    check_buffers(out);
     all_or_nothing(out, [&](int begin, int end) {
       for (int e = begin; e < end; ++e) {
         save(e);
@@ -118,6 +119,8 @@ class VectorEnv final : public AnyVectorEnv {
   }
 
   void step(const std::int32_t* actions, const VectorBuffers& out) override {
+    if (actions == nullptr) throw InvalidArgument("VectorEnv step: no actions (a null pointer)");
+    check_buffers(out);
     // The legal actions written with the last results are kept, so checking every action
     // before any environment changes is a binary search each, not a move generation.
     for (int e = 0; e < num_envs(); ++e) {
@@ -267,6 +270,29 @@ class VectorEnv final : public AnyVectorEnv {
       history.push_back(action);
     }
     viewers_[e] = state.current_player();
+  }
+
+  // Every array the options ask for must be there: a null one is refused before anything changes.
+  void check_buffers(const VectorBuffers& out) const {
+    struct Needed {
+      bool written;
+      const void* buffer;
+      const char* name;
+    };
+    const Needed arrays[] = {
+        {options_.observation != ObservationKind::kNone, out.obs, "obs"},
+        {options_.observation == ObservationKind::kCompact, out.board, "board"},
+        {options_.legal_mask, out.legal_mask, "legal_mask"},
+        {options_.legal_indices, out.legal_indices, "legal_indices"},
+        {options_.legal_indices, out.num_legal, "num_legal"},
+        {true, out.player, "player"},
+        {true, out.rewards, "rewards"},
+        {true, out.terminated, "terminated"},
+    };
+    for (const Needed& array : arrays)
+      if (array.written && array.buffer == nullptr)
+        throw InvalidArgument(std::string("VectorEnv: buffer ") + array.name +
+                              " is null, and these options write it");
   }
 
   void write(int e, const VectorBuffers& out, bool ended) {
