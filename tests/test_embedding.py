@@ -67,4 +67,3 @@ def test_the_example_reports_an_unknown_game(program: Path) -> None:
 def test_misuse_from_cpp_is_refused_with_invalid_argument(tmp_path: Path) -> None:
     # tests/cpp/embedding_misuse.cpp: a parameter twice, null arrays, no actions.
     assert run_engine_check(tmp_path, "embedding_misuse") == []
-
