@@ -18,7 +18,7 @@ Parameters with list or object values keep their defaults.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any, Union
 
@@ -80,13 +80,19 @@ def _load_game(text: str) -> Any:
     return pyspiel.load_game(text)
 
 
-def _load_state(game_text: str, history: list[int]) -> RivalsState:
-    """The state ``history`` leads to in game ``game_text``, the rivals games registered first:
-    how a pickled state is made again, in this process or another."""
-    state: RivalsState = _load_game(game_text).new_initial_state()
+def _replayed(game: Any, history: Iterable[int]) -> RivalsState:
+    """The state ``history`` leads to in OpenSpiel game ``game``, played through OpenSpiel so that
+    its own history is that one."""
+    state: RivalsState = game.new_initial_state()
     for action in history:
         state.apply_action(action)
     return state
+
+
+def _load_state(game_text: str, history: list[int]) -> RivalsState:
+    """The state ``history`` leads to in game ``game_text``, the rivals games registered first:
+    how a pickled state is made again, in this process or another."""
+    return _replayed(_load_game(game_text), history)
 
 
 @cache
@@ -272,14 +278,10 @@ class RivalsState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     ) -> RivalsState:
         """A state seat ``player_id`` cannot tell from this one, what it has not seen dealt anew
         by the engine (``State.resample_from_infostate``), as OpenSpiel's ISMCTS asks for it; the
-        sampler's draw (uniform in [0, 1)) seeds the deal. Replayed from the start, so that
-        OpenSpiel's own history is the resampled one."""
+        sampler's draw (uniform in [0, 1)) seeds the deal."""
         seed = int(probability_sampler() * 2.0**53)
         dealt = self.rivals_state.resample_from_infostate(player_id, seed)
-        state: RivalsState = self.get_game().new_initial_state()
-        for action in dealt.history():
-            state.apply_action(action)
-        return state
+        return _replayed(self.get_game(), dealt.history())
 
 
 class RivalsObserver:

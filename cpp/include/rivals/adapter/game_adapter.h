@@ -518,12 +518,20 @@ class BotAdapter final : public AnyBot {
 template <Game G>
 class BotSeats final : public SeatBots<G> {
  public:
+  // A bad name or parameter is refused naming its seat (the first environment's seats are made
+  // before any other's).
   BotSeats(const G& rules, const std::vector<BotSpec>& specs) {
-    for (const BotSpec& spec : specs) {
-      if (spec.name.empty())
+    for (std::size_t seat = 0; seat < specs.size(); ++seat) {
+      if (specs[seat].name.empty()) {
         bots_.emplace_back();
-      else
-        bots_.emplace_back(make_bot_of<G>(rules, spec, 0));
+        continue;
+      }
+      try {
+        bots_.emplace_back(make_bot_of<G>(rules, specs[seat], 0));
+      } catch (const std::invalid_argument& error) {
+        throw InvalidArgument("opponents: seat " + std::to_string(seat) + ": " +
+                              std::string(message_of(error)));
+      }
     }
   }
   bool plays(Player seat) const override { return bots_[seat].has_value(); }
@@ -569,16 +577,6 @@ std::unique_ptr<AnyVectorEnv> GameAdapter<G>::make_vector_env(
                             " searches the true state and would see the learner's hidden cards "
                             "in " +
                             name_ + "; use one of " + names);
-    }
-    // Each seat's bot made once first, so that a bad name or parameter names its seat.
-    for (std::size_t seat = 0; seat < specs.size(); ++seat) {
-      if (specs[seat].name.empty()) continue;
-      try {
-        make_bot_of<G>(rules_, specs[seat], 0);
-      } catch (const std::invalid_argument& error) {
-        throw InvalidArgument("opponents: seat " + std::to_string(seat) + ": " +
-                              std::string(message_of(error)));
-      }
     }
     bots.reserve(static_cast<std::size_t>(num_envs));
     for (int e = 0; e < num_envs; ++e) bots.push_back(std::make_unique<BotSeats<G>>(rules_, specs));
