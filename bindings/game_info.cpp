@@ -137,7 +137,7 @@ void bind_game_info(nb::module_& m) {
             if (!nb::isinstance<GameInfo>(other)) return nb::borrow(Py_NotImplemented);
             return nb::bool_(info == nb::cast<const GameInfo&>(other));
           },
-          nb::sig("def __eq__(self, other: object, /) -> bool"))
+          nb::arg("other").none(), nb::sig("def __eq__(self, other: object, /) -> bool"))
       // Equal infos are of one name, so the name's hash is theirs.
       .def("__hash__", [](const GameInfo& i) { return nb::hash(nb::str(i.name.c_str())); })
       .def("__repr__", [](const GameInfo& i) {

@@ -192,3 +192,6 @@ def test_a_seat_out_of_range_is_refused_not_shown_as_a_spectator(name: str, seat
         render(state, player=seat)
     with pytest.raises(ValueError, match=f"player {seat} is not a seat"):
         move_texts(state, seat)
+    for not_a_seat in ("1", True, 1.0):
+        with pytest.raises(ValueError, match="player must be an int"):
+            render(state, player=not_a_seat)  # type: ignore[arg-type]

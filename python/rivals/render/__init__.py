@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -78,7 +79,13 @@ def _hook(game_name: str, hook: str) -> Callable[..., Any] | None:
 def _check_seat(state: State, player: int | None) -> None:
     """A seat out of range is a mistake, not a spectator: refused in the engine's words."""
     game = state.game
-    if player is not None and not 0 <= player < game.num_players:
+    if player is None:
+        return
+    if isinstance(player, bool) or not isinstance(player, numbers.Integral):
+        raise ValueError(
+            f"{game.name}: player must be an int, got {type(player).__name__} {player!r}"
+        )
+    if not 0 <= player < game.num_players:
         raise ValueError(f"{game.name}: player {player} is not a seat (0..{game.num_players - 1})")
 
 
