@@ -315,6 +315,54 @@ NB_MODULE(_core, m) {
           "bot (seat + i) % players in each seat; 'seating' records it. Games i and j with "
           "i // chance_group == j // chance_group draw their chance outcomes from one stream "
           "(duplicate games); bots are seeded per game.")
+      .def(
+          "self_play",
+          [](const PyGame& g, nb::handle bots, nb::handle num_games_arg, nb::handle seed_arg,
+             nb::handle first_game_arg, nb::handle threads_arg, nb::handle random_arg) {
+            const auto specs = to_bot_specs(*g.impl, bots);
+            const int num_games = to_num_games(*g.impl, num_games_arg, "self_play");
+            const std::uint64_t seed = to_seed(seed_arg);
+            const std::int64_t first_game = to_integer(
+                first_game_arg, g.impl->name() + " self_play: first_game", 0, kMaxFirstGame);
+            const int threads = to_threads(*g.impl, threads_arg, "self_play");
+            const int random_decisions =
+                to_int(random_arg, g.impl->name() + " self_play: random_decisions", 0,
+                       g.impl->max_game_length());
+            Positions positions;
+            {
+              nb::gil_scoped_release release;
+              positions =
+                  g.impl->self_play(specs, seed, first_game, num_games, threads, random_decisions);
+            }
+            const std::size_t rows = positions.players.size();
+            AnyDict out = results_to_python(std::move(positions.results));
+            out["boards"] = to_numpy(std::move(positions.boards),
+                                     {rows, static_cast<std::size_t>(positions.board_size)});
+            out["features"] = to_numpy(std::move(positions.feature_rows),
+                                       {rows, static_cast<std::size_t>(positions.features)});
+            out["evaluations"] = to_numpy(std::move(positions.evaluation_rows),
+                                          {rows, static_cast<std::size_t>(positions.evaluations)});
+            out["games"] = to_numpy(std::move(positions.games), {rows});
+            out["players"] = to_numpy(std::move(positions.players), {rows});
+            out["movers"] = to_numpy(std::move(positions.movers), {rows});
+            out["search_values"] = to_numpy(std::move(positions.search_values), {rows});
+            return out;
+          },
+          "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0,
+          "threads"_a.none() = 1, "random_decisions"_a.none() = 0,
+          nb::sig("def self_play(self, bots: object, num_games: int, seed: int = 0, "
+                  "first_game: int = 0, threads: int = 1, random_decisions: int = 0) -> "
+                  "dict[str, typing.Any]"),
+          "Plays games as play_match does (no duplicate deals) and records every decision from "
+          "every seat's view, for learning: besides play_match's arrays, a row per decision and "
+          "seat of 'boards' [n, board cells] (uint8) and 'features' [n, features] (float32), the "
+          "compact observation from the seat's view; 'evaluations' [n, k] (float32), the game's "
+          "own evaluations (game.info.evaluations but 'net') from the seat's side; 'players' "
+          "(int8), the seat; 'movers' "
+          "(int8), the seat to move; 'games' (int32), the row of 'returns'; 'search_values' "
+          "(float32), in the mover's row the mover's search value of the move played (NaN in "
+          "the other rows, for a bot that gives none, and for the first random_decisions "
+          "decisions of each game, which are uniformly random).")
       .def_prop_ro(
           "state_size", [](const PyGame& g) { return g.impl->state_size(); },
           "Bytes of the engine's concrete state (a benchmark figure).")
@@ -435,19 +483,24 @@ NB_MODULE(_core, m) {
            })
       .def(
           "evaluate",
-          [](const PyState& s, nb::handle p, const std::string& evaluation) {
+          [](const PyState& s, nb::handle p, const std::string& evaluation, nb::handle network) {
             const Player player = to_player(*s.impl, p);
+            const Json network_value = from_python(network, "network");
             const auto reading = s.reading("evaluate");
-            return s.impl->evaluate(player, evaluation);
+            return s.impl->evaluate(player, evaluation, network_value);
           },
-          "player"_a.none(), "evaluation"_a = "default",
-          nb::sig("def evaluate(self, player: int, evaluation: str = 'default') -> float"),
+          "player"_a.none(), "evaluation"_a = "default", "network"_a.none() = nb::none(),
+          nb::sig("def evaluate(self, player: int, evaluation: str = 'default', "
+                  "network: str | dict[str, object] | None = None) -> float"),
           "The game's evaluation of this position from player's side, strictly inside (-1, 1) "
           "and on the scale of returns(): what search bots use where they stop looking ahead "
           "(docs/rules/<game>.md, 'Evaluation (for search bots)'). evaluation names one of "
-          "game.info.evaluations (the bots' evaluation= parameter). It reads the whole state, "
-          "hidden cards included. ValueError at the end of the game, for a bad player and for "
-          "an evaluation the game does not offer.")
+          "game.info.evaluations (the bots' evaluation= parameter). The game's own evaluations "
+          "read the whole state, hidden cards included; 'net' reads what player's seat sees, "
+          "through the network that network names (None: the game's shipped one; a shipped "
+          "name, a path to a network file or the document; docs/learning.md). ValueError at the "
+          "end of the game, for a bad player, for an evaluation the game does not offer and for "
+          "a network that does not fit the game.")
       .def("history",
            [](const PyState& s) {
              const auto reading = s.reading("history");

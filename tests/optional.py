@@ -18,6 +18,8 @@ SMOKE = False
 
 EXTRAS = {
     "gymnasium": "gymnasium",
+    "jax": "train",
+    "optax": "train",
     "open_spiel": "openspiel",
     "pettingzoo": "pettingzoo",
     "pyspiel": "openspiel",

@@ -26,11 +26,20 @@ EVALUATED = [name for name in rivals.games() if rivals.make(name).info.evaluatio
 HIDDEN = [name for name in rivals.games() if rivals.make(name).info.information == "imperfect"]
 
 
+EVALUATION_CHOICES = 'evaluation must be "default", "thesis", "calibrated" or "net"'
+
+
 def test_every_game_names_its_evaluations_default_first() -> None:
     assert rivals.games() == EVALUATED
-    assert rivals.make("rosenkoenig").info.evaluations == ("default", "thesis", "calibrated")
+    assert rivals.make("rosenkoenig").info.evaluations == (
+        "default",
+        "thesis",
+        "calibrated",
+        "net",
+    )
     for name in EVALUATED:
         assert rivals.make(name).info.evaluations[0] == "default"
+        assert rivals.make(name).info.evaluations[-1] == "net"
 
 
 def test_the_bots_page_lists_every_games_evaluations() -> None:
@@ -65,7 +74,7 @@ def test_bad_cut_off_parameters_are_refused(bot: str) -> None:
     game = rivals.make("rosenkoenig")
     with pytest.raises(ValueError, match=r"rollout_depth must be null .* or an int 0-"):
         rivals.bots.make(bot, game, rollout_depth=-1)
-    with pytest.raises(ValueError, match='evaluation must be "default", "thesis" or "calibrated"'):
+    with pytest.raises(ValueError, match=EVALUATION_CHOICES):
         rivals.bots.make(bot, game, rollout_depth=2, evaluation="material")
     # An evaluation that would value nothing is said so rather than ignored.
     with pytest.raises(ValueError, match="evaluation 'thesis' values cut-off rollouts"):
@@ -79,7 +88,7 @@ def test_alphabeta_takes_an_evaluation_by_name() -> None:
     game = rivals.make("rosenkoenig")
     assert rivals.bots.make("alphabeta", game).params["evaluation"] == "default"
     assert rivals.bots.make("alphabeta", game, evaluation="thesis").params["evaluation"] == "thesis"
-    with pytest.raises(ValueError, match='evaluation must be "default", "thesis" or "calibrated"'):
+    with pytest.raises(ValueError, match=EVALUATION_CHOICES):
         rivals.bots.make("alphabeta", game, evaluation="none")
     with pytest.raises(ValueError, match=r'evaluation must be "default" .*, got "thesis"'):
         rivals.bots.make("alphabeta", rivals.make("sekigahara"), evaluation="thesis")

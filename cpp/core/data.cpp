@@ -189,6 +189,11 @@ std::string read_data_file(const std::string& path, const std::string& source) {
   return text;
 }
 
+DataDocument read_data_text(std::string_view text, std::string source) {
+  Json document = parse_data_text(text, source);
+  return checked(std::move(document), std::move(source));
+}
+
 DataDocument read_data(std::string_view game, std::string_view label, const Json& value,
                        std::string_view default_name) {
   const std::string prefix = std::string(game) + ": ";
@@ -198,8 +203,7 @@ DataDocument read_data(std::string_view game, std::string_view label, const Json
     if (is_shipped_data(text)) return shipped(prefix, label, text);
     std::string source = prefix + std::string(label) + " file " + quoted(text);
     const std::string contents = read_data_file(text, source);
-    Json document = parse_data_text(contents, source);
-    return checked(std::move(document), std::move(source));
+    return read_data_text(contents, std::move(source));
   }
   if (value.is_object()) {
     std::string source = prefix + std::string(label) + " object";

@@ -8,6 +8,7 @@
 
 #include "rivals/core/data.h"
 #include "rivals/core/error.h"
+#include "rivals/sekigahara/solver.h"
 
 namespace rivals::sekigahara {
 namespace {
@@ -114,6 +115,17 @@ Sekigahara::Sekigahara(const Json& params) {
   DataDocument cards = read_data(kName, "cards", cards_param_, kName);
   setup_.numbers = parse_cards(cards);
   data_ = std::make_shared<const Json>(Json::object({{"cards", std::move(cards.document)}}));
+}
+
+std::optional<Action> Sekigahara::solved_action(const State& state, double seconds) const {
+  // A solver of its own, so that searches on several threads share nothing; the contexts it can
+  // store in that time are far below the default bound.
+  Solver solver(setup_, SolverLimits{.max_contexts = 2'000'000, .time_s = seconds});
+  try {
+    return solver.best_action(state);
+  } catch (const SolverBudgetExceeded&) {
+    return std::nullopt;
+  }
 }
 
 Json Sekigahara::params() const {

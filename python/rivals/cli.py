@@ -940,6 +940,21 @@ def cmd_bots(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace, console: Console) -> int:
+    from rivals.train import command
+
+    try:
+        return command.run(
+            args,
+            console,
+            parse_assignments(args.game_param, "--game-param"),
+            parse_assignments(args.bot_param, "--bot-param"),
+            parse_assignments(args.net_param, "--net-param"),
+        )
+    except (ValueError, ImportError) as error:
+        raise CliError(str(error)) from None
+
+
 # --------------------------------------------------------------------------------------------
 # main
 
@@ -1149,6 +1164,9 @@ def build_parser() -> ArgumentParser:
     )
     bots_cmd.add_argument("games", nargs="*", metavar="GAME", help="games to list (default: all)")
     bots_cmd.set_defaults(handler=cmd_bots)
+    from rivals.train import command as train_command
+
+    train_command.add_parser(commands, cmd_train, seed, integer, game_params)
     parser.commands = dict(commands.choices)
     return parser
 

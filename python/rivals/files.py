@@ -14,9 +14,9 @@ from pathlib import Path
 __all__ = ["lock_holder", "same_file", "write_new"]
 
 
-def write_new(path: str | os.PathLike[str], text: str, force: bool = False) -> None:
-    """Writes ``text`` to ``path``, refusing an existing file unless ``force``; the text goes to
-    a temporary file first and is renamed into place, so ``path`` is never left half written.
+def write_new(path: str | os.PathLike[str], text: str | bytes, force: bool = False) -> None:
+    """Writes ``text`` (or bytes) to ``path``, refusing an existing file unless ``force``; it goes
+    to a temporary file first and is renamed into place, so ``path`` is never left half written.
     A symbolic link is followed: the file it names is the one written. Even with ``force`` only
     a regular file is replaced, never a device, a pipe or a directory, and never a replay log
     that an arena or a tournament is writing (it holds the log's lock). Raises ``ValueError``
@@ -27,9 +27,9 @@ def write_new(path: str | os.PathLike[str], text: str, force: bool = False) -> N
     temporary = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
     created = False
     try:
-        with open(temporary, "x", encoding="utf-8") as handle:
+        with open(temporary, "xb") as handle:
             created = True
-            handle.write(text)
+            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
             handle.flush()
             os.fsync(handle.fileno())
         if force:

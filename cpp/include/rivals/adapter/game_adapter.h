@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -109,7 +110,8 @@ class StateAdapter final : public AnyState {
     return out;
   }
 
-  double evaluate(Player player, const std::string& evaluation) const override {
+  double evaluate(Player player, const std::string& evaluation,
+                  const Json& network) const override {
     check_player(player);
     if (state_.is_terminal())
       throw InvalidArgument(std::string(G::kName) +
@@ -122,7 +124,8 @@ class StateAdapter final : public AnyState {
         throw InvalidArgument(std::string(G::kName) + ": evaluate: no evaluation " +
                               quoted(evaluation) + " (choices: " + choices + ")");
       }
-      return Evaluator<G>(rules(), evaluation).value(state_, player);
+      return Evaluator<G>(rules(), Json::object({{"evaluation", evaluation}, {"network", network}}))
+          .value(state_, player);
     } else {
       throw InvalidArgument(std::string(G::kName) + " has no evaluation");
     }
@@ -329,26 +332,133 @@ class GameAdapter final : public AnyGame {
   MatchResults play_match(const std::vector<BotSpec>& specs, std::uint64_t seed,
                           std::int64_t first_game, int num_games, int threads, bool keep_histories,
                           int chance_group) const override {
-    const int players = num_players();
     if (chance_group < 1 || chance_group > kMaxChanceGroup)
       throw InvalidArgument(name_ + " play_match: chance_group must be 1.." +
                             std::to_string(kMaxChanceGroup) + ", got " +
                             std::to_string(chance_group));
-    if (static_cast<int>(specs.size()) != players)
-      throw InvalidArgument(name_ + ": a match needs one bot per seat (" + std::to_string(players) +
-                            "), got " + std::to_string(specs.size()));
-    if (first_game < 0 || first_game > kMaxFirstGame)
-      throw InvalidArgument(name_ + " play_match: first_game must be 0.." +
-                            std::to_string(kMaxFirstGame) + ", got " + std::to_string(first_game));
+    check_match(specs, first_game);
     threads = checked_threads(threads, name_ + " play_match");
     MatchResults results = empty_results(num_games);
     if (keep_histories) results.histories.resize(static_cast<std::size_t>(num_games));
-    // Every thread's bots exist for the whole match, made here (so a bad spec fails before any
-    // game), which lets bots that share work between instances (the solver) share it throughout.
+    play_games(specs, seed, first_game, num_games, threads, chance_group, results,
+               [](int, const State& state, BotOf<G>& bot, const std::vector<Action>& history) {
+                 return bot_step<G>(bot, state, history);
+               });
+    return results;
+  }
+
+  Positions self_play(const std::vector<BotSpec>& specs, std::uint64_t seed,
+                      std::int64_t first_game, int num_games, int threads,
+                      int random_decisions) const override {
+    check_match(specs, first_game);
+    if (random_decisions < 0 || random_decisions > rules_.max_game_length())
+      throw InvalidArgument(name_ + " self_play: random_decisions must be 0.." +
+                            std::to_string(rules_.max_game_length()) + ", got " +
+                            std::to_string(random_decisions));
+    threads = checked_threads(threads, name_ + " self_play");
+    Positions positions;
+    positions.results = empty_results(num_games);
+    positions.board_size = compact_board_size();
+    positions.features = compact_features_size();
+    if constexpr (EvaluatedGame<G>)
+      positions.evaluations = static_cast<int>(own_evaluation_names_of<G>().size());
+    // Each game's decisions are kept apart while the threads play, then joined in game order, so
+    // the positions do not depend on the thread count.
+    struct Recorded {
+      int decisions = 0;
+      std::vector<std::uint8_t> boards;
+      std::vector<float> features;
+      std::vector<float> evaluations;
+      std::vector<std::int8_t> players;
+      std::vector<std::int8_t> movers;
+      std::vector<float> values;
+    };
+    std::vector<Recorded> recorded(static_cast<std::size_t>(num_games));
+    const auto board_size = static_cast<std::size_t>(positions.board_size);
+    const auto features = static_cast<std::size_t>(positions.features);
+    const auto seats = static_cast<std::size_t>(num_players());
+    play_games(specs, seed, first_game, num_games, threads, 1, positions.results,
+               [&](int i, const State& state, BotOf<G>& bot, const std::vector<Action>& history) {
+                 Recorded& game = recorded[static_cast<std::size_t>(i)];
+                 const Player mover = state.current_player();
+                 const int decision = game.decisions++;
+                 // Every seat's view, so that a value is learnt for each seat whoever moves.
+                 const std::size_t first = game.players.size();
+                 game.boards.resize((first + seats) * board_size);
+                 game.features.resize((first + seats) * features);
+                 for (Player seat = 0; seat < static_cast<Player>(seats); ++seat) {
+                   const std::size_t row = first + static_cast<std::size_t>(seat);
+                   game.players.push_back(static_cast<std::int8_t>(seat));
+                   game.movers.push_back(static_cast<std::int8_t>(mover));
+                   rules_.compact_observation(state, seat, game.boards.data() + row * board_size,
+                                              game.features.data() + row * features);
+                   if constexpr (EvaluatedGame<G>)
+                     for (int k = 0; k < positions.evaluations; ++k)
+                       game.evaluations.push_back(
+                           static_cast<float>(own_evaluation(rules_, state, seat, k)));
+                 }
+                 Action action;
+                 double value = std::numeric_limits<double>::quiet_NaN();
+                 if (decision < random_decisions) {
+                   Action legal[State::kMaxLegalActions];
+                   const int count = state.legal_actions(legal);
+                   Rng rng(derive_seed(chance_seed(seed, first_game + i),
+                                       static_cast<std::uint64_t>(decision) + 1));
+                   action = legal[rng.below(static_cast<std::uint32_t>(count))];
+                 } else {
+                   action = bot_step<G>(bot, state, history);
+                   value = bot_last_value<G>(bot);
+                 }
+                 for (std::size_t seat = 0; seat < seats; ++seat)
+                   game.values.push_back(static_cast<Player>(seat) == mover
+                                             ? static_cast<float>(value)
+                                             : std::numeric_limits<float>::quiet_NaN());
+                 return action;
+               });
+    for (int i = 0; i < num_games; ++i) {
+      Recorded& game = recorded[static_cast<std::size_t>(i)];
+      positions.boards.insert(positions.boards.end(), game.boards.begin(), game.boards.end());
+      positions.feature_rows.insert(positions.feature_rows.end(), game.features.begin(),
+                                    game.features.end());
+      positions.evaluation_rows.insert(positions.evaluation_rows.end(), game.evaluations.begin(),
+                                       game.evaluations.end());
+      positions.games.insert(positions.games.end(), game.players.size(), i);
+      positions.players.insert(positions.players.end(), game.players.begin(), game.players.end());
+      positions.movers.insert(positions.movers.end(), game.movers.begin(), game.movers.end());
+      positions.search_values.insert(positions.search_values.end(), game.values.begin(),
+                                     game.values.end());
+      game = Recorded{};
+    }
+    return positions;
+  }
+
+ private:
+  using State = typename G::State;
+
+  void check_match(const std::vector<BotSpec>& specs, std::int64_t first_game) const {
+    if (static_cast<int>(specs.size()) != num_players())
+      throw InvalidArgument(name_ + ": a match needs one bot per seat (" +
+                            std::to_string(num_players()) + "), got " +
+                            std::to_string(specs.size()));
+    if (first_game < 0 || first_game > kMaxFirstGame)
+      throw InvalidArgument(name_ + " play_match: first_game must be 0.." +
+                            std::to_string(kMaxFirstGame) + ", got " + std::to_string(first_game));
+  }
+
+  // Plays games first_game.. of a match into `results` (sized for them), each thread with bots
+  // of its own made before any game (so a bad spec fails first, and bots that share work between
+  // instances, the solver, share it throughout). `decide(i, state, bot, history)` gives the
+  // decision of game i's player to move, whose bot is `bot`.
+  template <class Decide>
+  void play_games(const std::vector<BotSpec>& specs, std::uint64_t seed, std::int64_t first_game,
+                  int num_games, int threads, int chance_group, MatchResults& results,
+                  Decide&& decide) const {
+    const int players = num_players();
     std::vector<std::vector<BotOf<G>>> bots_of_thread(
         static_cast<std::size_t>(std::max(1, std::min(threads, num_games))));
     for (auto& bots : bots_of_thread)
       for (const auto& spec : specs) bots.push_back(make_bot_of<G>(rules_, spec, 0));
+    const bool keep_histories = !results.histories.empty();
     parallel_blocks(num_games, threads, [&](int thread, int begin, int end) {
       std::vector<BotOf<G>>& bots = bots_of_thread[static_cast<std::size_t>(thread)];
       std::vector<Action> history;  // bots that resample hidden information need it
@@ -368,8 +478,7 @@ class GameAdapter final : public AnyGame {
           const Action action =
               state.is_chance_node()
                   ? state.sample_chance(rng)
-                  : bot_step<G>(bots[results.seating[row + state.current_player()]], state,
-                                history);
+                  : decide(i, state, bots[results.seating[row + state.current_player()]], history);
           state.apply(action);
           history.push_back(action);
         }
@@ -379,10 +488,8 @@ class GameAdapter final : public AnyGame {
         state.returns(&results.returns[row]);
       }
     });
-    return results;
   }
 
- private:
   std::shared_ptr<const GameAdapter> self() const {
     return std::static_pointer_cast<const GameAdapter>(shared_from_this());
   }

@@ -41,20 +41,23 @@ class AlphaBetaBot {
   static constexpr const char* kName = kAlphaBetaName;
   static constexpr int kMaxDepth = 64;
   static std::vector<ParamSpec> param_specs() {
-    return {
+    std::vector<ParamSpec> specs = {
         ParamSpec::integer("depth", Json(4), 1, kMaxDepth,
                            "decision plies searched, chance not counted"),
         ParamSpec::number("time_s", Json(0.0), 0, kMaxSeconds,
                           "seconds per move; when positive, deepen until it runs out"),
         budget_clock_spec(),
         ParamSpec::integer("table_mb", Json(64), 1, 4096, "transposition table size in MiB"),
-        evaluation_param_spec<G>("the evaluation that values the positions at the horizon"),
     };
+    for (ParamSpec& spec :
+         evaluation_param_specs<G>("the evaluation that values the positions at the horizon"))
+      specs.push_back(std::move(spec));
+    return specs;
   }
 
   AlphaBetaBot(const G& game, const Json& params, std::uint64_t seed)
       : game_(&game),
-        evaluator_(game, params.find("evaluation")->as_string()),
+        evaluator_(game, params),
         depth_(static_cast<int>(params.find("depth")->as_int())),
         time_s_(params.find("time_s")->as_number()),
         clock_(parse_budget_clock(params)),

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -210,6 +211,20 @@ Json bot_stats(const BotOf<G>& bot) {
           return b.stats();
         else
           return Json::object();
+      },
+      bot);
+}
+
+// The mover's value of the move the bot's last step played, where its search gives one (NaN
+// otherwise).
+template <Game G>
+double bot_last_value(const BotOf<G>& bot) {
+  return std::visit(
+      [](const auto& b) {
+        if constexpr (requires { b.last_value(); })
+          return b.last_value();
+        else
+          return std::numeric_limits<double>::quiet_NaN();
       },
       bot);
 }

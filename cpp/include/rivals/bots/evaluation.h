@@ -5,11 +5,14 @@
 
 #include <concepts>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "rivals/core/error.h"
+#include "rivals/core/evaluation.h"
 #include "rivals/core/game_concept.h"
+#include "rivals/core/network.h"
 #include "rivals/core/params.h"
 
 namespace rivals {
@@ -32,36 +35,80 @@ concept NamedEvaluations =
     };
 
 inline constexpr const char* kDefaultEvaluation = "default";
+// The evaluation every evaluated game has besides its own: a network (core/network.h) over the
+// game's compact observation, named by the bots' `network` parameter.
+inline constexpr const char* kNetworkEvaluation = "net";
 
+// The game's own evaluations.
 template <EvaluatedGame G>
-std::vector<std::string> evaluation_names_of() {
+std::vector<std::string> own_evaluation_names_of() {
   if constexpr (NamedEvaluations<G>)
     return G::evaluations();
   else
     return {kDefaultEvaluation};
 }
 
-// The `evaluation` parameter of the bots that use one.
+// The game's k-th own evaluation of `state` from `player`'s side.
 template <EvaluatedGame G>
-ParamSpec evaluation_param_spec(const std::string& meaning) {
+double own_evaluation(const G& game, const typename G::State& state, Player player, int k) {
+  if constexpr (NamedEvaluations<G>)
+    return game.evaluate(state, player, k);
+  else
+    return game.evaluate(state, player);
+}
+
+// The game's own evaluations, then the network's.
+template <EvaluatedGame G>
+std::vector<std::string> evaluation_names_of() {
+  std::vector<std::string> names = own_evaluation_names_of<G>();
+  names.emplace_back(kNetworkEvaluation);
+  return names;
+}
+
+// The `evaluation` parameter of the bots that use one, and the `network` it may name.
+template <EvaluatedGame G>
+std::vector<ParamSpec> evaluation_param_specs(const std::string& meaning) {
   std::vector<Json> choices;
   for (const std::string& name : evaluation_names_of<G>()) choices.emplace_back(name);
   Json first = choices.front();
-  return ParamSpec::choice("evaluation", std::move(first), std::move(choices), meaning);
+  return {ParamSpec::choice("evaluation", std::move(first), std::move(choices), meaning),
+          ParamSpec::data("network", Json(nullptr), ParamSpec::kString | ParamSpec::kObject,
+                          "a shipped network's name, a path to a network file or the document", 0)
+              .or_null("the game's shipped network")};
 }
 
-// One of the game's evaluations, chosen by name (checked by evaluation_param_spec).
+// The settings of an evaluation: its name, and the network when it is "net".
+inline Json evaluation_settings(const Json& params) {
+  return Json::object({{"evaluation", *params.find("evaluation")},
+                       {"network", params.find("network") ? *params.find("network") : Json()}});
+}
+
+// One of the game's evaluations, chosen by the `evaluation` of `params` (checked by
+// evaluation_param_specs) and, for the network, its `network`.
 template <EvaluatedGame G>
 class Evaluator {
   using State = typename G::State;
 
  public:
-  Evaluator(const G& game, const std::string& name) : game_(&game) {
+  Evaluator(const G& game, const Json& params) : game_(&game) {
+    const std::string& name = params.find("evaluation")->as_string();
+    const Json* network = params.find("network");
     const auto names = evaluation_names_of<G>();
     for (std::size_t k = 0; k < names.size(); ++k)
       if (names[k] == name) index_ = static_cast<int>(k);
     if (index_ < 0)
       throw InvalidArgument(std::string(G::kName) + ": no evaluation " + quoted(name));
+    if (name == kNetworkEvaluation) {
+      network_ = load_network({G::kName, game.compact_board_shape(), game.compact_features_size(),
+                               own_evaluation_names_of<G>()},
+                              network != nullptr ? *network : Json());
+    } else if (network != nullptr && !network->is_null()) {
+      throw InvalidArgument(std::string(G::kName) +
+                            ": network names a network, and the "
+                            "evaluation is " +
+                            quoted(name) + "; give evaluation=" + kNetworkEvaluation +
+                            " to use it");
+    }
     const int players = game.num_players();
     for (Player p = 0; p < players; ++p) {
       side_of_[p] = p;
@@ -83,10 +130,8 @@ class Evaluator {
   }
 
   double value(const State& state, Player player) const {
-    if constexpr (NamedEvaluations<G>)
-      return game_->evaluate(state, player, index_);
-    else
-      return game_->evaluate(state, player);
+    if (network_) return kEvaluationScale * network_value(state, player);
+    return own_evaluation(*game_, state, player, index_);
   }
 
   // Whether the game is two opposed sides of a zero-sum game, where one side's value is the
@@ -105,7 +150,22 @@ class Evaluator {
   }
 
  private:
+  float network_value(const State& state, Player player) const {
+    // Per thread, so that the evaluators of parallel trees share nothing.
+    thread_local std::vector<std::uint8_t> board;
+    thread_local std::vector<float> inputs;
+    const auto& evaluations = network_->evaluations();
+    board.resize(static_cast<std::size_t>(network_->board_size()));
+    inputs.resize(static_cast<std::size_t>(network_->features()) + evaluations.size());
+    game_->compact_observation(state, player, board.data(), inputs.data());
+    float* own = inputs.data() + network_->features();
+    for (const int k : evaluations)
+      *own++ = static_cast<float>(own_evaluation(*game_, state, player, k));
+    return network_->value(board.data(), inputs.data());
+  }
+
   const G* game_;
+  std::shared_ptr<const Network> network_;
   int index_ = -1;
   int players_ = 0;
   bool opposed_ = false;

@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -82,13 +83,20 @@ class IsmctsBot {
   }
 
   Action step(const State& root, const std::vector<Action>& history) {
+    last_value_ = std::numeric_limits<double>::quiet_NaN();
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
     const Player me = root.current_player();
     grow_trees(searches_, [&](Search& search) { grow(search, root, history, me); });
-    return most_visited(searches_, legal, count);
+    const Action chosen = most_visited(searches_, legal, count);
+    last_value_ = move_value(searches_, chosen);
+    return chosen;
   }
+
+  // The mover's mean return of the move the last step played over its simulations (on the deals
+  // it made); NaN for a move played without a search (the only legal one).
+  double last_value() const { return last_value_; }
 
  private:
   struct Node {
@@ -126,7 +134,7 @@ class IsmctsBot {
     void root_children(Fn&& fn) const {
       const Tree& tree = trees[tree_of(root_seat)];
       for (std::int32_t c = tree.nodes[0].first_child; c >= 0; c = tree.nodes[c].next_sibling)
-        fn(tree.nodes[c].action, tree.nodes[c].visits);
+        fn(tree.nodes[c].action, tree.nodes[c].visits, tree.nodes[c].value);
     }
   };
 
@@ -340,6 +348,7 @@ class IsmctsBot {
   std::int64_t per_deal_ = 1;
   int seat_trees_ = 1;  // trees per search: one, or one per seat
   std::vector<Search> searches_;
+  double last_value_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace rivals

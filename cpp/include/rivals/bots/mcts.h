@@ -60,8 +60,7 @@ class ImplicitMinimax<G> {
   static std::vector<std::string> param_names() { return {"minimax_weight"}; }
 
   ImplicitMinimax(const G& game, const Json& params, const char* bot)
-      : evaluator_(game, params.find("evaluation")->as_string()),
-        weight_(params.find("minimax_weight")->as_number()) {
+      : evaluator_(game, params), weight_(params.find("minimax_weight")->as_number()) {
     if (on() && !evaluator_.opposed())
       throw InvalidArgument(
           std::string(bot) + ": minimax_weight needs two opposed sides of a zero-sum game, and " +
@@ -169,6 +168,7 @@ class MctsBot {
     ImplicitMinimax<G>::add_specs(specs);
     Prior<G>::add_specs(specs);
     RepetitionDraw<G>::add_specs(specs);
+    EndgameSolve<G>::add_specs(specs);
     return specs;
   }
   static std::vector<std::string> evaluation_params() {
@@ -188,7 +188,8 @@ class MctsBot {
         prior_(game, params),
         rollout_(game, params, kName, implicit_.on() || prior_.on()),
         proof_(game, params, seed),
-        repetition_(game, params) {
+        repetition_(game, params),
+        solve_(game, params) {
     trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
@@ -208,11 +209,12 @@ class MctsBot {
     visits_ = 0;
     kept_ = 0;
     repeated_ = 0;
+    last_value_ = std::numeric_limits<double>::quiet_NaN();
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
     Action proven;
-    if (proof_.win(root, proven)) return proven;
+    if (proof_.win(root, proven) || solve_.move(root, proven)) return proven;
     repetition_.remember(history);
     const std::size_t known =
         reuse_ && last_history_ && history.size() > last_history_->size() &&
@@ -240,8 +242,14 @@ class MctsBot {
     }
     visits_ = visits;
     repeated_ = repeated;
-    return most_visited(trees_, legal, count);
+    const Action chosen = most_visited(trees_, legal, count);
+    last_value_ = move_value(trees_, chosen);
+    return chosen;
   }
+
+  // The mover's mean return of the move the last step played over its simulations; NaN for a
+  // move played without a search (the only legal one, a win proven first, a position solved).
+  double last_value() const { return last_value_; }
 
   // The last move's search: the simulations its root has seen ("visits", over all trees), how
   // many of them a kept tree brought from the moves before ("kept"; reuse_tree) and how many of
@@ -278,7 +286,7 @@ class MctsBot {
     template <class Fn>
     void root_children(Fn&& fn) const {
       for (std::int32_t c = nodes[0].first_child; c >= 0; c = nodes[c].next_sibling)
-        fn(nodes[c].action, nodes[c].visits);
+        fn(nodes[c].action, nodes[c].visits, nodes[c].value);
     }
   };
 
@@ -511,11 +519,13 @@ class MctsBot {
   CopyableAtomic<std::int64_t> visits_ = 0;          // stats()
   CopyableAtomic<std::int64_t> kept_ = 0;
   CopyableAtomic<std::int64_t> repeated_ = 0;
+  double last_value_ = std::numeric_limits<double>::quiet_NaN();
   ImplicitMinimax<G> implicit_;
   Prior<G> prior_;
   Rollout<G> rollout_;
   WinProof<G> proof_;
   RepetitionDraw<G> repetition_;
+  EndgameSolve<G> solve_;
   std::vector<Tree> trees_;
 };
 

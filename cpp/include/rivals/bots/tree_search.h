@@ -67,7 +67,9 @@ struct TreeSearchSettings {
 };
 
 // The parameters a tree search has only in a game with an evaluation (Rollout below).
-inline std::vector<std::string> cut_off_param_names() { return {"rollout_depth", "evaluation"}; }
+inline std::vector<std::string> cut_off_param_names() {
+  return {"rollout_depth", "evaluation", "network"};
+}
 
 // Move-average sampling (MAST, Finnsson and Björnsson 2008): over one search, the mean return
 // each seat got in the simulations where it played each action (in the tree or in the rollout),
@@ -193,16 +195,16 @@ class Rollout<G> {
                                        "random decisions played from a new leaf before the "
                                        "game's evaluation values it; 0 values the leaf itself")
                         .or_null("random rollouts to the end"));
-    specs.push_back(
-        evaluation_param_spec<G>("the evaluation that values a cut-off rollout (rollout_depth)"));
+    for (ParamSpec& spec :
+         evaluation_param_specs<G>("the evaluation that values a cut-off rollout (rollout_depth)"))
+      specs.push_back(std::move(spec));
     MoveAverages::add_specs(specs);
   }
 
   // `evaluation_used` says whether the bot values positions with the evaluation besides (mcts's
   // minimax_weight), which makes naming one meaningful without a cut-off.
   Rollout(const G& game, const Json& params, const char* bot, bool evaluation_used = false)
-      : evaluator_(game, params.find("evaluation")->as_string()),
-        epsilon_(MoveAverages::epsilon_of(params)) {
+      : evaluator_(game, params), epsilon_(MoveAverages::epsilon_of(params)) {
     const Json& depth = *params.find("rollout_depth");
     depth_ = depth.is_null() ? -1 : depth.as_int();
     const std::string& evaluation = params.find("evaluation")->as_string();
@@ -265,8 +267,7 @@ class Prior<G> {
   static std::vector<std::string> param_names() { return {kParam}; }
 
   Prior(const G& game, const Json& params)
-      : evaluator_(game, params.find("evaluation")->as_string()),
-        weight_(params.find(kParam)->as_number()) {}
+      : evaluator_(game, params), weight_(params.find(kParam)->as_number()) {}
 
   bool on() const { return weight_ > 0; }
   double weight() const { return weight_; }
@@ -323,11 +324,11 @@ class WinProof<G> {
   WinProof(const G& game, const Json& params, std::uint64_t seed) {
     const Json& depth = *params.find(kParam);
     if (depth.is_null()) return;
-    Json settings = Json::object({{"depth", depth.as_int()},
-                                  {"time_s", 0.0},
-                                  {"clock", *params.find("clock")},
-                                  {"table_mb", kTableMb},
-                                  {"evaluation", *params.find("evaluation")}});
+    Json settings = evaluation_settings(params);
+    settings.set("depth", depth.as_int());
+    settings.set("time_s", 0.0);
+    settings.set("clock", *params.find("clock"));
+    settings.set("table_mb", kTableMb);
     search_.emplace(game, settings, seed);
   }
 
@@ -349,6 +350,47 @@ class WinProof<G> {
   std::optional<AlphaBetaBot<G>> search_;
 };
 
+// In a game with an exact solver for its ends (EndgameSolvingGame), `solve_s` gives the solver that
+// many seconds before each search; a position it solves is played as the solver says, without
+// searching, so the bot plays perfectly wherever the game is small enough. Elsewhere there is no
+// such parameter.
+template <Game G>
+class EndgameSolve {
+ public:
+  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
+  EndgameSolve(const G& /*game*/, const Json& /*params*/) {}
+  bool move(const typename G::State& /*root*/, Action& /*move*/) const { return false; }
+};
+
+template <Game G>
+  requires EndgameSolvingGame<G>
+class EndgameSolve<G> {
+ public:
+  static constexpr const char* kParam = "solve_s";
+  static void add_specs(std::vector<ParamSpec>& specs) {
+    specs.push_back(ParamSpec::number(kParam, Json(nullptr), 0, kMaxSeconds,
+                                      "wall-clock seconds the game's exact solver may take "
+                                      "before each search; a position it solves is played as "
+                                      "it says, without searching")
+                        .or_null("no solver"));
+  }
+  EndgameSolve(const G& game, const Json& params) : game_(&game) {
+    const Json& seconds = *params.find(kParam);
+    seconds_ = seconds.is_null() ? 0 : seconds.as_number();
+  }
+  bool move(const typename G::State& root, Action& move) const {
+    if (seconds_ <= 0) return false;
+    const std::optional<Action> solved = game_->solved_action(root, seconds_);
+    if (!solved) return false;
+    move = *solved;
+    return true;
+  }
+
+ private:
+  const G* game_;
+  double seconds_ = 0;
+};
+
 // Calls grow(tree) for every tree, the first on the calling thread. An error in any tree (an
 // interrupt included) stops the others and is rethrown once every helper is joined.
 template <class Tree, class Grow>
@@ -365,12 +407,13 @@ void grow_trees(std::vector<Tree>& trees, Grow&& grow) {
 }
 
 // The root action with the most visits over all trees; ties go to the lower action id. Each tree
-// offers root_children(fn) calling fn(action, visits) for each child of its root.
+// offers root_children(fn) calling fn(action, visits, value) for each child of its root, value
+// being the sum of the mover's returns.
 template <class Tree>
 Action most_visited(const std::vector<Tree>& trees, const Action* legal, int count) {
   std::vector<std::int64_t> visits(static_cast<std::size_t>(count), 0);
   for (const Tree& tree : trees) {
-    tree.root_children([&](Action action, std::int64_t n) {
+    tree.root_children([&](Action action, std::int64_t n, double /*value*/) {
       for (int k = 0; k < count; ++k)
         if (legal[k] == action) visits[static_cast<std::size_t>(k)] += n;
     });
@@ -379,6 +422,21 @@ Action most_visited(const std::vector<Tree>& trees, const Action* legal, int cou
   for (int k = 1; k < count; ++k)
     if (visits[static_cast<std::size_t>(k)] > visits[static_cast<std::size_t>(best)]) best = k;
   return legal[best];
+}
+
+// The mover's mean return over the simulations of `action` at the root of every tree: the
+// search's value of the move it plays.
+template <class Tree>
+double move_value(const std::vector<Tree>& trees, Action action) {
+  double sum = 0;
+  std::int64_t visits = 0;
+  for (const Tree& tree : trees)
+    tree.root_children([&](Action child, std::int64_t n, double value) {
+      if (child != action) return;
+      sum += value;
+      visits += n;
+    });
+  return visits > 0 ? sum / static_cast<double>(visits) : 0;
 }
 
 }  // namespace rivals

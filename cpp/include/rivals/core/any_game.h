@@ -49,8 +49,10 @@ class AnyState {
   // at either); it reads the whole state, hidden cards included. Throws std::invalid_argument at
   // the end (returns() is the value there), for a player who is not a seat, for a game without an
   // evaluation (GameInfo::evaluation) and for an evaluation it does not offer (by name, one of
-  // GameInfo::evaluations).
-  virtual double evaluate(Player player, const std::string& evaluation) const = 0;
+  // GameInfo::evaluations). The evaluation "net" reads the compact observation of `player`'s seat
+  // through the network that `network` names (null: the game's shipped one; core/network.h).
+  virtual double evaluate(Player player, const std::string& evaluation,
+                          const Json& network) const = 0;
   virtual const std::vector<Action>& history() const = 0;
   virtual std::uint64_t hash() const = 0;
 
@@ -104,6 +106,25 @@ struct MatchResults {
   std::vector<std::int32_t> lengths;  // actions per game, chance included
   std::vector<std::int32_t> seating;  // num_games x num_players: which bot sat in each seat
   std::vector<std::vector<Action>> histories;  // filled only when asked for
+};
+
+// The decisions of games played by bots (AnyGame::self_play), for learning: a row per decision and
+// seat, with the compact observation from that seat's view, the seat, the seat to move, the game
+// (a row of results), the game's own evaluations from that seat's side (GameInfo::evaluations,
+// "net" left out) and, in the mover's row, the mover's search value of the move played (NaN
+// elsewhere and for a bot that gives none).
+struct Positions {
+  MatchResults results;
+  int board_size = 0;
+  int features = 0;
+  int evaluations = 0;
+  std::vector<std::uint8_t> boards;    // decisions x board_size
+  std::vector<float> feature_rows;     // decisions x features
+  std::vector<float> evaluation_rows;  // decisions x evaluations
+  std::vector<std::int32_t> games;
+  std::vector<std::int8_t> players;
+  std::vector<std::int8_t> movers;
+  std::vector<float> search_values;
 };
 
 // What a vectorised environment writes on every step besides players, rewards and ends.
@@ -228,6 +249,14 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
                                                 int threads) const {
     return make_vector_env(num_envs, seed, threads, VectorEnvOptions{});
   }
+
+  // Games played as play_match plays them (chance_group 1), recording every decision from every
+  // seat's view (Positions). The first `random_decisions` decisions of each game are uniformly
+  // random instead of the bot's, from a stream of the game's own, so that games from one position
+  // differ.
+  virtual Positions self_play(const std::vector<BotSpec>& bots, std::uint64_t seed,
+                              std::int64_t first_game, int num_games, int threads,
+                              int random_decisions) const = 0;
 
   // Bots play each other entirely in C++. Game i seats bot (seat + i) mod bots.size() in each
   // seat, so every bot plays every seat equally often; bots.size() must equal num_players().

@@ -56,6 +56,9 @@ struct DataDocument {
 DataDocument read_data(std::string_view game, std::string_view label, const Json& value,
                        std::string_view default_name);
 
+// The document of a data file's `text` (read by read_data_file), checked as read_data checks one.
+DataDocument read_data_text(std::string_view text, std::string source);
+
 // The text of the file at `path` under the rules above. `source` names it in messages.
 std::string read_data_file(const std::string& path, const std::string& source);
 

@@ -22,6 +22,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -131,6 +132,15 @@ template <class S>
 concept RepeatingState = GameState<S> && requires(const S& cs) {
   { cs.position_key() } -> std::same_as<std::uint64_t>;
 };
+
+// Optional for a game with an exact solver fast enough near the end: an optimal decision for the
+// player to move in `state` when the game's solver finds one within `seconds` of the wall clock,
+// nothing otherwise. A search bot asked to (mcts's `solve_s`) plays it instead of searching.
+template <class G>
+concept EndgameSolvingGame =
+    Game<G> && requires(const G& g, const typename G::State& s, double seconds) {
+      { g.solved_action(s, seconds) } -> std::same_as<std::optional<Action>>;
+    };
 
 // The bots a game brings of its own (an exact solver), beside the engine's bots for every game:
 // `using ExtraBots = BotList<Bot...>;` in the game. Each Bot has the shape of the engine's bots

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,11 @@ class Sekigahara {
   // For search (bots/alphabeta.h): docs/rules/sekigahara.md, "Evaluation".
   double evaluate(const State& state, Player player) const;
   bool same_side(Player a, Player b) const { return a == b; }
+
+  // For search bots (core/game_concept.h, EndgameSolvingGame): an optimal action found by a
+  // fresh exact solver (solver.h) within `seconds` of the wall clock, or nothing when it runs
+  // out. Positions with six cards left to win take it about 0.07 s, with seven about 0.7 s.
+  std::optional<Action> solved_action(const State& state, double seconds) const;
 
   // Everything is public and reveals are uniform, so the history is the information state and
   // the only history consistent with it is itself.
