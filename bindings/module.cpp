@@ -2,6 +2,7 @@
 // lives here; every rule is in cpp/.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -9,6 +10,7 @@
 
 #include <climits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -21,6 +23,7 @@
 #include "rivals/core/data.h"
 #include "rivals/core/error.h"
 #include "rivals/core/interrupt.h"
+#include "rivals/core/json.h"
 #include "rivals/core/registry.h"
 #include "rivals/core/threads.h"
 
@@ -198,6 +201,20 @@ NB_MODULE(_core, m) {
         "Sorted names of the bots that play at least one game (each game's: game.info.bots).");
   m.def("shipped_data_names", &shipped_data_names,
         "Names of the data documents compiled into the engine (python/rivals/data).");
+  m.def(
+      "json_error",
+      [](const nb::bytes& text, int max_depth) -> std::optional<std::string> {
+        try {
+          Json::parse(std::string_view(text.c_str(), text.size()), max_depth);
+        } catch (const std::invalid_argument& error) {
+          return std::string(error.what());
+        }
+        return std::nullopt;
+      },
+      "text"_a, "max_depth"_a = Json::kMaxDepth,
+      "Why `text` is not strict JSON (UTF-8, no key twice in one object, at most `max_depth` "
+      "nested arrays and objects) as the engine's reader says it, with the line, column and "
+      "entry, or None when it is.");
   m.def(
       "portable_params",
       [](const PyGame& g) { return nb::cast<AnyDict>(to_python(g.impl->portable_params())); },

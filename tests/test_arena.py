@@ -518,9 +518,24 @@ def test_tally_never_reads_a_file_a_log_names(tmp_path: Path) -> None:
 
 def test_labels_are_text_a_terminal_can_show(tmp_path: Path) -> None:
     game = rivals.make("rosenkoenig")
-    for label in ("\x1b]0;title\x07", "x" * 101, "", "a\u009bb", "\u202eevil", "a\uffffb"):
-        with pytest.raises(ValueError, match="is not 1 to 100 characters without a control"):
-            arena.Lineup.of(game, ["random", "random"], labels=[label, "b"])
+    for label in (
+        "\x1b]0;title\x07",
+        "x" * 101,
+        "",
+        "a\u009bb",
+        "\u202eevil",
+        "a\uffffb",
+        "a\ud800",
+        "\udcff",
+    ):
+        with pytest.raises(ValueError, match=r"labels\[1\] must be 1 to 100 characters without a"):
+            arena.Lineup.of(game, ["random", "random"], labels=["a", label])
+        # Without labels the names label the bots; the engine would refuse most as bots.
+        with pytest.raises(ValueError, match=r"the name of bots\[0\] must be 1 to 100 charac"):
+            arena.Lineup.of(game, [label, "random"])
+    # A copy's number may take a label past the limit.
+    with pytest.raises(ValueError, match=r"entries\[1\]\.label must be 1 to 100 characters"):
+        arena.Lineup.of(game, ["random"], labels=["x" * 99])
     path = tmp_path / "log.jsonl"
     with arena.Arena(arena.Lineup.of(game, ["random", "random"]), 1, seed=1, out=path) as match:
         match.run()
@@ -528,6 +543,23 @@ def test_labels_are_text_a_terminal_can_show(tmp_path: Path) -> None:
     record["arena"]["labels"][0] = "\x1b[2J"
     with pytest.raises(ValueError, match=r"arena.labels\[0\] must be 1 to 100 characters"):
         rivals.replay.from_dict(record)
+
+
+def test_a_lineup_that_no_replay_line_could_hold_is_refused_before_any_game() -> None:
+    """A lone surrogate in a label (made without Lineup.of), a bot's name or its parameters
+    cannot be written as UTF-8: refused when the lineup is made, naming the entry, so no game
+    is played whose line could not be written."""
+    game = rivals.make("rosenkoenig")
+    second = arena.Entry("b", "random", {})
+    for first, message in (
+        (arena.Entry("a\ud800", "random", {}), r"entries\[0\]\.label must be 1 to 100"),
+        (arena.Entry("a", "random\ud800", {}), r"entries\[0\] \(a\): .* a lone surrogate"),
+        (arena.Entry("a", "random", {"x": "\udcff"}), r"entries\[0\] \(a\): .* a lone surr"),
+        (arena.Entry("a", "random", {"x": float("nan")}), r"entries\[0\] \(a\): .* must be JSON"),
+        (arena.Entry("a", "random", {"x": object()}), r"entries\[0\] \(a\): .* must be JSON"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            arena.Lineup(game, (first, second), (0, 1))
 
 
 def test_resume_refuses_another_arena(tmp_path: Path) -> None:

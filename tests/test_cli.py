@@ -274,6 +274,10 @@ def test_arena_interrupted_leaves_whole_lines(
         (["--bots", "mcts", "--param", "iterations=5"], "BOT.KEY=VALUE"),
         (["--bots", "mcts", "--param", "mcts.bogus=1"], "bogus"),
         (["--bots", "random,random,random"], "3 bots for 2 seats"),
+        (["--bots", "random", "random", "random"], "3 bots for 2 seats"),
+        (["--bots", "random,", "random"], "expected names separated by spaces or commas"),
+        # A byte that is not UTF-8 in an argument comes as a lone surrogate.
+        (["--bots", "random", "r\udcff"], "--bots: the name of bots[1] must be 1 to 100 char"),
         (["--game-param", "players=3"], "players"),
         (["--game-param", "players"], "KEY=VALUE"),
     ],
@@ -283,6 +287,27 @@ def test_arena_errors(capsys: Capture, argv: list[str], message: str) -> None:
     assert status == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["arena", "tournament"])
+def test_arena_and_tournament_take_bots_apart_or_joined_by_commas(
+    capsys: Capture, tmp_path: Path, command: str
+) -> None:
+    """``--bots mcts random``, ``--bots mcts,random`` and a mix are one lineup, for both."""
+    outputs, records = [], []
+    for index, bots in enumerate(
+        (["mcts", "random", "mcts"], ["mcts,random,mcts"], ["mcts,random", "mcts"])
+    ):
+        out = tmp_path / f"{index}.jsonl"
+        game = "verraeter" if command == "arena" else "rosenkoenig"  # two sides for a tournament
+        argv = [command, game, "--bots", *bots, "--games", "2", "--threads", "1", "--out", str(out)]
+        status, printed, err = run(capsys, *argv, "--param", "mcts.iterations=5")
+        assert status == 0, err
+        outputs.append(printed_lines(printed.replace(str(out), "OUT")))
+        records.append(out.read_bytes())
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert records[0] == records[1] == records[2]
+    assert "mcts#2: mcts with iterations=5" in outputs[0]
 
 
 def test_unknown_game(capsys: Capture) -> None:

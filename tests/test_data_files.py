@@ -294,6 +294,41 @@ def test_only_strict_json_is_read(make: Callable[..., Any], text: str, tmp_path:
 
 
 @pytest.mark.parametrize(
+    ("edit", "place"),
+    [
+        # (what the third card's strength becomes, where the engine says the error is)
+        ('"strength": 3, "strength": 4', r'line 25, column 19, in cards\[2\]: the key "strength"'),
+        ('"strength": NaN', r"line 25, column 16, in cards\[2\]\.strength: NaN is not a JSON"),
+        ('"strength": 1e999', r"line 25, column 16, in cards\[2\]\.strength: a number out of"),
+        ('"strength": [3,,]', r"line 25, column 19, in cards\[2\]\.strength\[1\]: unexpected"),
+        ('"strength": "\\udc00"', r"in cards\[2\]\.strength: a lone surrogate: text must be"),
+    ],
+)
+def test_the_engine_tells_a_broken_document_by_line_column_and_entry(
+    edit: str, place: str, tmp_path: Path
+) -> None:
+    text = json.dumps(shipped("sekigahara"), indent=1)
+    assert text.count('"strength": 3') == 1 and text.splitlines()[24].endswith('"strength": 3,')
+    path = tmp_path / "cards.json"
+    path.write_text(text.replace('"strength": 3', edit), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"cards file '.*': is not valid JSON \(invalid JSON at "):
+        rivals.make("sekigahara", cards=str(path))
+    with pytest.raises(ValueError, match=place):
+        rivals.make("sekigahara", cards=str(path))
+
+
+def test_a_long_key_named_twice_is_cut_between_characters(tmp_path: Path) -> None:
+    """A repeated key is shown cut after 40 bytes: never inside a character, which would make
+    the message text that is not UTF-8."""
+    key = "k" * 39 + "\u00e9" * 3
+    path = tmp_path / "cards.json"
+    path.write_text(f'{{"{key}": 1, "{key}": 2}}', encoding="utf-8")
+    with pytest.raises(ValueError) as raised:
+        rivals.make("sekigahara", cards=str(path))
+    assert f'the key "{"k" * 39}\u00e9..." appears twice' in str(raised.value)
+
+
+@pytest.mark.parametrize(
     ("text", "problem"),
     [
         ("\x1b]0;title\x07", "has a control character (U+001B)"),

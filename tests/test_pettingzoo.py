@@ -153,6 +153,53 @@ def test_the_raw_environment_asks_for_reset_before_a_step() -> None:
     assert len(environment.game_state.history()) >= 1
 
 
+def play_to_the_end(environment: Any) -> None:
+    environment.reset(seed=3)
+    for _ in environment.agent_iter():
+        observation, _, terminated, truncated, _ = environment.last()
+        mask = observation["action_mask"]
+        environment.step(None if terminated or truncated else int(np.flatnonzero(mask)[0]))
+
+
+def test_after_the_end_step_and_last_say_the_game_is_over() -> None:
+    """Once every agent is done (agents empty) there is no agent to step or to ask about: a
+    clear error until reset(), as before the first reset(), never a KeyError."""
+    environment = raw_env("rosenkoenig")
+    play_to_the_end(environment)
+    assert environment.agents == []
+    history = environment.game_state.history()
+    for call in (lambda: environment.step(0), lambda: environment.step(None), environment.last):
+        with pytest.raises(RuntimeError, match=r"after the game ended .* call reset\(\) for a new"):
+            call()
+    assert environment.game_state.history() == history
+    environment.reset(seed=4)
+    assert environment.agents == environment.possible_agents
+    assert environment.last()[2] is False
+    # The wrapped environment: PettingZoo's wrapper warns on a step after the end and does
+    # nothing, and its last() says what the raw one says.
+    wrapped = env("rosenkoenig")
+    play_to_the_end(wrapped)
+    with pytest.raises(RuntimeError, match=r"after the game ended"):
+        wrapped.last()
+    assert str(wrapped) == "rivals_rosenkoenig_v0"
+
+
+def test_an_agent_that_is_not_one_is_named() -> None:
+    environment = raw_env("sekigahara")
+    environment.reset(seed=1)
+    for agent in ("player_2", "player_\ud800", "", 0, None):
+        for call in (
+            environment.observe,
+            environment.action_space,
+            environment.observation_space,
+        ):
+            with pytest.raises(ValueError, match=r"is not an agent of this environment: the age"):
+                call(agent)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"'player_\\ud800' is not an agent"):
+        environment.observe("player_\ud800")
+    assert environment.action_space("player_1") is environment.action_spaces["player_1"]
+
+
 def test_accepts_a_game_and_renders_text() -> None:
     game = rivals.make("rosenkoenig", players=4)
     environment = RivalsAECEnv(game, render_mode="ansi")

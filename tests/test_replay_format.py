@@ -7,6 +7,7 @@ import copy
 import json
 import os
 import random
+import re
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -300,27 +301,101 @@ def test_text_larger_than_the_limit_is_refused_unread() -> None:
         replay.loads((text + " ").encode("utf-8"))
 
 
+# What is not strict JSON is told by line, column and entry, in the engine's reader's words.
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('{"game": "rosenkoenig", "game": "sekigahara"}', "the key 'game' appears twice"),
-        ('{"params": {"players": 2, "players": 4}}', "the key 'players' appears twice"),
-        ('{"result": {"returns": [NaN, NaN]}}', "NaN is not a JSON number"),
-        ('{"result": {"returns": [Infinity, 1]}}', "Infinity is not a JSON number"),
-        ('{"result": {"returns": [1e999, 1]}}', "the number 1e999 is out of range"),
-        ('{"result": {"returns": [-1E+400, 1]}}', "the number -1E+400 is out of range"),
-        ('{"game": "\\ud800"}', "lone surrogate"),
-        ("[" * 41 + "]" * 41, "nested deeper than 40"),
-        ("[" * 100_000, "not JSON"),
-        (b'{"game": "caf\xe9"}', "not UTF-8 at byte 13"),
-        ('{"action": ' + "9" * 5000 + "}", "not JSON"),
+        (
+            '{"game": "rosenkoenig", "game": "sekigahara"}',
+            'line 1, column 25: the key "game" appears twice in one object',
+        ),
+        (
+            '{"params": {"players": 2, "players": 4}}',
+            'line 1, column 27, in params: the key "players" appears twice',
+        ),
+        (
+            '{"result": {"returns": [NaN, NaN]}}',
+            "line 1, column 25, in result.returns[0]: NaN is not a JSON number",
+        ),
+        ('{"result": {"returns": [1, Infinity]}}', "in result.returns[1]: Infinity is not a JSON"),
+        ('{"result": {"returns": [1e999, 1]}}', "in result.returns[0]: a number out of range"),
+        ('{"result": {"returns": [-1E+400, 1]}}', "in result.returns[0]: a number out of range"),
+        ('{"game": "\\ud800"}', "line 1, column 11, in game: a lone surrogate: text must"),
+        ('{"game": "a\ud800"}', "line 1, column 12, in game: a lone surrogate: text must"),
+        ('{"game":\n "\\udfff"}', "line 2, column 3, in game: a lone surrogate: text must"),
+        ("[" * 41 + "]" * 41, "line 1, column 41, in [0][0]"),
+        ("[" * 100_000, "nested deeper than 40"),
+        (b'{"game": "caf\xe9"}', "line 1, column 14, in game: a string that is not UTF-8"),
+        ('{"action": ' + "9" * 5000 + "}", "line 1, column 12, in action: a number out of range"),
+        (
+            '{"actions": [{"action": 1,}]}',
+            "line 1, column 27, in actions[0]: expected a string key",
+        ),
     ],
 )
 def test_only_strict_json_is_read(text: str | bytes, expected: str) -> None:
     with pytest.raises(ValueError) as raised:
         replay.loads(text)
-    assert str(raised.value).startswith("bad replay: not JSON")
+    assert str(raised.value).startswith("bad replay: not JSON (invalid JSON at ")
     assert expected in str(raised.value)
+
+
+def test_a_lone_surrogate_is_refused_where_it_is_raw_or_escaped() -> None:
+    """The same replay with a lone surrogate in a bot's name, as a str holding it raw and as text
+    escaping it, is refused alike, naming the entry; the str was read before."""
+    data = replay.to_dict(rivals.make("rosenkoenig").new_initial_state())
+    data["bots"] = [{"name": "a\ud800", "params": {}}, {"name": "b", "params": {}}]
+    raw, escaped = json.dumps(data, ensure_ascii=False), json.dumps(data)
+    assert "\ud800" in raw and "\\ud800" in escaped
+    messages = []
+    for text in (raw, escaped, escaped.encode("ascii")):
+        with pytest.raises(ValueError) as raised:
+            replay.loads(text)
+        messages.append(str(raised.value))
+    assert len(set(messages)) == 1
+    assert re.fullmatch(
+        r"bad replay: not JSON \(invalid JSON at line 1, column \d+, in bots\[0\]\.name: a lone "
+        r"surrogate: text must be valid Unicode\)",
+        messages[0],
+    )
+
+
+def test_a_broken_entry_is_told_by_line_column_and_entry() -> None:
+    """A replay written with one entry per line: the error's line is the entry's."""
+    state = rivals.make("rosenkoenig").new_initial_state()
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[0])
+    text = replay.dumps(state, indent=1)
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if '"text"' in line)  # actions[0].text
+    column = lines[at].index('"text"') + len('"text": "') + 1
+    lines[at] = lines[at].replace('"text": "', '"text": "\\ud800', 1)
+    with pytest.raises(ValueError) as raised:
+        replay.loads("".join(lines))
+    assert f"at line {at + 1}, column {column}, in actions[0].text: a lone surrogate" in str(
+        raised.value
+    )
+
+
+def test_a_lone_surrogate_in_a_replay_dict_names_its_entry() -> None:
+    """from_dict gets Python values, which json never read: a lone surrogate in a bot's name or
+    parameters or in an action's text is refused naming the entry."""
+    state = rivals.make("rosenkoenig").new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    bots = [{"name": "random", "params": {}}, {"name": "mcts", "params": {}}]
+    for path, value, message in (
+        (("bots", 0, "name"), "r\udcff", r"bots\[0\]\.name must be 1 to 100 characters"),
+        (("bots", 1, "params"), {"policy": "\ud800"}, r"bots\[1\]\.params holds a lone surr"),
+        (("actions", 0, "text"), "N\ud800", r"actions\[0\]\.text holds a lone surrogate"),
+    ):
+        data = replay.to_dict(state)
+        data["bots"] = copy.deepcopy(bots)
+        target: Any = data
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+        with pytest.raises(ValueError, match=message):
+            replay.from_dict(data)
 
 
 def test_nesting_at_the_limit_is_read() -> None:

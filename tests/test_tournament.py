@@ -163,6 +163,39 @@ def test_the_report_says_which_games_its_log_lacks(
         assert "are not in" not in tournament.report_html(event)
 
 
+def test_a_log_name_that_is_not_utf8_is_shown_escaped_in_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file name's bytes that are not UTF-8 come to Python as lone surrogates (from the command
+    line, os.listdir): the report names the log with them escaped, and can be written."""
+    game = rivals.make("rosenkoenig")
+    written = arena.ReplayLog.append
+
+    def disk_full_after_one_write(log: arena.ReplayLog, text: str) -> None:
+        if log.path.stat().st_size:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written(log, text)
+
+    out = tmp_path / os.fsdecode(b"t\xff.jsonl")
+    with tournament.Tournament(game, ["random", "random", "random"], 2, seed=1, out=out) as event:
+        monkeypatch.setattr(arena.ReplayLog, "append", disk_full_after_one_write)
+        with pytest.raises(OSError):
+            event.run()
+        page = tournament.report_html(event)
+    assert f"are not in {tmp_path}/t\\udcff.jsonl" in page
+    files.write_new(tmp_path / "report.html", page)
+    assert "t\\udcff.jsonl" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_labels_are_checked_before_any_game_naming_the_bot(tmp_path: Path) -> None:
+    game = rivals.make("rosenkoenig")
+    with pytest.raises(ValueError, match=r"labels\[2\] must be 1 to 100 characters .* 'c\\ud800'"):
+        tournament.Tournament(game, BOTS, 2, out=tmp_path / "t.jsonl", labels=["a", "b", "c\ud800"])
+    with pytest.raises(ValueError, match=r"the name of bots\[1\] must be 1 to 100 characters"):
+        tournament.Tournament(game, ["random", "r\udcff"], 2, out=tmp_path / "t.jsonl")
+    assert not (tmp_path / "t.jsonl").exists()
+
+
 def test_write_new_is_safe_for_concurrent_writers_and_stale_temporaries(tmp_path: Path) -> None:
     path = tmp_path / "r.html"
     # A writer killed between writing and renaming leaves its temporary behind; a later process

@@ -228,6 +228,9 @@ def test_bad_options_are_value_errors() -> None:
         rivals.VectorEnv("rosenkoenig", 2, dtype=np.int8)
     with pytest.raises(ValueError, match="dtype must be float32 or float16"):
         rivals.VectorEnv("rosenkoenig", 2, dtype="no such type")
+    # numpy reads a str as a type name after encoding it, which a lone surrogate fails.
+    with pytest.raises(ValueError, match=r"dtype must be float32 or float16, got 'f\\udcff'"):
+        rivals.VectorEnv("rosenkoenig", 2, dtype="f\udcff")
     with pytest.raises(ValueError, match="legal must be"):
         rivals.VectorEnv("rosenkoenig", 2, legal="all")
     with pytest.raises(ValueError, match="obs must be"):

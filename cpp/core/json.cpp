@@ -125,24 +125,54 @@ bool valid_utf8_at(std::string_view text, std::size_t pos, std::size_t& length) 
   return code >= min && !(code >= 0xD800 && code < 0xE000) && code <= 0x10FFFF;
 }
 
+// The bytes of a lone surrogate U+D800..U+DFFF written as if it were UTF-8 (CESU-8, or Python's
+// surrogatepass): ED A0..BF 80..BF.
+bool encoded_surrogate_at(std::string_view text, std::size_t pos) {
+  const auto byte = [&](std::size_t i) {
+    return pos + i < text.size() ? static_cast<unsigned char>(text[pos + i]) : 0u;
+  };
+  return byte(0) == 0xED && byte(1) >= 0xA0 && byte(1) <= 0xBF && (byte(2) & 0xC0) == 0x80;
+}
+
+// A lone surrogate, escaped (\ud800) or as its bytes: named, not quoted, as no text is.
+constexpr const char* kLoneSurrogate = "a lone surrogate: text must be valid Unicode";
+
+// The longest entry path a message shows; a deeper one keeps its end, where the error is.
+constexpr std::size_t kLongestPath = 200;
+
 class Parser {
  public:
   Parser(std::string_view text, int max_depth) : text_(text), max_depth_(max_depth) {}
 
   Json parse_document() {
-    Json value = parse_value(0);
-    skip_space();
-    if (pos_ != text_.size()) fail("unexpected text after the JSON value");
-    return value;
+    try {
+      Json value = parse_value(0);
+      skip_space();
+      if (pos_ != text_.size()) fail("unexpected text after the JSON value");
+      return value;
+    } catch (const Failure& failure) {
+      throw std::invalid_argument(message(failure));
+    }
   }
 
  private:
-  // Messages give the place but never quote the text: a file that is not JSON at all (a
-  // password file, a binary) must not have its contents echoed back.
-  [[noreturn]] void fail(const std::string& what) const {
+  // A parse error on its way up: where it was found and, filled in by each array and object it
+  // leaves, the path of the entry it was found in.
+  struct Failure {
+    std::size_t pos;
+    std::string what;
+    std::string path;
+  };
+
+  [[noreturn]] void fail(const std::string& what) const { throw Failure{pos_, what, {}}; }
+
+  // Messages give the place (line, column and entry) but never quote the text: a file that is
+  // not JSON at all (a password file, a binary) must not have its contents echoed back. Keys in
+  // the path are the document's own, as a repeated key is named.
+  std::string message(const Failure& failure) const {
     std::size_t line = 1;
     std::size_t column = 1;
-    for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
+    for (std::size_t i = 0; i < failure.pos && i < text_.size(); ++i) {
       if (text_[i] == '\n') {
         ++line;
         column = 1;
@@ -150,8 +180,14 @@ class Parser {
         ++column;
       }
     }
-    throw std::invalid_argument("invalid JSON at line " + std::to_string(line) + ", column " +
-                                std::to_string(column) + ": " + what);
+    std::string path = failure.path.starts_with('.') ? failure.path.substr(1) : failure.path;
+    if (path.size() > kLongestPath) {
+      std::size_t cut = path.size() - kLongestPath;
+      while (cut < path.size() && (static_cast<unsigned char>(path[cut]) & 0xC0) == 0x80) ++cut;
+      path = "..." + path.substr(cut);
+    }
+    return "invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
+           (path.empty() ? "" : ", in " + path) + ": " + failure.what;
   }
 
   void skip_space() {
@@ -195,6 +231,7 @@ class Parser {
     if (consume_word("true")) return Json(true);
     if (consume_word("false")) return Json(false);
     if (c == '-' || (c >= '0' && c <= '9')) return parse_number();
+    refuse_constant(pos_);
     fail("unexpected character");
   }
 
@@ -224,17 +261,24 @@ class Parser {
         fail("the key \"" + printable(key) + "\" appears twice in one object");
       }
       expect(':');
-      members.emplace_back(std::move(key), parse_value(depth + 1));
+      try {
+        Json value = parse_value(depth + 1);
+        members.emplace_back(std::move(key), std::move(value));
+      } catch (Failure& failure) {
+        failure.path = "." + printable(key) + failure.path;
+        throw;
+      }
     } while (consume(','));
     expect('}');
     return Json(std::move(members));
   }
 
-  // A key as it may appear in a message: control characters escaped, long keys cut.
+  // A key as it may appear in a message: control characters escaped, long keys cut (between
+  // characters: a cut inside one would leave text that is not UTF-8).
   static std::string printable(const std::string& key) {
     std::string out;
     for (const char c : key) {
-      if (out.size() >= 40) return out + "...";
+      if (out.size() >= 40 && (static_cast<unsigned char>(c) & 0xC0) != 0x80) return out + "...";
       if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\') {
         char buffer[8];
         std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned char>(c));
@@ -251,7 +295,12 @@ class Parser {
     Json::Array items;
     if (consume(']')) return Json(std::move(items));
     do {
-      items.push_back(parse_value(depth + 1));
+      try {
+        items.push_back(parse_value(depth + 1));
+      } catch (Failure& failure) {
+        failure.path = "[" + std::to_string(items.size()) + "]" + failure.path;
+        throw;
+      }
     } while (consume(','));
     expect(']');
     return Json(std::move(items));
@@ -306,7 +355,9 @@ class Parser {
       if (static_cast<unsigned char>(c) < 0x20) fail("control character in string");
       if (static_cast<unsigned char>(c) >= 0x80) {
         std::size_t length = 0;
-        if (!valid_utf8_at(text_, pos_, length)) fail("a string that is not UTF-8");
+        if (!valid_utf8_at(text_, pos_, length)) {
+          fail(encoded_surrogate_at(text_, pos_) ? kLoneSurrogate : "a string that is not UTF-8");
+        }
         out.append(text_.substr(pos_, length));
         pos_ += length;
         continue;
@@ -344,14 +395,19 @@ class Parser {
           out += '\t';
           break;
         case 'u': {
+          const std::size_t escape_at = pos_ - 2;
           unsigned code = parse_hex4();
+          const auto lone = [&] {
+            pos_ = escape_at;
+            fail(kLoneSurrogate);
+          };
           if (code >= 0xD800 && code < 0xDC00) {
-            if (!consume_word("\\u")) fail("unpaired surrogate");
+            if (!consume_word("\\u")) lone();
             const unsigned low = parse_hex4();
-            if (low < 0xDC00 || low >= 0xE000) fail("unpaired surrogate");
+            if (low < 0xDC00 || low >= 0xE000) lone();
             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
           } else if (code >= 0xDC00 && code < 0xE000) {
-            fail("unpaired surrogate");
+            lone();
           }
           append_utf8(code, out);
           break;
@@ -360,6 +416,12 @@ class Parser {
           fail("bad escape");
       }
     }
+  }
+
+  // NaN and Infinity, which some writers put where a number goes, named as what they are.
+  void refuse_constant(std::size_t at) const {
+    for (const std::string_view word : {"NaN", "Infinity", "-Infinity"})
+      if (text_.substr(at, word.size()) == word) fail(std::string(word) + " is not a JSON number");
   }
 
   bool digits() {
@@ -371,6 +433,7 @@ class Parser {
   // The grammar of RFC 8259: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
   Json parse_number() {
     const std::size_t start = pos_;
+    refuse_constant(start);
     if (text_[pos_] == '-') ++pos_;
     const std::size_t int_start = pos_;
     if (!digits()) fail("bad number");

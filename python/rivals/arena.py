@@ -74,6 +74,7 @@ __all__ = [
     "Record",
     "ReplayLog",
     "Standings",
+    "check_labels",
     "interrupts_deferred",
     "read_log",
     "replay_lines",
@@ -347,6 +348,16 @@ def label_copies(names: Sequence[str]) -> list[str]:
     return labels
 
 
+def check_labels(labels: Sequence[Any] | None, names: Sequence[Any]) -> None:
+    """Raises ``ValueError`` naming the first of ``labels`` (or, without labels, of the bots'
+    ``names``, which then label them) that cannot label a bot (``rivals.replay.is_label``): before
+    anything is played, as a label goes into every replay line and every table."""
+    for k, label in enumerate(labels if labels is not None else names):
+        if not replays.is_label(label):
+            field = f"labels[{k}]" if labels is not None else f"the name of bots[{k}]"
+            raise ValueError(f"{field} must be {replays.LABEL_RULE}, got {replays.shown(label)}")
+
+
 def seat_plan(game: Game, listed: int) -> tuple[list[int], list[int]]:
     """For ``listed`` bots: which listed bot each entry plays, and which entry holds each seat.
 
@@ -388,6 +399,27 @@ class Lineup:
     entries: tuple[Entry, ...]
     seat_entry: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        # What every replay line of the arena records about its bots, checked before a game is
+        # played: a line that cannot be written would lose the games played for it.
+        for index, entry in enumerate(self.entries):
+            if not replays.is_label(entry.label):
+                raise ValueError(
+                    f"entries[{index}].label must be {replays.LABEL_RULE}, "
+                    f"got {replays.shown(entry.label)}"
+                )
+            try:
+                json.dumps(entry.spec, ensure_ascii=False, allow_nan=False).encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    f"entries[{index}] ({entry.label}): its name or params hold a lone "
+                    "surrogate: text must be valid Unicode"
+                ) from None
+            except (TypeError, ValueError) as error:
+                raise ValueError(
+                    f"entries[{index}] ({entry.label}): its name and params must be JSON: {error}"
+                ) from None
+
     @classmethod
     def of(
         cls,
@@ -407,11 +439,9 @@ class Lineup:
         entry_listed, seat_entry = seat_plan(game, len(listed))
         if labels is not None and len(labels) != len(listed):
             raise ValueError(f"{len(labels)} labels for {len(listed)} bots")
+        check_labels(labels, [name for name, _ in listed])
         names = [(labels or [name for name, _ in listed])[k] for k in entry_listed]
         entry_labels = label_copies(names)
-        for label in entry_labels:
-            if not replays.is_label(label):
-                raise ValueError(f"the label {replays.shown(label)} is not {replays.LABEL_RULE}")
         extra = dict(overrides or {})
         unknown = [label for label in extra if label not in entry_labels]
         if unknown:

@@ -97,14 +97,23 @@ def make_game(name: str, params: dict[str, Any]) -> Game:
 
 
 def parse_bots(
-    text: str, param_items: Sequence[str]
+    values: Sequence[str], param_items: Sequence[str]
 ) -> tuple[list[BotSpec], dict[str, dict[str, Any]]]:
-    """``"mcts,random"`` plus ``["mcts.iterations=500", "mcts#2.time_s=1"]`` -> the listed bots
-    with the parameters set by name, and the parameters set by label (``mcts#2``: the second
-    copy, see ``rivals.arena.label_copies``), which win over the former."""
-    names = [name.strip() for name in text.split(",")]
+    """``--bots`` as argparse gives it, names separated by spaces, commas or both (``["mcts",
+    "random"]``, ``["mcts,random"]``), plus ``["mcts.iterations=500", "mcts#2.time_s=1"]`` -> the
+    listed bots with the parameters set by name, and the parameters set by label (``mcts#2``: the
+    second copy, see ``rivals.arena.label_copies``), which win over the former. Every command
+    that takes ``--bots`` reads it here."""
+    names = [name.strip() for value in values for name in value.split(",")]
     if not names or any(not name for name in names):
-        raise CliError(f"--bots {text!r}: expected names separated by commas, e.g. mcts,random")
+        shown = " ".join(values)
+        raise CliError(
+            f"--bots {shown!r}: expected names separated by spaces or commas, e.g. mcts random"
+        )
+    try:
+        arena.check_labels(None, names)
+    except ValueError as error:
+        raise CliError(f"--bots: {error}") from None
     by_name: dict[str, dict[str, Any]] = {}
     by_label: dict[str, dict[str, Any]] = {}
     for key, value in parse_assignments(param_items, "--param").items():
@@ -485,7 +494,7 @@ def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tourna
             _check_report_replaced(args)
         except ValueError as error:
             raise CliError(f"--html: {error}") from None
-    listed, by_label = parse_bots(",".join(args.bots), args.param)
+    listed, by_label = parse_bots(args.bots, args.param)
     labels = arena.label_copies([name for name, _ in listed])
     for label, params in by_label.items():
         if label not in labels:
@@ -978,7 +987,13 @@ def build_parser() -> ArgumentParser:
 
     arena_cmd = commands.add_parser("arena", help="bots play each other; prints win rates")
     arena_cmd.add_argument("game", help="a game name (see rivals games)")
-    arena_cmd.add_argument("--bots", default="mcts,random", help="bots, e.g. mcts,random")
+    arena_cmd.add_argument(
+        "--bots",
+        nargs="+",
+        default=["mcts", "random"],
+        metavar="BOT",
+        help="bots, separated by spaces or commas: mcts random (default)",
+    )
     arena_cmd.add_argument(
         "--games",
         type=integer(1, arena.MAX_GAMES),
@@ -1042,7 +1057,11 @@ def build_parser() -> ArgumentParser:
     )
     tour.add_argument("game", help="a game name (see rivals games)")
     tour.add_argument(
-        "--bots", nargs="+", required=True, metavar="BOT", help="two or more bots: mcts random ..."
+        "--bots",
+        nargs="+",
+        required=True,
+        metavar="BOT",
+        help="two or more bots, separated by spaces or commas: mcts random ...",
     )
     tour.add_argument(
         "--mode",

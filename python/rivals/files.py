@@ -11,7 +11,14 @@ import stat
 import uuid
 from pathlib import Path
 
-__all__ = ["lock_holder", "same_file", "write_new"]
+__all__ = ["lock_holder", "same_file", "shown_path", "write_new"]
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as a page or a file can hold it: a name's bytes that are not UTF-8 (which Python
+    holds as lone surrogates) as escapes (``t\\udcff.jsonl``), so writing the page cannot fail
+    on them."""
+    return os.fsdecode(path).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def write_new(path: str | os.PathLike[str], text: str | bytes, force: bool = False) -> None:

@@ -40,9 +40,10 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
 
 from rivals._core import Game, State, make_game
 from rivals._guard import UseGuard, one_caller
+from rivals.replay import shown
 from rivals.vector_env import integral, seed_value
 
-__all__ = ["RENDER_MODES", "RivalsAECEnv", "env", "raw_env"]
+__all__ = ["RENDER_MODES", "OrderEnforcingEnv", "RivalsAECEnv", "env", "raw_env"]
 
 RENDER_MODES = ("ansi",)
 
@@ -52,7 +53,20 @@ Observation = dict[str, npt.NDArray[Any]]
 def env(game: Game | str, render_mode: str | None = None, **params: Any) -> Any:
     """The AEC environment of ``game`` (a ``Game`` or a name with ``params``), wrapped so that
     stepping before ``reset`` fails clearly."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **params))
+    return OrderEnforcingEnv(raw_env(game, render_mode=render_mode, **params))
+
+
+class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):  # type: ignore[misc, unused-ignore]
+    """PettingZoo's order-enforcing wrapper, whose ``last()`` after the end says so as the raw
+    environment's does (PettingZoo's reads the agent's entries, gone once every agent is done)."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self._has_reset:
+            return self.unwrapped.last(observe)  # type: ignore[no-any-return]
+        return super().last(observe)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 def raw_env(game: Game | str, render_mode: str | None = None, **params: Any) -> RivalsAECEnv:
@@ -109,10 +123,21 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         self._started = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+
+    def _seat(self, agent: Any) -> int:
+        """The seat of ``agent``; ``ValueError`` naming it when it is none of the agents (a str
+        that is no agent's name, a lone surrogate's included, or not a str at all)."""
+        seat = self._seats.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise ValueError(
+                f"{shown(agent)} is not an agent of this environment: the agents are "
+                f"player_0 to player_{len(self.possible_agents) - 1}"
+            )
+        return seat
 
     @one_caller
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -133,16 +158,23 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         self.agent_selection = self.possible_agents[self.game_state.current_player()]
         self._started = True
 
-    def _require_reset(self, call: str) -> None:
+    def _require_game(self, call: str) -> None:
+        """A game to call ``call`` on: after ``reset()``, and not over with every agent done
+        (``agents`` empty), when there is no agent left to step or to ask about."""
         if not self._started:
             raise RuntimeError(f"RivalsAECEnv.{call}() before reset(): call reset() first")
+        if not self.agents:
+            raise RuntimeError(
+                f"RivalsAECEnv.{call}() after the game ended (every agent is done, agents is "
+                "empty): call reset() for a new game"
+            )
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._require_reset("last")
+        self._require_game("last")
         return super().last(observe)  # type: ignore[no-any-return]
 
     def observe(self, agent: str) -> Observation:
-        seat = self._seats[agent]
+        seat = self._seat(agent)
         mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
         if self.game_state.current_player() == seat:
             mask[self.game_state.legal_actions()] = 1
@@ -150,7 +182,7 @@ class RivalsAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     @one_caller
     def step(self, action: int | None) -> None:
-        self._require_reset("step")
+        self._require_game("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -22,7 +22,7 @@ import stat
 from functools import cache
 from typing import IO, Any, cast
 
-from rivals._core import Game, State, make_game, shipped_data_names
+from rivals._core import Game, State, json_error, make_game, shipped_data_names
 from rivals._core import portable_params as _portable_params
 
 FORMAT = "rivals-replay"
@@ -152,57 +152,72 @@ def _depth(value: Any) -> int:
     return depth
 
 
-# A \uD800-\uDFFF escape: only where one appears can a string hold a lone surrogate.
+# A \uD800-\uDFFF escape: only where one appears can json.loads give a lone surrogate.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# A lone surrogate of a str, as its surrogatepass encoding writes it (never in UTF-8).
+_ENCODED_SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
 
 
-def _check_strings(value: Any) -> None:
-    """Raises UnicodeEncodeError for a string (or key) with a lone surrogate."""
+def _is_unicode(value: Any) -> bool:
+    """Whether every string (and key) in what json.loads gave is valid Unicode: no lone
+    surrogate."""
     if isinstance(value, str):
-        value.encode("utf-8")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            key.encode("utf-8")
-            _check_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            _check_strings(item)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(_is_unicode(key) and _is_unicode(item) for key, item in value.items())
+    if isinstance(value, list):
+        return all(_is_unicode(item) for item in value)
+    return True
+
+
+def _not_json(data: bytes, problem: str) -> ValueError:
+    """The error of a replay text that is not strict JSON: the engine's reader says where
+    (line, column and the entry); ``problem`` is what Python's reader found, said should the
+    engine's find nothing."""
+    located = json_error(data, MAX_DEPTH)
+    return _fail(f"not JSON ({located or problem})")
 
 
 def decode(text: str | bytes) -> Any:
-    """The JSON value of a replay's text, read strictly; ``ValueError`` (``bad replay: ...``) for
-    text that is not UTF-8 JSON, larger than ``MAX_BYTES``, nested deeper than ``MAX_DEPTH``,
-    with a key twice in one object, or with NaN or Infinity; ``TypeError`` for what is neither
-    text nor bytes (a dict is ``from_dict``'s). ``from_dict`` checks the replay."""
+    """The JSON value of a replay's text, read strictly; ``ValueError`` (``bad replay: not JSON
+    (invalid JSON at line L, column C, in ENTRY: ...)``) for text that is not UTF-8 JSON, holds a
+    lone surrogate, is nested deeper than ``MAX_DEPTH``, has a key twice in one object, or NaN or
+    Infinity; ``bad replay: larger than ...`` past ``MAX_BYTES``; ``TypeError`` for what is
+    neither text nor bytes (a dict is ``from_dict``'s). ``from_dict`` checks the replay."""
     if not isinstance(text, (str, bytes)):
         raise TypeError(f"a replay's text is str or bytes, got {type(text).__name__}")
-    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
-    if size > MAX_BYTES:
+    # A str's lone surrogates are kept as bytes no UTF-8 holds, so the engine's reader can say
+    # where they are.
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    if len(data) > MAX_BYTES:
         raise _fail(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise _fail(f"not JSON (not UTF-8 at byte {error.start})") from None
+            raise _not_json(data, f"not UTF-8 at byte {error.start}") from None
+    elif _ENCODED_SURROGATE.search(data):
+        raise _not_json(data, "a lone surrogate")
     try:
-        data = json.loads(
+        value = json.loads(
             text,
             object_pairs_hook=_object_without_repeats,
             parse_constant=_refuse_constant,
             parse_float=_finite_float,
         )
     except RecursionError:
-        raise _fail(f"not JSON (nested deeper than {MAX_DEPTH} arrays and objects)") from None
+        raise _not_json(data, f"nested deeper than {MAX_DEPTH} arrays and objects") from None
     except ValueError as error:  # JSONDecodeError, a repeated key, NaN, an int of 5000 digits
-        raise _fail(f"not JSON ({error})") from None
-    if _depth(data) > MAX_DEPTH:
-        raise _fail(f"not JSON (nested deeper than {MAX_DEPTH} arrays and objects)")
-    if _SURROGATE_ESCAPE.search(text):
-        try:
-            _check_strings(data)
-        except UnicodeEncodeError:
-            raise _fail("not JSON (a string that is not UTF-8: a lone surrogate)") from None
-    return data
+        raise _not_json(data, str(error)) from None
+    if _depth(value) > MAX_DEPTH:
+        raise _not_json(data, f"nested deeper than {MAX_DEPTH} arrays and objects")
+    if _SURROGATE_ESCAPE.search(text) and not _is_unicode(value):
+        raise _not_json(data, "a lone surrogate")
+    return value
 
 
 def _kind(value: Any) -> str:
@@ -274,19 +289,24 @@ def game_of_record(name: str, params: dict[str, Any]) -> Game:
 
 
 # Direction controls (U+202A to U+202E, U+2066 to U+2069) reorder the text around a label where
-# it is shown; XML, and so SVG, cannot hold U+FFFE and U+FFFF.
-_NOT_IN_LABELS = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFFFE, 0xFFFF])
+# it is shown; XML, and so SVG, cannot hold U+FFFE and U+FFFF; a lone surrogate (U+D800 to
+# U+DFFF) is no Unicode text at all: no file, page or terminal can hold it.
+_NOT_IN_LABELS = frozenset(
+    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]
+)
 
 # What is_label asks, as messages say it.
 LABEL_RULE = (
-    f"1 to {MAX_LABEL} characters without a control character, a direction control or U+FFFE/U+FFFF"
+    f"1 to {MAX_LABEL} characters without a control character, a direction control, "
+    "U+FFFE/U+FFFF or a lone surrogate"
 )
 
 
 def is_label(value: Any) -> bool:
-    """Whether ``value`` can name a bot where people read it (a terminal, a page): 1 to
+    """Whether ``value`` can name a bot where people read it (a terminal, a page, a replay): 1 to
     ``MAX_LABEL`` characters, none of them a control character (U+0000 to U+001F, U+007F to
-    U+009F), which a terminal would act on, a direction control or U+FFFE/U+FFFF."""
+    U+009F), which a terminal would act on, a direction control, U+FFFE/U+FFFF or a lone
+    surrogate, which no UTF-8 file can hold."""
     return (
         isinstance(value, str)
         and 0 < len(value) <= MAX_LABEL
@@ -314,6 +334,16 @@ def _check_bots(bots: Any, players: int) -> None:
             raise _fail(f"{where}.name must be {LABEL_RULE}, got {shown(bot['name'])}")
         if not isinstance(bot["params"], dict):
             raise _fail(f"{where}.params must be an object, got {_kind(bot['params'])}")
+        # Not read here, but kept (an arena makes its bot from them): JSON, as if they had come
+        # from the text of a replay.
+        try:
+            json.dumps(bot["params"], ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise _fail(
+                f"{where}.params holds a lone surrogate: text must be valid Unicode"
+            ) from None
+        except (TypeError, ValueError, RecursionError) as error:
+            raise _fail(f"{where}.params must be JSON: {error}") from None
 
 
 def _check_arena(arena: Any, players: int) -> None:
@@ -407,6 +437,8 @@ def _apply_entry(state: State, index: int, entry: Any) -> None:
         except ValueError as error:
             raise _fail(f"{where}: {error}") from None
         if text != expected:
+            if not _is_unicode(text):
+                raise _fail(f"{where}.text holds a lone surrogate: text must be valid Unicode")
             raise _fail(
                 f"{where}: action {action} is {expected!r}, but the replay says {shown(text)}"
             )

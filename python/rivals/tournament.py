@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rivals import arena, stats
+from rivals import arena, files, stats
 from rivals._core import Bot, Game
 from rivals._guard import UseGuard, one_caller
 from rivals.render import params_text
@@ -92,9 +92,9 @@ class Tournament:
         listed = [(bot, {}) if isinstance(bot, str) else (bot[0], dict(bot[1])) for bot in bots]
         if len(listed) < 2:
             raise ValueError(f"a tournament needs at least two bots, got {len(listed)}")
-        self.labels = (
-            list(labels) if labels is not None else arena.label_copies([name for name, _ in listed])
-        )
+        names = [name for name, _ in listed]
+        arena.check_labels(labels, names)
+        self.labels = list(labels) if labels is not None else arena.label_copies(names)
         if len(self.labels) != len(listed) or len(set(self.labels)) != len(self.labels):
             raise ValueError(f"one distinct label per bot is needed, got {self.labels!r}")
         self.game = game
@@ -460,8 +460,9 @@ def _unrecorded_html(event: Tournament) -> str:
     if event.log is None or event.played <= event.recorded:
         return ""
     missing = event.played - event.recorded
+    log = html.escape(files.shown_path(event.log.path))
     return (
-        f'<p class="warn">{missing} of these games are not in {html.escape(str(event.log.path))}: '
+        f'<p class="warn">{missing} of these games are not in {log}: '
         "writing them failed, so the file does not reproduce this report</p>"
     )
 

@@ -100,7 +100,7 @@ class VectorEnv:
             raise ValueError(f"legal must be 'mask', 'indices' or 'both', got {legal!r}")
         try:
             dtype_name = np.dtype(dtype).name
-        except TypeError as error:
+        except (TypeError, ValueError) as error:  # a str with a lone surrogate: ValueError
             raise ValueError(f"dtype must be float32 or float16, got {dtype!r}") from error
         if dtype_name not in DTYPES:
             raise ValueError(f"dtype must be float32 or float16, got {dtype!r}")
