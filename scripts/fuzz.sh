@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-cpp_targets=(cpp_json cpp_actions cpp_data)
+cpp_targets=(cpp_json cpp_actions cpp_data cpp_network)
 py_targets=()
 for harness in fuzz/fuzz_*.py; do
   name="$(basename "$harness" .py)"
@@ -175,7 +175,7 @@ run() {
 for t in "${cpp_targets[@]}"; do
   wanted "$t" || continue
   extra=(-timeout=10)
-  case "$t" in cpp_json|cpp_data) extra+=(-dict="$out/json.dict") ;; esac
+  case "$t" in cpp_json|cpp_data|cpp_network) extra+=(-dict="$out/json.dict") ;; esac
   run "$t" "$cpp_seconds" "$out/cpp/fuzz_${t#cpp_}" "${extra[@]}"
 done
 for t in "${py_targets[@]}"; do

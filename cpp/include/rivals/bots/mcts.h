@@ -214,7 +214,10 @@ class MctsBot {
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
     Action proven;
-    if (proof_.win(root, proven) || solve_.move(root, proven)) return proven;
+    double solving = 0;
+    if (proof_.win(root, proven) || solve_.move(root, proven, solving)) return proven;
+    const double time_s =
+        settings_.time_s > 0 ? std::max(settings_.time_s - solving, settings_.time_s / 4) : 0;
     repetition_.remember(history);
     const std::size_t known =
         reuse_ && last_history_ && history.size() > last_history_->size() &&
@@ -233,7 +236,7 @@ class MctsBot {
       tree.repeated = 0;
     }
     kept_ = kept;
-    grow_trees(trees_, [&](Tree& tree) { grow(tree, root); });
+    grow_trees(trees_, [&](Tree& tree) { grow(tree, root, time_s); });
     if (reuse_ && !history.empty()) last_history_ = history;
     std::int64_t visits = 0, repeated = 0;
     for (const Tree& tree : trees_) {
@@ -290,10 +293,10 @@ class MctsBot {
     }
   };
 
-  void grow(Tree& tree, const State& root) const {
+  void grow(Tree& tree, const State& root, double time_s) const {
     if (tree.nodes.empty()) tree.nodes.push_back(Node{});
     if (rollout_.by_move_averages()) tree.averages.reset(players_, actions_);
-    within_budget(settings_.budget_steps(), settings_.time_s, settings_.clock, 64,
+    within_budget(settings_.budget_steps(), time_s, settings_.clock, 64,
                   [&] { simulate(tree, root); });
   }
 

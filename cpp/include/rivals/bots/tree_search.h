@@ -352,14 +352,17 @@ class WinProof<G> {
 
 // In a game with an exact solver for its ends (EndgameSolvingGame), `solve_s` gives the solver that
 // many seconds before each search; a position it solves is played as the solver says, without
-// searching, so the bot plays perfectly wherever the game is small enough. Elsewhere there is no
-// such parameter.
+// searching, so the bot plays perfectly wherever the game is small enough. The time an attempt
+// took (on the bot's clock) comes out of the search's `time_s`, down to a quarter of it, so that a
+// bot by the clock thinks no longer for having a solver. Elsewhere there is no such parameter.
 template <Game G>
 class EndgameSolve {
  public:
   static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
   EndgameSolve(const G& /*game*/, const Json& /*params*/) {}
-  bool move(const typename G::State& /*root*/, Action& /*move*/) const { return false; }
+  bool move(const typename G::State& /*root*/, Action& /*move*/, double& /*spent*/) const {
+    return false;
+  }
 };
 
 template <Game G>
@@ -374,13 +377,17 @@ class EndgameSolve<G> {
                                       "it says, without searching")
                         .or_null("no solver"));
   }
-  EndgameSolve(const G& game, const Json& params) : game_(&game) {
+  EndgameSolve(const G& game, const Json& params)
+      : game_(&game), clock_(parse_budget_clock(params)) {
     const Json& seconds = *params.find(kParam);
     seconds_ = seconds.is_null() ? 0 : seconds.as_number();
   }
-  bool move(const typename G::State& root, Action& move) const {
+  // Whether the solver found `move`; `spent` is the time it took, on the bot's clock.
+  bool move(const typename G::State& root, Action& move, double& spent) const {
     if (seconds_ <= 0) return false;
+    const double start = clock_seconds(clock_);
     const std::optional<Action> solved = game_->solved_action(root, seconds_);
+    spent = clock_seconds(clock_) - start;
     if (!solved) return false;
     move = *solved;
     return true;
@@ -388,6 +395,7 @@ class EndgameSolve<G> {
 
  private:
   const G* game_;
+  BudgetClock clock_;
   double seconds_ = 0;
 };
 

@@ -56,6 +56,13 @@ inline std::int64_t thread_cpu_ns() {
 #endif
 }
 
+// Seconds on `clock` since some fixed point: differences measure a span on that clock.
+inline double clock_seconds(BudgetClock clock) {
+  if (clock == BudgetClock::kThreadCpu) return static_cast<double>(thread_cpu_ns()) * 1e-9;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // Starts on construction; `passed()` reads the chosen clock. A thread CPU deadline belongs to
 // the thread that made it: each tree of a root-parallel search makes its own.
 class Deadline {
