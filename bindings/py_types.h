@@ -8,11 +8,13 @@
 #include <nanobind/nanobind.h>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "rivals/core/any_game.h"
+#include "rivals/core/fork.h"
 
 namespace rivals::bindings {
 
@@ -24,7 +26,9 @@ class InUseError : public std::runtime_error {
 
 // An in-use guard with one atomic operation per call: any number of readers at once, or one
 // writer. It never blocks: a conflicting use throws InUseError at once, which also rules out
-// deadlocks with the GIL.
+// deadlocks with the GIL. The same word holds the process of the call that took it: a guard
+// that a thread held when the process forked stays held in the child, where that thread does not
+// exist, and the error then says so.
 class UseGuard {
  public:
   UseGuard() = default;
@@ -36,14 +40,18 @@ class UseGuard {
    public:
     Reading(const UseGuard& guard, const char* kind, const char* call, const char* advice)
         : guard_(guard) {
-      int seen = guard_.users_.load(std::memory_order_relaxed);
+      std::uint64_t seen = guard_.state_.load(std::memory_order_relaxed);
+      std::uint64_t next;
       do {
-        if (seen < 0) conflict(guard_, kind, call, advice);
-      } while (!guard_.users_.compare_exchange_weak(seen, seen + 1, std::memory_order_acquire,
+        const std::int32_t users = users_of(seen);
+        if (users < 0) conflict(guard_, kind, call, advice);
+        // The first reader marks it as this process's; later ones keep whose it is.
+        next = users == 0 ? word(process_id(), 1) : seen + 1;
+      } while (!guard_.state_.compare_exchange_weak(seen, next, std::memory_order_acquire,
                                                     std::memory_order_relaxed));
-      if (seen == 0) guard_.call_.store(call, std::memory_order_relaxed);
+      if (users_of(seen) == 0) guard_.call_.store(call, std::memory_order_relaxed);
     }
-    ~Reading() { guard_.users_.fetch_sub(1, std::memory_order_release); }
+    ~Reading() { guard_.state_.fetch_sub(1, std::memory_order_release); }
     Reading(const Reading&) = delete;
     Reading& operator=(const Reading&) = delete;
 
@@ -55,13 +63,14 @@ class UseGuard {
    public:
     Writing(const UseGuard& guard, const char* kind, const char* call, const char* advice)
         : guard_(guard) {
-      int idle = 0;
-      if (!guard_.users_.compare_exchange_strong(idle, -1, std::memory_order_acquire,
-                                                 std::memory_order_relaxed))
-        conflict(guard_, kind, call, advice);
+      std::uint64_t seen = guard_.state_.load(std::memory_order_relaxed);
+      do {
+        if (users_of(seen) != 0) conflict(guard_, kind, call, advice);
+      } while (!guard_.state_.compare_exchange_weak(
+          seen, word(process_id(), -1), std::memory_order_acquire, std::memory_order_relaxed));
       guard_.call_.store(call, std::memory_order_relaxed);
     }
-    ~Writing() { guard_.users_.store(0, std::memory_order_release); }
+    ~Writing() { guard_.state_.store(word(process_id(), 0), std::memory_order_release); }
     Writing(const Writing&) = delete;
     Writing& operator=(const Writing&) = delete;
 
@@ -69,19 +78,42 @@ class UseGuard {
     const UseGuard& guard_;
   };
 
+  // Whether a call of the process this one was forked from holds it: then it is held for good.
+  bool held_before_fork() const noexcept {
+    const std::uint64_t now = state_.load(std::memory_order_relaxed);
+    return users_of(now) != 0 && process_of(now) != process_id();
+  }
+
  private:
+  // The process in the high half, the users in the low half (readers, or -1 for a writer).
+  static std::uint64_t word(pid_t process, std::int32_t users) noexcept {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(process)) << 32 |
+           static_cast<std::uint32_t>(users);
+  }
+  static std::int32_t users_of(std::uint64_t state) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(state));
+  }
+  static pid_t process_of(std::uint64_t state) noexcept {
+    return static_cast<pid_t>(static_cast<std::uint32_t>(state >> 32));
+  }
+
   [[noreturn]] static void conflict(const UseGuard& guard, const char* kind, const char* call,
                                     const char* advice) {
-    const char* other = guard.call_.load(std::memory_order_relaxed);
+    const char* held = guard.call_.load(std::memory_order_relaxed);
+    const std::string other = held != nullptr ? held : "a call";
+    if (guard.held_before_fork())
+      throw InUseError(std::string("this ") + kind + " was in use by " + other +
+                       " on another thread when this process was forked; that call does not go "
+                       "on here, so this process cannot use it for " +
+                       call + ": make a new " + kind + " in this process");
     // The other call is another thread's, or the same thread's when Python code it runs (an
     // argument's __index__, a signal handler) calls back in.
-    throw InUseError(std::string("this ") + kind + " is in use by another call (" +
-                     (other != nullptr ? other : "a call") +
+    throw InUseError(std::string("this ") + kind + " is in use by another call (" + other +
                      ", on another thread or in Python code it ran) and cannot be used for " +
                      call + " meanwhile; " + advice);
   }
 
-  mutable std::atomic<int> users_{0};               // readers, or -1 for a writer
+  mutable std::atomic<std::uint64_t> state_{0};
   mutable std::atomic<const char*> call_{nullptr};  // the call holding it, for the message
 };
 
