@@ -26,9 +26,9 @@ class InUseError : public std::runtime_error {
 
 // An in-use guard with one atomic operation per call: any number of readers at once, or one
 // writer. It never blocks: a conflicting use throws InUseError at once, which also rules out
-// deadlocks with the GIL. The same word holds the process of the call that took it: a guard
-// that a thread held when the process forked stays held in the child, where that thread does not
-// exist, and the error then says so.
+// deadlocks with the GIL. A guard that a thread held when the process forked stays held in the
+// child, where that thread does not exist: it notes the process of the call that took it, so
+// that the error can say so.
 class UseGuard {
  public:
   UseGuard() = default;
@@ -40,18 +40,14 @@ class UseGuard {
    public:
     Reading(const UseGuard& guard, const char* kind, const char* call, const char* advice)
         : guard_(guard) {
-      std::uint64_t seen = guard_.state_.load(std::memory_order_relaxed);
-      std::uint64_t next;
+      int seen = guard_.users_.load(std::memory_order_relaxed);
       do {
-        const std::int32_t users = users_of(seen);
-        if (users < 0) conflict(guard_, kind, call, advice);
-        // The first reader marks it as this process's; later ones keep whose it is.
-        next = users == 0 ? word(process_id(), 1) : seen + 1;
-      } while (!guard_.state_.compare_exchange_weak(seen, next, std::memory_order_acquire,
+        if (seen < 0) conflict(guard_, kind, call, advice);
+      } while (!guard_.users_.compare_exchange_weak(seen, seen + 1, std::memory_order_acquire,
                                                     std::memory_order_relaxed));
-      if (users_of(seen) == 0) guard_.call_.store(call, std::memory_order_relaxed);
+      if (seen == 0) guard_.note(call);
     }
-    ~Reading() { guard_.state_.fetch_sub(1, std::memory_order_release); }
+    ~Reading() { guard_.users_.fetch_sub(1, std::memory_order_release); }
     Reading(const Reading&) = delete;
     Reading& operator=(const Reading&) = delete;
 
@@ -63,14 +59,13 @@ class UseGuard {
    public:
     Writing(const UseGuard& guard, const char* kind, const char* call, const char* advice)
         : guard_(guard) {
-      std::uint64_t seen = guard_.state_.load(std::memory_order_relaxed);
-      do {
-        if (users_of(seen) != 0) conflict(guard_, kind, call, advice);
-      } while (!guard_.state_.compare_exchange_weak(
-          seen, word(process_id(), -1), std::memory_order_acquire, std::memory_order_relaxed));
-      guard_.call_.store(call, std::memory_order_relaxed);
+      int idle = 0;
+      if (!guard_.users_.compare_exchange_strong(idle, -1, std::memory_order_acquire,
+                                                 std::memory_order_relaxed))
+        conflict(guard_, kind, call, advice);
+      guard_.note(call);
     }
-    ~Writing() { guard_.state_.store(word(process_id(), 0), std::memory_order_release); }
+    ~Writing() { guard_.users_.store(0, std::memory_order_release); }
     Writing(const Writing&) = delete;
     Writing& operator=(const Writing&) = delete;
 
@@ -80,25 +75,23 @@ class UseGuard {
 
   // Whether a call of the process this one was forked from holds it: then it is held for good.
   bool held_before_fork() const noexcept {
-    const std::uint64_t now = state_.load(std::memory_order_relaxed);
-    return users_of(now) != 0 && process_of(now) != process_id();
+    return users_.load(std::memory_order_relaxed) != 0 &&
+           process_.load(std::memory_order_relaxed) != process_id();
   }
 
  private:
-  // The process in the high half, the users in the low half (readers, or -1 for a writer).
-  static std::uint64_t word(pid_t process, std::int32_t users) noexcept {
-    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(process)) << 32 |
-           static_cast<std::uint32_t>(users);
-  }
-  static std::int32_t users_of(std::uint64_t state) noexcept {
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(state));
-  }
-  static pid_t process_of(std::uint64_t state) noexcept {
-    return static_cast<pid_t>(static_cast<std::uint32_t>(state >> 32));
+  // Noted just after the guard is taken: the process starts as the one that made the guard, so
+  // a call that meets another one in between never takes it for the parent's; only in a forked
+  // child's first use can it see the parent's process a moment longer (and word its error so).
+  void note(const char* call) const noexcept {
+    call_.store(call, std::memory_order_relaxed);
+    process_.store(process_id(), std::memory_order_relaxed);
   }
 
-  [[noreturn]] static void conflict(const UseGuard& guard, const char* kind, const char* call,
-                                    const char* advice) {
+  // Out of line: the calls that pass stay a compare-and-swap.
+  [[noreturn, gnu::cold, gnu::noinline]] static void conflict(const UseGuard& guard,
+                                                              const char* kind, const char* call,
+                                                              const char* advice) {
     const char* held = guard.call_.load(std::memory_order_relaxed);
     const std::string other = held != nullptr ? held : "a call";
     if (guard.held_before_fork())
@@ -113,8 +106,9 @@ class UseGuard {
                      call + " meanwhile; " + advice);
   }
 
-  mutable std::atomic<std::uint64_t> state_{0};
-  mutable std::atomic<const char*> call_{nullptr};  // the call holding it, for the message
+  mutable std::atomic<int> users_{0};                 // readers, or -1 for a writer
+  mutable std::atomic<const char*> call_{nullptr};    // the call holding it, for the message
+  mutable std::atomic<pid_t> process_{process_id()};  // the process of that call
 };
 
 struct PyGame {

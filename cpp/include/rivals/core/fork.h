@@ -19,26 +19,34 @@ namespace rivals {
 
 namespace detail {
 
-// getpid() is a system call; the id is cached here and renewed in every child.
+// getpid() is a system call; the id is cached here and renewed in every child. 0 until the fork
+// handler is in place.
 inline std::atomic<pid_t> process_id_now{0};
 
 inline void renew_process_id() noexcept {
   process_id_now.store(getpid(), std::memory_order_relaxed);
 }
 
-inline bool start_tracking_forks() noexcept {
-  renew_process_id();
-  return pthread_atfork(nullptr, nullptr, &renew_process_id) == 0;
+// Puts the fork handler in place once; without it (no memory for it) every call asks the system.
+inline pid_t tracked_process_id() noexcept {
+  static const bool tracking = [] {
+    const bool registered = pthread_atfork(nullptr, nullptr, &renew_process_id) == 0;
+    if (registered) renew_process_id();
+    return registered;
+  }();
+  return tracking ? process_id_now.load(std::memory_order_relaxed) : getpid();
 }
+
+// Done as the library loads, so that process_id() takes its fast path from then on.
+inline const pid_t process_id_at_load = tracked_process_id();
 
 }  // namespace detail
 
 // The id of the process running now: cheap enough for every call (an atomic load), and right in
 // a forked child from its first instruction on.
 inline pid_t process_id() noexcept {
-  static const bool tracking = detail::start_tracking_forks();
-  if (!tracking) return getpid();  // no room for the fork handler: ask the system each time
-  return detail::process_id_now.load(std::memory_order_relaxed);
+  const pid_t id = detail::process_id_now.load(std::memory_order_relaxed);
+  return id != 0 ? id : detail::tracked_process_id();
 }
 
 }  // namespace rivals
