@@ -95,7 +95,8 @@ CASES = {
                 pass
         solving = threading.Thread(target=solve_the_opening, daemon=True)
         solving.start()
-        time.sleep(0.5)
+        while opening.stats()["contexts"] == 0:  # until it holds the table
+            time.sleep(0.01)
         waiting = rivals.bots.make("solver", game)
         interrupted(lambda: waiting.analyse(late), rounds=2)
         # Still solving, so both interrupts came while it held the table; the process ends

@@ -138,6 +138,24 @@ def raised(call: Callable[[], object]) -> str:
     return "none"
 
 
+def in_use(call: Callable[[], object]) -> bool:
+    """Whether ``call`` is refused because another call holds its object."""
+    try:
+        call()
+    except RuntimeError as error:
+        return "in use" in str(error)
+    except ValueError:
+        return False
+    return False
+
+
+def wait_until(condition: Callable[[], bool], limit: float = 60.0) -> None:
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "the threads did not start their calls"
+        time.sleep(0.01)
+
+
 def isolated_check(check: str, timeout: float = 300) -> None:
     out = run_isolated(f"from tests.test_threads import {check}\n{check}()\nprint('ok')", timeout)
     assert out.splitlines()[-1] == "ok"
@@ -211,7 +229,8 @@ def check_objects_in_use_at_a_fork_are_refused_in_the_child() -> None:
     ]
     for thread in busy:
         thread.start()
-    time.sleep(0.3)
+    # Guarded calls that change nothing: refused while the threads hold the objects.
+    wait_until(lambda: in_use(lambda: bot.analyse(state)) and in_use(lambda: env.state(0)))
 
     def use() -> list[str]:
         fresh = rivals.bots.make("mcts", game, iterations=50, threads=2)
@@ -248,7 +267,8 @@ def check_a_solver_forked_while_another_solves_works_in_the_child() -> None:
 
     solving = threading.Thread(target=solve_the_opening)
     solving.start()
-    time.sleep(0.5)
+    solved = idle.stats()["contexts"]
+    wait_until(lambda: opening.stats()["contexts"] > solved)  # it holds the table
 
     def analyse_late() -> list[list[float]]:
         return [

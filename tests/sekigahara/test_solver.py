@@ -396,9 +396,11 @@ def test_a_solver_waiting_for_the_shared_table_keeps_to_its_time_budget() -> Non
         except rivals.BudgetExceeded as error:
             failures.append(error)
 
+    solved = opening.stats()["contexts"]
     solving = threading.Thread(target=solve_the_opening)
     solving.start()
-    time.sleep(0.5)
+    while opening.stats()["contexts"] == solved:  # until it holds the table
+        time.sleep(0.01)
     waiting = rivals.bots.make("solver", game, time_s=0.2)
     started = time.monotonic()
     with pytest.raises(rivals.BudgetExceeded, match="waiting for another solver"):
