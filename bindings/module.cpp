@@ -8,6 +8,9 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <pthread.h>
+
+#include <atomic>
 #include <climits>
 #include <memory>
 #include <optional>
@@ -104,11 +107,14 @@ void translate_exception(const std::exception_ptr& error, void*) {
 }
 
 // The engine's interrupt check (core/interrupt.h). Python runs signal handlers on its main thread
-// only, so only there is anything to check, with the GIL held for the moment it takes.
-unsigned long main_thread_id = 0;
+// only, so only there is anything to check, with the GIL held for the moment it takes. A child
+// forked from another thread has that thread as its main thread.
+std::atomic<unsigned long> main_thread_id{0};
+
+void forked_thread_is_main() noexcept { main_thread_id = PyThread_get_thread_ident(); }
 
 bool python_interrupt_requested() noexcept {
-  if (PyThread_get_thread_ident() != main_thread_id) return false;
+  if (PyThread_get_thread_ident() != main_thread_id.load(std::memory_order_relaxed)) return false;
   const PyGILState_STATE gil = PyGILState_Ensure();
   const bool raised = PyErr_CheckSignals() != 0;  // the handler's exception stays set
   PyGILState_Release(gil);
@@ -187,6 +193,8 @@ NB_MODULE(_core, m) {
   nb::exception<BudgetExceeded>(m, "BudgetExceeded", PyExc_RuntimeError);
   main_thread_id = nb::cast<unsigned long>(
       nb::module_::import_("threading").attr("main_thread")().attr("ident"));
+  if (pthread_atfork(nullptr, nullptr, &forked_thread_is_main) != 0)
+    throw std::runtime_error("rivals: no room for the fork handler");
   set_interrupt_check(&python_interrupt_requested);
 
   m.def("game_names", &game_names, "Sorted names of every game in the engine.");

@@ -8,11 +8,13 @@
 #include <nanobind/nanobind.h>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "rivals/core/any_game.h"
+#include "rivals/core/fork.h"
 
 namespace rivals::bindings {
 
@@ -24,7 +26,9 @@ class InUseError : public std::runtime_error {
 
 // An in-use guard with one atomic operation per call: any number of readers at once, or one
 // writer. It never blocks: a conflicting use throws InUseError at once, which also rules out
-// deadlocks with the GIL.
+// deadlocks with the GIL. A guard that a thread held when the process forked stays held in the
+// child, where that thread does not exist: it notes the process of the call that took it, so
+// that the error can say so.
 class UseGuard {
  public:
   UseGuard() = default;
@@ -41,7 +45,7 @@ class UseGuard {
         if (seen < 0) conflict(guard_, kind, call, advice);
       } while (!guard_.users_.compare_exchange_weak(seen, seen + 1, std::memory_order_acquire,
                                                     std::memory_order_relaxed));
-      if (seen == 0) guard_.call_.store(call, std::memory_order_relaxed);
+      if (seen == 0) guard_.note(call);
     }
     ~Reading() { guard_.users_.fetch_sub(1, std::memory_order_release); }
     Reading(const Reading&) = delete;
@@ -59,7 +63,7 @@ class UseGuard {
       if (!guard_.users_.compare_exchange_strong(idle, -1, std::memory_order_acquire,
                                                  std::memory_order_relaxed))
         conflict(guard_, kind, call, advice);
-      guard_.call_.store(call, std::memory_order_relaxed);
+      guard_.note(call);
     }
     ~Writing() { guard_.users_.store(0, std::memory_order_release); }
     Writing(const Writing&) = delete;
@@ -69,20 +73,42 @@ class UseGuard {
     const UseGuard& guard_;
   };
 
+  // Whether a call of the process this one was forked from holds it: then it is held for good.
+  bool held_before_fork() const noexcept {
+    return users_.load(std::memory_order_relaxed) != 0 &&
+           process_.load(std::memory_order_relaxed) != process_id();
+  }
+
  private:
-  [[noreturn]] static void conflict(const UseGuard& guard, const char* kind, const char* call,
-                                    const char* advice) {
-    const char* other = guard.call_.load(std::memory_order_relaxed);
+  // Noted just after the guard is taken: the process starts as the one that made the guard, so
+  // a call that meets another one in between never takes it for the parent's; only in a forked
+  // child's first use can it see the parent's process a moment longer (and word its error so).
+  void note(const char* call) const noexcept {
+    call_.store(call, std::memory_order_relaxed);
+    process_.store(process_id(), std::memory_order_relaxed);
+  }
+
+  // Out of line: the calls that pass stay a compare-and-swap.
+  [[noreturn, gnu::cold, gnu::noinline]] static void conflict(const UseGuard& guard,
+                                                              const char* kind, const char* call,
+                                                              const char* advice) {
+    const char* held = guard.call_.load(std::memory_order_relaxed);
+    const std::string other = held != nullptr ? held : "a call";
+    if (guard.held_before_fork())
+      throw InUseError(std::string("this ") + kind + " was in use by " + other +
+                       " on another thread when this process was forked; that call does not go "
+                       "on here, so this process cannot use it for " +
+                       call + ": make a new " + kind + " in this process");
     // The other call is another thread's, or the same thread's when Python code it runs (an
     // argument's __index__, a signal handler) calls back in.
-    throw InUseError(std::string("this ") + kind + " is in use by another call (" +
-                     (other != nullptr ? other : "a call") +
+    throw InUseError(std::string("this ") + kind + " is in use by another call (" + other +
                      ", on another thread or in Python code it ran) and cannot be used for " +
                      call + " meanwhile; " + advice);
   }
 
-  mutable std::atomic<int> users_{0};               // readers, or -1 for a writer
-  mutable std::atomic<const char*> call_{nullptr};  // the call holding it, for the message
+  mutable std::atomic<int> users_{0};                 // readers, or -1 for a writer
+  mutable std::atomic<const char*> call_{nullptr};    // the call holding it, for the message
+  mutable std::atomic<pid_t> process_{process_id()};  // the process of that call
 };
 
 struct PyGame {

@@ -15,6 +15,7 @@
 #include "convert.h"
 #include "py_types.h"
 #include "rivals/core/error.h"
+#include "rivals/core/fork.h"
 #include "rivals/core/interrupt.h"
 #include "rivals/core/registry.h"
 #include "rivals/core/threads.h"
@@ -62,8 +63,16 @@ class PyVectorEnv {
   }
 
   // A step sent and never received is stopped, not waited for: its bots may think for minutes,
-  // and this runs when the interpreter exits too.
+  // and this runs when the interpreter exits too. In a forked child, a step that the parent sent
+  // or was running has no thread here: it is neither stopped nor waited for (joining its thread
+  // would block for ever), and the environments it was changing are never freed (left as the
+  // parent's memory, copy-on-write).
   ~PyVectorEnv() {
+    if (stepped_before_fork()) {
+      if (pending_.valid()) new std::future<void>(std::move(pending_));
+      (void)env_.release();
+      return;
+    }
     if (!pending_.valid()) return;
     cancel_.stop();
     pending_.wait();
@@ -106,6 +115,7 @@ class PyVectorEnv {
     check_idle();
     load_actions(actions);
     cancel_.clear();
+    sent_from_ = process_id();
     try {
       pending_ = std::async(std::launch::async, [this] {
         const auto listening = cancel_.listen();
@@ -123,6 +133,7 @@ class PyVectorEnv {
   void recv() {
     const auto writing = using_it("recv");
     if (!pending_.valid()) throw InvalidArgument("recv() without a send()");
+    check_not_forked();
     auto done = std::move(pending_);
     bool interrupted = false;
     {
@@ -208,7 +219,22 @@ class PyVectorEnv {
     return {guard_, "VectorEnv", call, "make one VectorEnv per thread"};
   }
 
+  bool stepped_before_fork() const {
+    return guard_.held_before_fork() || (pending_.valid() && sent_from_ != process_id());
+  }
+
+  // The step sent before a fork runs only in the parent: here its results never come, and the
+  // environments stay as it left them at the fork, possibly half stepped.
+  void check_not_forked() const {
+    if (pending_.valid() && sent_from_ != process_id())
+      throw std::runtime_error(where() +
+                               ": a step was sent with send() when this process was forked; it "
+                               "goes on in the parent only, so this process cannot use this "
+                               "VectorEnv: make a new one here");
+  }
+
   void check_idle() const {
+    check_not_forked();
     if (pending_.valid())
       throw InvalidArgument("a step sent with send() is still running: call recv() first");
   }
@@ -313,7 +339,8 @@ class PyVectorEnv {
   BoolBuffer terminated_;
   std::vector<std::int32_t> actions_;
   std::future<void> pending_;
-  StopFlag cancel_;  // the step sent runs on a thread of its own, out of Ctrl-C's reach
+  pid_t sent_from_ = 0;  // the process that sent the pending step
+  StopFlag cancel_;      // the step sent runs on a thread of its own, out of Ctrl-C's reach
   UseGuard guard_;
 };
 

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from tests.isolated import ROOT
+from tests.isolated import ROOT, run_isolated
 
 # From SIGINT to KeyboardInterrupt: the engine polls every 50 ms; the rest is a busy machine's
 # scheduling, with room to spare.
@@ -77,6 +77,32 @@ CASES = {
         game = rivals.make("sekigahara")
         bot = rivals.bots.make("solver", game)
         interrupted(lambda: bot.analyse(game.new_initial_state()), rounds=2)
+    """,
+    "solver_waiting": """
+        # A solver of the same cards that waits for the table while another thread solves the
+        # opening (for up to 30 s here) answers Ctrl-C as promptly as one that solves.
+        import random, threading
+        game = rivals.make("sekigahara")
+        rng = random.Random(1)
+        late = game.new_initial_state()
+        while len(late.history()) < 40:
+            late.apply_action(rng.choice(late.legal_actions()))
+        opening = rivals.bots.make("solver", game, time_s=30)
+        def solve_the_opening():
+            try:
+                opening.analyse(game.new_initial_state())
+            except rivals.BudgetExceeded:
+                pass
+        solving = threading.Thread(target=solve_the_opening, daemon=True)
+        solving.start()
+        while opening.stats()["contexts"] == 0:  # until it holds the table
+            time.sleep(0.01)
+        waiting = rivals.bots.make("solver", game)
+        interrupted(lambda: waiting.analyse(late), rounds=2)
+        # Still solving, so both interrupts came while it held the table; the process ends
+        # without waiting for it.
+        import os
+        os._exit(0 if solving.is_alive() else 1)
     """,
     "play_match": """
         game = rivals.make("rheinlaender")
@@ -181,3 +207,48 @@ def test_ctrl_c_stops_a_long_call_promptly(case: str) -> None:
     assert status == 0, stderr
     assert delays, stderr
     assert max(delays) < PROMPT_S, delays
+
+
+# The forked child's call would run for minutes; one that has not stopped by then never will.
+CHILD_WATCHDOG_S = 60.0
+
+
+def test_ctrl_c_reaches_a_child_forked_from_another_thread() -> None:
+    # The forking thread is the child's main thread, where Python runs its signal handlers: the
+    # engine's calls must listen to it there.
+    code = textwrap.dedent(
+        f"""
+        import os, signal, threading, time
+        import rivals
+        game = rivals.make("battlecards")
+        ready, tell = os.pipe()
+        children = []
+
+        def fork():
+            pid = os.fork()
+            if pid == 0:
+                os.write(tell, b"r")
+                try:
+                    game.random_playouts(10_000_000, threads=2)
+                except KeyboardInterrupt:
+                    os._exit(0)
+                os._exit(1)
+            children.append(pid)
+
+        forking = threading.Thread(target=fork)
+        forking.start()
+        forking.join()
+        os.read(ready, 1)
+        time.sleep(0.5)  # well inside the call
+        sent = time.monotonic()
+        os.kill(children[0], signal.SIGINT)
+        while os.waitpid(children[0], os.WNOHANG) == (0, 0):
+            if time.monotonic() - sent > {CHILD_WATCHDOG_S}:
+                os.kill(children[0], signal.SIGKILL)
+                raise SystemExit("the child did not stop")
+            time.sleep(0.01)
+        print(time.monotonic() - sent)
+        """
+    )
+    delay = float(run_isolated(code, timeout=CHILD_WATCHDOG_S + 60).splitlines()[-1])
+    assert delay < PROMPT_S

@@ -2,16 +2,34 @@
 tournament, the Gymnasium and PettingZoo environments, a ``VectorEnv``'s arrays), guarded as the
 engine guards its states, bots and environments: a second caller, on another thread or in Python
 code that the first call runs (a callback, a signal handler), gets a ``RuntimeError`` at once,
-worded as the engine words it, and nothing changes. It never blocks."""
+worded as the engine words it, and nothing changes. It never blocks. In a process forked while
+another thread held it, it stays held (that thread is not in the child), and the error says so."""
 
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+_process = os.getpid()
+
+
+def _renew_process() -> None:
+    global _process
+    _process = os.getpid()
+
+
+os.register_at_fork(after_in_child=_renew_process)
+
+
+def process_id() -> int:
+    """This process's id, renewed in every forked child (no system call per use)."""
+    return _process
 
 
 class UseGuard:
@@ -21,6 +39,7 @@ class UseGuard:
     def __init__(self, kind: str, advice: str) -> None:
         self._lock = threading.Lock()
         self._call: str | None = None
+        self._process = _process
         self._kind = kind
         self._advice = advice
 
@@ -30,11 +49,18 @@ class UseGuard:
 
     def enter(self, call: str) -> None:
         if not self._lock.acquire(blocking=False):
+            if self._process != _process:
+                raise RuntimeError(
+                    f"this {self._kind} was in use by {self._call or 'a call'} on another thread "
+                    "when this process was forked; that call does not go on here, so this "
+                    f"process cannot use it for {call}: make a new {self._kind} in this process"
+                )
             raise RuntimeError(
                 f"this {self._kind} is in use by another call ({self._call or 'a call'}, on "
                 f"another thread or in Python code it ran) and cannot be used for {call} "
                 f"meanwhile; {self._advice}"
             )
+        self._process = _process
         self._call = call
 
     def leave(self) -> None:

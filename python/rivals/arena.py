@@ -1053,6 +1053,9 @@ class ReplayLog:
     An existing non-empty file is refused unless ``resume`` (continue it) or ``force`` (replace
     it) is given: a record is never truncated by accident. Raises ``ValueError`` (``OSError``
     messages included) with the path.
+
+    A process forked from the one that opened it shares its descriptor and lock: writing there
+    would mix two arenas' games in one file, so it is refused with ``RuntimeError``.
     """
 
     def __init__(
@@ -1079,6 +1082,7 @@ class ReplayLog:
             os.close(fd)
             raise
         self._fd: int | None = fd
+        self._opened_by = os.getpid()
 
     def _lock(self, fd: int) -> None:
         try:
@@ -1092,7 +1096,17 @@ class ReplayLog:
     def fd(self) -> int:
         if self._fd is None:
             raise ValueError(f"{self.path}: the log is closed")
+        self.check_process()
         return self._fd
+
+    def check_process(self) -> None:
+        """``RuntimeError`` in a process forked from the one that opened the log."""
+        if self._opened_by != os.getpid():
+            raise RuntimeError(
+                f"{self.path}: the log was opened by process {self._opened_by}, which this one "
+                "was forked from; both would write it under one lock, so this process may not "
+                "(close it here, and open the file anew once that process has closed it)"
+            )
 
     def lines(self) -> Iterator[LogLine]:
         """The lines stored so far (read through the locked descriptor)."""
@@ -1335,6 +1349,8 @@ class Arena:
         """Plays the remaining games in chunks, appending each chunk's replays to the log before
         counting it; ``on_chunk`` sees the standings after each chunk."""
         game = self.lineup.game
+        if self.log is not None:
+            self.log.check_process()  # before any game is played for it
         # A bot that shares work between its instances (the solver's table) keeps it only while
         # one of them lives: hold one through every chunk.
         keepers = [(e.label, game.make_bot(e.name, e.params, 0)) for e in self.lineup.entries]

@@ -211,6 +211,8 @@ class Tournament:
     def run(self, on_chunk: Callable[[Tournament], None] | None = None) -> None:
         """Plays the missing games, pairing by pairing, appending each chunk's replays to the
         log before counting them; ``on_chunk`` sees the tournament after each chunk."""
+        if self.log is not None:
+            self.log.check_process()  # before any game is played for it
         keepers = [(e.label, self.game.make_bot(e.name, e.params, 0)) for e in self.entries]
         self._keepers = [(label, bot) for label, bot in keepers if bot.stats()]
         for pairing in self.pairings:

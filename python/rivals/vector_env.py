@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rivals import _core, bots
-from rivals._guard import UseGuard, one_caller
+from rivals._guard import UseGuard, one_caller, process_id
 
 __all__ = ["VectorEnv"]
 
@@ -120,6 +120,7 @@ class VectorEnv:
             seat for seat in range(self.game.num_players) if seats is None or seats[seat] is None
         )
         self._views: dict[str, npt.NDArray[Any]] = self._env.views()
+        self._sent_in: int | None = None  # the process that sent the step awaiting recv()
         self._spaces: dict[str, Any] = {}
 
     # -- stepping ---------------------------------------------------------------------------------
@@ -148,20 +149,24 @@ class VectorEnv:
     def send(self, actions: npt.ArrayLike) -> None:
         """Starts ``step(actions)`` in the background; ``recv()`` returns its results."""
         self._open("send").send(actions)
+        self._sent_in = process_id()
 
     @one_caller
     def recv(self) -> Result:
         self._open("recv").recv()
+        self._sent_in = None
         return self._result()
 
     @one_caller
     def close(self) -> None:
         """Waits for a step sent with ``send()`` and frees the environments; closing twice is
-        harmless."""
+        harmless. In a process forked after the ``send()``, the step goes on in the parent only:
+        nothing is waited for."""
         if self._env is None:
             return
-        with contextlib.suppress(ValueError):  # raised when nothing was sent
-            self._env.recv()
+        if self._sent_in in (None, process_id()):
+            with contextlib.suppress(ValueError):  # raised when nothing was sent
+                self._env.recv()
         self._env = None
         self._views = {}
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -379,3 +381,32 @@ def test_budget_runs_out_with_runtime_error() -> None:
         analyse(state, max_contexts=1)
     with pytest.raises(ValueError, match="max_contexts"):
         analyse(state, max_contexts=0)
+
+
+def test_a_solver_waiting_for_the_shared_table_keeps_to_its_time_budget() -> None:
+    # Another solver of the same cards holds their table while it solves the opening (minutes
+    # unbounded; cut here by its own budget): the waiting one's time_s counts the wait.
+    game = rivals.make("sekigahara")
+    opening = rivals.bots.make("solver", game, time_s=3)
+    failures: list[BaseException] = []
+
+    def solve_the_opening() -> None:
+        try:
+            opening.analyse(game.new_initial_state())
+        except rivals.BudgetExceeded as error:
+            failures.append(error)
+
+    solved = opening.stats()["contexts"]
+    solving = threading.Thread(target=solve_the_opening)
+    solving.start()
+    while opening.stats()["contexts"] == solved:  # until it holds the table
+        time.sleep(0.01)
+    waiting = rivals.bots.make("solver", game, time_s=0.2)
+    started = time.monotonic()
+    with pytest.raises(rivals.BudgetExceeded, match="waiting for another solver"):
+        waiting.analyse(random_position("turn_start", 3, 4))
+    waited = time.monotonic() - started
+    still_solving = solving.is_alive()
+    solving.join()
+    assert still_solving and len(failures) == 1, "the opening was solved in under a second?"
+    assert waited < 2.5  # not until the table was free

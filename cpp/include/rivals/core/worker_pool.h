@@ -4,11 +4,18 @@
 // than the step itself, so the workers live as long as the environment and sleep between jobs.
 // A job that fails or is interrupted on one thread stops the others at their next interruption
 // point (interrupt.h), so the bots a job runs never think on after Ctrl-C.
+//
+// A forked child (fork.h) has none of the workers: its first job starts a crew of its own, and the
+// parent's crew, whose lock and condition variables only the parent's threads could release, is
+// left untouched.
 #pragma once
+
+#include <sys/types.h>
 
 #include <condition_variable>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -16,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "rivals/core/fork.h"
 #include "rivals/core/interrupt.h"
 
 namespace rivals {
@@ -25,125 +33,153 @@ class WorkerPool {
   // `threads` counts the calling thread, which takes the first block itself. Throws
   // std::runtime_error, with every worker already started stopped and joined, when the system
   // refuses a thread.
-  explicit WorkerPool(int threads) {
-    workers_.reserve(static_cast<std::size_t>(threads > 1 ? threads - 1 : 0));
-    for (int t = 1; t < threads; ++t) {
-      try {
-        workers_.emplace_back([this, t] { work(t); });
-      } catch (const std::system_error& error) {
-        shut_down();
-        throw std::runtime_error("could not start worker thread " + std::to_string(t) + " (" +
-                                 error.what() + "); ask for fewer threads");
-      }
-    }
+  explicit WorkerPool(int threads) : threads_(threads) {
+    if (threads_ > 1) crew_ = Crew::start(threads_);
   }
 
-  ~WorkerPool() { shut_down(); }
+  ~WorkerPool() {
+    if (crew_ && crew_->process != process_id()) (void)crew_.release();  // the parent's: see top
+  }
 
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  int threads() const { return static_cast<int>(workers_.size()) + 1; }
+  int threads() const { return threads_; }
 
   // Calls body(begin, end) on disjoint blocks covering [0, count); returns when all are done and
   // rethrows the first exception any block raised.
   void run(int count, const std::function<void(int, int)>& body) {
-    const int n = threads();
-    if (n == 1 || count < 2) {
+    if (threads_ == 1 || count < 2) {
       body(0, count);
       return;
     }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      body_ = &body;
-      count_ = count;
-      pending_ = n - 1;
-      error_ = nullptr;
-      stop_.stop = false;
-      stop_.parent = detail::thread_context.chain;  // a stop of the caller's own group reaches
-      ++generation_;
+    if (crew_->process != process_id()) {
+      std::unique_ptr<Crew> own = Crew::start(threads_);  // throws with the parent's crew kept
+      (void)crew_.release();
+      crew_ = std::move(own);
     }
-    wake_.notify_all();
-    std::exception_ptr own_error;
-    try {
-      body(0, block_end(0, count));
-    } catch (...) {
-      own_error = std::current_exception();
-      stop_.stop = true;
-    }
-    // The caller's block may end first: it still answers Ctrl-C while the workers run.
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (!done_.wait_for(lock, kInterruptPoll, [this] { return pending_ == 0; })) {
-      if (own_error) continue;
-      lock.unlock();
-      try {
-        interruption_point();
-      } catch (...) {
-        own_error = std::current_exception();
-        stop_.stop = true;
-      }
-      lock.lock();
-    }
-    body_ = nullptr;
-    if (own_error) std::rethrow_exception(own_error);
-    if (error_) std::rethrow_exception(error_);
+    crew_->run(count, body);
   }
 
  private:
-  void shut_down() noexcept {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    for (auto& worker : workers_)
-      if (worker.joinable()) worker.join();
-  }
+  // The workers and what they share, on the heap so that a child can drop it without a word.
+  struct Crew {
+    explicit Crew(int threads) : threads(threads) {}
 
-  int block_end(int t, int count) const {
-    return static_cast<int>(static_cast<long long>(count) * (t + 1) / threads());
-  }
-
-  void work(int t) {
-    detail::thread_context.chain = &stop_;
-    unsigned long long seen = 0;
-    while (true) {
-      const std::function<void(int, int)>* body;
-      int count;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-        if (stopping_) return;
-        seen = generation_;
-        body = body_;
-        count = count_;
+    static std::unique_ptr<Crew> start(int threads) {
+      auto crew = std::make_unique<Crew>(threads);
+      crew->workers.reserve(static_cast<std::size_t>(threads - 1));
+      for (int t = 1; t < threads; ++t) {
+        try {
+          crew->workers.emplace_back([raw = crew.get(), t] { raw->work(t); });
+        } catch (const std::system_error& error) {
+          throw std::runtime_error("could not start worker thread " + std::to_string(t) + " (" +
+                                   error.what() + "); ask for fewer threads");
+        }
       }
-      std::exception_ptr error;
+      return crew;
+    }
+
+    ~Crew() {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        stopping = true;
+      }
+      wake.notify_all();
+      for (auto& worker : workers)
+        if (worker.joinable()) worker.join();
+    }
+
+    Crew(const Crew&) = delete;
+    Crew& operator=(const Crew&) = delete;
+
+    void run(int items, const std::function<void(int, int)>& job) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        body = &job;
+        count = items;
+        pending = threads - 1;
+        error = nullptr;
+        stop.stop = false;
+        stop.parent = detail::thread_context.chain;  // a stop of the caller's own group reaches
+        ++generation;
+      }
+      wake.notify_all();
+      std::exception_ptr own_error;
       try {
-        (*body)(block_end(t - 1, count), block_end(t, count));
+        job(0, block_end(0, items));
       } catch (...) {
-        error = std::current_exception();
-        stop_.stop = true;
+        own_error = std::current_exception();
+        stop.stop = true;
       }
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (error && !error_) error_ = error;
-        if (--pending_ == 0) done_.notify_one();
+      // The caller's block may end first: it still answers Ctrl-C while the workers run.
+      std::unique_lock<std::mutex> lock(mutex);
+      while (!done.wait_for(lock, kInterruptPoll, [this] { return pending == 0; })) {
+        if (own_error) continue;
+        lock.unlock();
+        try {
+          interruption_point();
+        } catch (...) {
+          own_error = std::current_exception();
+          stop.stop = true;
+        }
+        lock.lock();
+      }
+      body = nullptr;
+      if (own_error) std::rethrow_exception(own_error);
+      if (error) std::rethrow_exception(error);
+    }
+
+    int block_end(int t, int items) const {
+      return static_cast<int>(static_cast<long long>(items) * (t + 1) / threads);
+    }
+
+    void work(int t) {
+      detail::thread_context.chain = &stop;
+      unsigned long long seen = 0;
+      while (true) {
+        const std::function<void(int, int)>* job;
+        int size;
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          wake.wait(lock, [&] { return stopping || generation != seen; });
+          if (stopping) return;
+          seen = generation;
+          job = body;
+          size = count;
+        }
+        std::exception_ptr failure;
+        try {
+          (*job)(block_end(t - 1, size), block_end(t, size));
+        } catch (...) {
+          failure = std::current_exception();
+          stop.stop = true;
+        }
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (failure && !error) error = failure;
+          if (--pending == 0) done.notify_one();
+        }
       }
     }
-  }
 
-  std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable done_;
-  const std::function<void(int, int)>* body_ = nullptr;
-  int count_ = 0;
-  int pending_ = 0;
-  unsigned long long generation_ = 0;
-  bool stopping_ = false;
-  std::exception_ptr error_;
-  detail::StopChain stop_;  // the workers' interruption points read it
+    const int threads;
+    const pid_t process = process_id();
+    std::vector<std::thread> workers;
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::condition_variable done;
+    const std::function<void(int, int)>* body = nullptr;
+    int count = 0;
+    int pending = 0;
+    unsigned long long generation = 0;
+    bool stopping = false;
+    std::exception_ptr error;
+    detail::StopChain stop;  // the workers' interruption points read it
+  };
+
+  int threads_;
+  std::unique_ptr<Crew> crew_;  // none for one thread
 };
 
 }  // namespace rivals

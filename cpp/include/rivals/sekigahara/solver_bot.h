@@ -37,6 +37,10 @@ class SolverBot {
   Json analyse(const State& state);
 
  private:
+  // The shared table, or in a forked child one of its own if another thread was using the
+  // parent's at the fork.
+  SharedSolver& table();
+
   SolverLimits limits_;
   std::shared_ptr<SharedSolver> solver_;
 };
