@@ -24,9 +24,9 @@ from tests.isolated import ROOT, build_cpp_program
 def test_rosenkoenig_own_loop_plays_the_generic_loops_games(tmp_path: Path) -> None:
     program = build_cpp_program(
         tmp_path,
-        [ROOT / "tests/cpp/rosenkoenig_playout.cpp", ROOT / "cpp/rosenkoenig/state.cpp"],
+        [ROOT / "tests/cpp/rosenkoenig_playout.cpp", ROOT / "cpp/rivals/rosenkoenig/state.cpp"],
         "rosenkoenig_playout",
-        f"-I{ROOT / 'cpp/include'}",
+        f"-I{ROOT / 'cpp'}",
     )
     done = subprocess.run([str(program), "20000"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -35,7 +35,7 @@ __all__ = ["FORMAT", "VERSION", "Network", "dumps", "load", "shipped_names", "wr
 
 FORMAT = "rivals-network"
 VERSION = 1
-# The engine's bounds (cpp/include/rivals/core/network.h), so that a network written here loads
+# The engine's bounds (cpp/rivals/core/network.h), so that a network written here loads
 # there.
 MAX_WIDTH = 1024
 MAX_LAYERS = 4

@@ -1,4 +1,4 @@
-"""The engine's random number generator (``cpp/include/rivals/core/rng.h``) in plain Python.
+"""The engine's random number generator (``cpp/rivals/core/rng.h``) in plain Python.
 
 ``resample_from_infostate`` draws its numbers from it, so that a resample with a given seed is
 the same in the reference as in the engine and the two can be compared move by move.
@@ -11,7 +11,7 @@ _MASK32 = (1 << 32) - 1
 
 
 def mix64(x: int) -> int:
-    """splitmix64, as ``mix64`` in ``cpp/include/rivals/core/rng.h``."""
+    """splitmix64, as ``mix64`` in ``cpp/rivals/core/rng.h``."""
     x = (x + 0x9E3779B97F4A7C15) & _MASK64
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
