@@ -59,8 +59,7 @@ inline std::int64_t thread_cpu_ns() {
 // Seconds on `clock` since some fixed point: differences measure a span on that clock.
 inline double clock_seconds(BudgetClock clock) {
   if (clock == BudgetClock::kThreadCpu) return static_cast<double>(thread_cpu_ns()) * 1e-9;
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // Starts on construction; `passed()` reads the chosen clock. A thread CPU deadline belongs to
