@@ -12,12 +12,15 @@ import time
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import rivals
+from rivals import cli
 from rivals import replay as replays
 from rivals.render.svg import moves as svg_moves
-from rivals.web import boards, lobby, views
+from rivals.web import boards, command, lobby, views
+from rivals.web.app import create_app
 from rivals.web.server import Limits
 from tests.web_client import (
     PERSON,
@@ -487,3 +490,31 @@ def test_every_place_to_click_is_on_the_picture_and_offers_legal_moves(name: str
                 )
                 assert 0 <= x <= width and 0 <= y <= height, target
         checked += 1
+
+
+def test_a_server_for_the_network_answers_any_host_name_but_still_only_its_own_pages() -> None:
+    app = create_app(host="0.0.0.0")
+    lan = "http://192.168.1.20:8000"
+    with TestClient(app, base_url=lan) as test_client:
+        assert test_client.get("/api/catalog").status_code == 200
+        body = table_request("rosenkoenig", [PERSON, PERSON])
+        created = test_client.post("/api/tables", json=body, headers={"origin": lan})
+        assert created.status_code == 200
+        foreign = test_client.post(
+            "/api/tables", json=body, headers={"origin": "http://evil.example"}
+        )
+        assert foreign.status_code == 403
+        with test_client.websocket_connect(
+            "ws://192.168.1.20:8000/ws", headers={"origin": lan}
+        ) as socket:
+            seat = Seat(socket, created.json()["seats"][1]["token"])
+            assert seat.welcome["seat"] == 1
+
+
+def test_serve_is_a_sub_command_whose_options_are_checked() -> None:
+    parser = cli.build_parser()
+    args = parser.parse_args(["serve", "--host", "0.0.0.0", "--port", "8123", "--max-games", "4"])
+    assert (args.host, args.port, args.max_games, args.idle_minutes) == ("0.0.0.0", 8123, 4, 60)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["serve", "--port", "70000"])
+    assert command.run is args.handler

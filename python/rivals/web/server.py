@@ -7,6 +7,7 @@ import itertools
 import logging
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -45,14 +46,20 @@ class Server:
         self.rematches: dict[str, Table] = {}
         self._numbers = itertools.count(1)
 
-    def create_table(self, game: Game, seats: list[SeatSpec], state: State | None = None) -> Table:
-        """A new table, its bots made and its first moves (chance, bots) under way once an
-        event loop runs it; ``TableError`` when the server holds as many as it may."""
+    def create_table(
+        self,
+        game: Game,
+        seats: list[SeatSpec],
+        state: State | None = None,
+        chance: Callable[[State], int] | None = None,
+    ) -> Table:
+        """A new table (see ``Table``), its bots made; ``TableError`` when the server holds as
+        many as it may. Its first moves (chance, bots) are played once it is run or joined."""
         if len(self.tables) >= self.limits.tables:
             raise TableError(
                 f"the server holds {self.limits.tables} games already; finish one or try later"
             )
-        table = Table(next(self._numbers), game, seats, self.executor, state)
+        table = Table(next(self._numbers), game, seats, self.executor, state, chance)
         self.tables[table.id] = table
         for token in table.tokens:
             self.seats[token] = table

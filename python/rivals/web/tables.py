@@ -15,6 +15,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
@@ -88,6 +89,7 @@ class Table:
         seats: list[SeatSpec],
         executor: Executor,
         state: State | None = None,
+        chance: Callable[[State], int] | None = None,
     ) -> None:
         self.number = number
         self.game = game
@@ -101,6 +103,9 @@ class Table:
         # From 2**63 values: the seed decides every deal, so a small range could be searched.
         self.seed = random.SystemRandom().randrange(2**63)
         self.rng = random.Random(self.seed)
+        # Who resolves a chance node: the seeded stream, or a caller's choice (a test replaying
+        # a history).
+        self.chance = chance or self._draw
         self.bots: dict[int, Bot] = {
             seat: rivals.bots.make(spec.bot, game, (self.seed + seat) % 2**64, **spec.settings)
             for seat, spec in enumerate(seats)
@@ -156,6 +161,7 @@ class Table:
         self.touch()
         client.send(self.welcome(client))
         self.broadcast()
+        self.run()
 
     def leave(self, client: Client) -> None:
         self.clients.discard(client)
@@ -274,8 +280,7 @@ class Table:
             state = self.state
             player = state.current_player()
             if player == CHANCE:
-                outcomes, weights = zip(*state.chance_outcomes())
-                self._apply(self.rng.choices(outcomes, weights=weights)[0])
+                self._apply(self.chance(state))
                 continue
             bot = self.bots.get(player)
             if bot is None:
@@ -300,6 +305,10 @@ class Table:
             self._apply(action)
         if (self.version, len(self.moves)) != start or self.over:
             self.broadcast()
+
+    def _draw(self, state: State) -> int:
+        outcomes, weights = zip(*state.chance_outcomes())
+        return int(self.rng.choices(outcomes, weights=weights)[0])
 
     async def _fallback(self, player: int, position: State, why: str) -> int:
         """A move for a seat whose bot ran out of its budget (an exact solver far from the
