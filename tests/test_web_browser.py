@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Dialog, Page, sync_playwright
 
+from rivals import replay as replays
 from tests.test_viewer import chromium
 from tests.web_client import live_server
 
@@ -180,3 +182,65 @@ def test_two_people_play_a_hidden_card_game_from_two_browsers(
         assert page.locator("table.scores tr").count() == 3
         assert page.errors == []  # type: ignore[attr-defined]
     assert counts["board"] + counts["menu"] > 0
+
+
+def test_hint_undo_save_resign_rematch_and_resume(
+    browser: Browser, server: str, tmp_path: Path
+) -> None:
+    page = page_of(browser)
+    dialogs: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    set_up(page, server, "verraeter", {"players": 3, "rounds": 2}, ["person", "random", "random"])
+    page.click("#start")
+    page.wait_for_url("**/play#seat=*")
+    assert wait_for_turn(page)
+    page.click("#hint")
+    page.wait_for_selector("#menu button.move.hinted")
+    assert "hint: best would play" in page.locator("#toasts").inner_text()
+    click_a_move(page, random.Random(1), {"board": 0, "menu": 0, "popup": 0})
+    assert wait_for_turn(page)
+    page.click("#undo")
+    page.wait_for_selector(".toast.error")
+    # Verräter's first moves are public, but the other seats have moved since: nothing is undone.
+    assert (
+        "cannot undo: another seat has moved since your move"
+        in page.locator(".toast.error").inner_text()
+    )
+    page.locator(".toast.error").click()
+    step = step_of(page)
+    with page.expect_download() as download:
+        page.click("#save")
+    saved = tmp_path / "saved.json"
+    download.value.save_as(saved)
+    assert dialogs and "holds every hidden card" in dialogs[-1]
+    assert len(replays.load(saved).history()) == step
+    page.click("#resign")
+    page.wait_for_selector("#result:not([hidden])")
+    assert "resigned" in page.locator("#result .result-text").inner_text()
+    page.click("#rematch")
+    page.wait_for_selector("#toasts a")
+    page.click("#toasts a")
+    page.wait_for_function(
+        "document.body.dataset.step !== undefined && document.body.dataset.over === 'false'"
+    )
+    assert page.locator("#result").is_hidden()
+    # The saved game resumes from the lobby where it stood.
+    page.goto(f"{server}/")
+    page.wait_for_selector(".game-choice.chosen")  # the lobby has read the catalog
+    page.set_input_files("#resume-file", str(saved))
+    page.wait_for_selector("#resume-box:not([hidden]), #resume-error:not(:empty)")
+    assert page.locator("#resume-error").inner_text() == ""
+    assert "holds every hidden card" in page.locator("#resume-summary").inner_text()
+    page.select_option('select[data-seat="1"]', "random")
+    page.select_option('select[data-seat="2"]', "random")
+    page.click("#start")
+    page.wait_for_url("**/play#seat=*")
+    page.wait_for_selector("body[data-step]")
+    assert step_of(page) >= step
+    assert page.locator("#log li").count() > 0
+    assert page.errors == []  # type: ignore[attr-defined]
