@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "rivals/bots/tree_search.h"
@@ -82,12 +83,30 @@ class IsmctsBot {
   }
 
   Action step(const State& root, const std::vector<Action>& history) {
+    visits_ = 0;
+    moves_.set({});
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
     const Player me = root.current_player();
     grow_trees(searches_, [&](Search& search) { grow(search, root, history, me); });
-    return most_visited(searches_, legal, count);
+    std::int64_t visits = 0;
+    for (const Search& search : searches_)
+      visits += search.trees[search.tree_of(me)].nodes[0].visits;
+    visits_ = visits;
+    auto moves = root_moves(searches_, legal, count);
+    const Action best = most_visited(moves);
+    moves_.set(std::move(moves));
+    return best;
+  }
+
+  // The last move's search: the simulations its root has seen over all threads ("visits") and
+  // each legal move's share ("moves": its visits and the mean return, for the player to move, of
+  // the simulations through it); 0 and no moves for a move played without a search (the only
+  // legal one). Readable from another thread while the search runs (the moves once it ended).
+  Json stats() const {
+    return Json::object(
+        {{"visits", Json(visits_.load())}, {"moves", root_moves_json(moves_.get())}});
   }
 
  private:
@@ -126,7 +145,7 @@ class IsmctsBot {
     void root_children(Fn&& fn) const {
       const Tree& tree = trees[tree_of(root_seat)];
       for (std::int32_t c = tree.nodes[0].first_child; c >= 0; c = tree.nodes[c].next_sibling)
-        fn(tree.nodes[c].action, tree.nodes[c].visits);
+        fn(tree.nodes[c].action, tree.nodes[c].visits, tree.nodes[c].value);
     }
   };
 
@@ -340,6 +359,8 @@ class IsmctsBot {
   std::int64_t per_deal_ = 1;
   int seat_trees_ = 1;  // trees per search: one, or one per seat
   std::vector<Search> searches_;
+  CopyableAtomic<std::int64_t> visits_ = 0;  // stats()
+  Guarded<std::vector<RootMove>> moves_;
 };
 
 }  // namespace rivals

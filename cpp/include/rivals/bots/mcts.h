@@ -208,6 +208,7 @@ class MctsBot {
     visits_ = 0;
     kept_ = 0;
     repeated_ = 0;
+    moves_.set({});
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
@@ -240,18 +241,24 @@ class MctsBot {
     }
     visits_ = visits;
     repeated_ = repeated;
-    return most_visited(trees_, legal, count);
+    auto moves = root_moves(trees_, legal, count);
+    const Action best = most_visited(moves);
+    moves_.set(std::move(moves));
+    return best;
   }
 
   // The last move's search: the simulations its root has seen ("visits", over all trees), how
-  // many of them a kept tree brought from the moves before ("kept"; reuse_tree) and how many of
-  // its own ended in a repetition ("repeated"; repetition_draw); all 0 for a move played without
-  // a search (the only legal one, or a win proven first). Readable from another thread while the
-  // search runs (the last two once it has ended).
+  // many of them a kept tree brought from the moves before ("kept"; reuse_tree), how many of
+  // its own ended in a repetition ("repeated"; repetition_draw) and each legal move's share
+  // ("moves": its visits and the mean return, for the player to move, of the simulations
+  // through it); all 0 and no moves for a move played without a search (the only legal one, or
+  // a win proven first). Readable from another thread while the search runs (the last three
+  // once it has ended).
   Json stats() const {
     return Json::object({{"visits", Json(visits_.load())},
                          {"kept", Json(kept_.load())},
-                         {"repeated", Json(repeated_.load())}});
+                         {"repeated", Json(repeated_.load())},
+                         {"moves", root_moves_json(moves_.get())}});
   }
 
  private:
@@ -278,7 +285,7 @@ class MctsBot {
     template <class Fn>
     void root_children(Fn&& fn) const {
       for (std::int32_t c = nodes[0].first_child; c >= 0; c = nodes[c].next_sibling)
-        fn(nodes[c].action, nodes[c].visits);
+        fn(nodes[c].action, nodes[c].visits, nodes[c].value);
     }
   };
 
@@ -511,6 +518,7 @@ class MctsBot {
   CopyableAtomic<std::int64_t> visits_ = 0;          // stats()
   CopyableAtomic<std::int64_t> kept_ = 0;
   CopyableAtomic<std::int64_t> repeated_ = 0;
+  Guarded<std::vector<RootMove>> moves_;
   ImplicitMinimax<G> implicit_;
   Prior<G> prior_;
   Rollout<G> rollout_;
