@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Dialog, Page, sync_playwright
 
+import rivals
 from rivals import replay as replays
 from tests.test_viewer import chromium
 from tests.web_client import live_server
@@ -243,4 +244,45 @@ def test_hint_undo_save_resign_rematch_and_resume(
     page.wait_for_selector("body[data-step]")
     assert step_of(page) >= step
     assert page.locator("#log li").count() > 0
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_replay_opens_in_the_review_and_its_positions_are_analysed(
+    browser: Browser, server: str, tmp_path: Path
+) -> None:
+    rng = random.Random(3)
+    state = rivals.make("rosenkoenig").new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    saved = tmp_path / "game.json"
+    saved.write_text(replays.dumps(state), encoding="utf-8")
+    page = page_of(browser, 1024, 768)
+    page.goto(f"{server}/")
+    page.wait_for_selector(".game-choice.chosen")
+    page.set_input_files("#review-file", str(saved))
+    page.wait_for_url("**/review#id=*")
+    page.wait_for_selector("#board svg")
+    last = len(state.history())
+    assert page.locator("#counter").inner_text() == f"{last} / {last}"
+    page.click("#first")
+    page.wait_for_function("document.body.dataset.step === '0'")
+    # On to the first decision (the deal comes first), by the keyboard.
+    decision = next(
+        k
+        for k in range(last)
+        if not state.game.state_from_history(state.history()[:k]).is_chance_node()
+    )
+    for _ in range(decision):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"document.body.dataset.step === '{decision}'")
+    page.fill("#bot-settings", "iterations=300")
+    page.click("#analyse")
+    rows = page.locator(".analysis-table tbody tr")
+    rows.first.wait_for()
+    at = state.game.state_from_history(state.history()[:decision])
+    assert rows.count() == len(at.legal_actions())
+    assert page.locator(".analysis-table tr.played").count() == 1
+    # A click in the move list goes to that step.
+    page.click('#log li[data-step="5"]')
+    page.wait_for_function("document.body.dataset.step === '5'")
     assert page.errors == []  # type: ignore[attr-defined]

@@ -33,7 +33,7 @@ from rivals import replay as replays
 from rivals import rulebook
 from rivals.render import params_text, seat_label
 from rivals.render.svg import escape
-from rivals.web import lobby
+from rivals.web import lobby, reviews
 from rivals.web.server import Limits, Server
 from rivals.web.tables import Client, Table, TableError
 
@@ -190,6 +190,9 @@ def create_app(
     only requests addressed to it by a loopback name, which keeps other sites' pages (DNS
     rebinding) out."""
     server = Server(limits, threads)
+    # Analyses at once: each holds a thread for as long as its bot thinks. Made in the server's
+    # event loop (an asyncio primitive belongs to the loop it is first used in).
+    analysing: list[asyncio.Semaphore] = []
 
     async def catalog(request: Request) -> Response:
         del request
@@ -250,6 +253,75 @@ def create_app(
             }
         )
 
+    async def create_review(request: Request) -> Response:
+        body = _object(await _body(request, server.limits.upload_bytes), "the request")
+        data, _ = _replay_from(body.get("replay"), body.get("index"))
+        try:
+            review = reviews.from_replay(data)
+        except ValueError as error:
+            raise ApiError(400, str(error)) from None
+        try:
+            server.add_review(review)
+        except TableError as error:
+            raise ApiError(503, str(error)) from None
+        return JSONResponse({"id": review.id})
+
+    def review_of(request: Request) -> reviews.Review:
+        review = server.reviews.get(request.path_params["review"])
+        if review is None:
+            raise ApiError(404, "this review is not (or no longer) on the server")
+        review.touch()
+        return review
+
+    def seat_param(request: Request) -> int | None:
+        seat = request.query_params.get("seat", "")
+        if seat in ("", "spectator"):
+            return None
+        if not seat.isascii() or not seat.isdigit() or len(seat) > 3:
+            raise ApiError(400, "seat must be a seat number or spectator")
+        return int(seat)
+
+    async def review_summary(request: Request) -> Response:
+        return JSONResponse(review_of(request).summary())
+
+    async def review_log(request: Request) -> Response:
+        review = review_of(request)
+        try:
+            return JSONResponse({"entries": review.log(seat_param(request))})
+        except ValueError as error:
+            raise ApiError(400, str(error)) from None
+
+    async def review_frame(request: Request) -> Response:
+        review = review_of(request)
+        step = request.query_params.get("step", "0")
+        if not step.isascii() or not step.isdigit() or len(step) > 7:
+            raise ApiError(400, "step must be a whole number")
+        try:
+            return JSONResponse(review.frame(int(step), seat_param(request)))
+        except ValueError as error:
+            raise ApiError(400, str(error)) from None
+
+    async def review_analyse(request: Request) -> Response:
+        review = review_of(request)
+        body = _object(await _body(request, server.limits.message_bytes), "the request")
+        loop = asyncio.get_running_loop()
+        if not analysing:
+            analysing.append(asyncio.Semaphore(server.limits.analyses))
+        async with analysing[0]:
+            try:
+                answer = await loop.run_in_executor(
+                    server.executor,
+                    reviews.analyse,
+                    review,
+                    body.get("step"),
+                    body.get("bot"),
+                    body.get("params", {}),
+                    server.solvers,
+                )
+            except ValueError as error:
+                raise ApiError(400, str(error)) from None
+        return JSONResponse(answer)
+
     async def rules(request: Request) -> Response:
         game = request.path_params["game"]
         if game not in rivals.games():
@@ -287,10 +359,16 @@ def create_app(
         routes=[
             Route("/", _page("lobby.html")),
             Route("/play", _page("play.html")),
+            Route("/review", _page("review.html")),
             Route("/rules/{game}", rules),
             Route("/api/catalog", catalog),
             Route("/api/replays", inspect, methods=["POST"]),
             Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/reviews", create_review, methods=["POST"]),
+            Route("/api/reviews/{review}", review_summary),
+            Route("/api/reviews/{review}/log", review_log),
+            Route("/api/reviews/{review}/frame", review_frame),
+            Route("/api/reviews/{review}/analyse", review_analyse, methods=["POST"]),
             WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ],
@@ -419,6 +497,8 @@ async def _handle(server: Server, table: Table, client: Client, message: dict[st
         client.send(table.save(client))
     elif kind == "rematch":
         server.rematch(table, client)
+    elif kind == "review":
+        client.send({"type": "review", "id": server.review_of(table, client).id})
     elif kind == "hint":
         await table.hint(client)
     elif kind == "ping":

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rivals._core import Game, State
 from rivals.web.lobby import SeatSpec
+from rivals.web.reviews import Review, Solvers
 from rivals.web.tables import Client, Table, TableError
 
 __all__ = ["Limits", "Server"]
@@ -30,6 +31,8 @@ class Limits:
     idle_s: float = 3600.0  # a table or a connection that long without a move or a message
     message_bytes: int = 16 * 1024  # one message from a browser
     upload_bytes: int = 8 * 1024 * 1024  # a replay sent to resume or review
+    reviews: int = 32  # finished games held for review at once
+    analyses: int = 2  # positions analysed at once (each takes a thread for its bot's time)
 
 
 class Server:
@@ -44,6 +47,8 @@ class Server:
         self.seats: dict[str, Table] = {}
         self.connections = 0
         self.rematches: dict[str, Table] = {}
+        self.reviews: dict[str, Review] = {}
+        self.solvers = Solvers()
         self._numbers = itertools.count(1)
 
     def create_table(
@@ -84,12 +89,34 @@ class Server:
         log.info("table %d closed: %s", table.number, reason)
 
     def reap(self, now: float | None = None) -> int:
-        """Closes the tables idle for longer than the limit; how many."""
+        """Closes the tables and reviews idle for longer than the limit; how many."""
         now = time.monotonic() if now is None else now
         idle = [t for t in self.tables.values() if now - t.last_active > self.limits.idle_s]
         for table in idle:
             self.remove(table, f"closed after {self.limits.idle_s / 60:g} minutes without a move")
-        return len(idle)
+        old = [r for r in self.reviews.values() if now - r.last_active > self.limits.idle_s]
+        for review in old:
+            del self.reviews[review.id]
+        return len(idle) + len(old)
+
+    def add_review(self, review: Review) -> Review:
+        """Holds ``review``; ``TableError`` when as many are held as may be."""
+        if len(self.reviews) >= self.limits.reviews:
+            raise TableError(
+                f"the server holds {self.limits.reviews} reviews already; try again later"
+            )
+        self.reviews[review.id] = review
+        return review
+
+    def review_of(self, table: Table, client: Client) -> Review:
+        """A review of ``table``'s game once it is over: every seat's view for a seat (they
+        have played it out), the public view for a spectator."""
+        if not table.over:
+            raise TableError("a game is reviewed once it is over")
+        viewers: list[int | None] = (
+            [None] if client.seat is None else [*range(table.game.num_players), None]
+        )
+        return self.add_review(Review(table.state.clone(), viewers, table.names()))
 
     def rematch(self, table: Table, client: Client) -> Table:
         """The next game at the same table, the same seats, new links: each person connected

@@ -240,6 +240,28 @@
     }
   }
 
+  async function chooseReview(event) {
+    const file = event.target.files[0];
+    const error = document.getElementById("review-error");
+    error.textContent = "";
+    if (!file) return;
+    try {
+      const text = await rivals.readFile(file, UPLOAD_LIMIT);
+      let index = null;
+      const summary = await request("/api/replays", {replay: text});
+      if (summary.games > 1) {
+        const answer = window.prompt(`${file.name} holds ${summary.games} games: which one (0 to ${summary.games - 1})?`, "0");
+        if (answer === null) return;
+        index = Number(answer);
+      }
+      const review = await request("/api/reviews", {replay: text, index});
+      location.href = `/review#id=${review.id}`;
+    } catch (problem) {
+      error.textContent = problem.message;
+      event.target.value = "";
+    }
+  }
+
   function cancelResume() {
     resume = null;
     document.getElementById("resume-box").hidden = true;
@@ -259,6 +281,7 @@
     chooseGame(catalog.games.some((entry) => entry.name === "rosenkoenig") ? "rosenkoenig" : catalog.games[0].name);
     document.getElementById("start").addEventListener("click", start);
     document.getElementById("resume-file").addEventListener("change", chooseResume);
+    document.getElementById("review-file").addEventListener("change", chooseReview);
     document.getElementById("resume-cancel").addEventListener("click", cancelResume);
   }
 

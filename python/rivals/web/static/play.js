@@ -53,6 +53,7 @@
       case "hint": return hint(message);
       case "saved": return saved(message);
       case "rematch": return rematch(message);
+      case "review": return review(message);
       case "closed":
         state.closed = true;
         setStatus(message.message);
@@ -346,6 +347,7 @@
     byId("resign").disabled = !seat || view.over;
     byId("save").disabled = !seat;
     byId("rematch").hidden = !(seat && view.over);
+    byId("review").hidden = !view.over;
     for (const id of ["hint", "undo", "resign", "save"]) byId(id).hidden = !seat;
     const note = byId("save-note");
     note.hidden = !(seat && state.hidden);
@@ -379,6 +381,12 @@
     item.replaceChildren("A rematch is ready: ", link);
   }
 
+  function review(message) {
+    const link = el("a", {href: `/review#id=${message.id}`, target: "_blank", rel: "noopener"}, "open the review");
+    const item = toast("", "error");
+    item.replaceChildren("The review is ready: ", link);
+  }
+
   function setup() {
     if (!token) {
       setStatus("this page needs a game's link (from the lobby)");
@@ -403,6 +411,7 @@
       send({type: "save"});
     });
     document.getElementById("rematch").addEventListener("click", () => send({type: "rematch"}));
+    document.getElementById("review").addEventListener("click", () => send({type: "review"}));
     document.getElementById("copy-watch").addEventListener("click", (event) => {
       if (state.spectate) rivals.copy(rivals.link(`/play#watch=${state.spectate}`), event.target);
     });
