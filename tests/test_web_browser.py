@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Dialog, Page, sync_playwright
 
 import rivals
+from rivals import cli
 from rivals import replay as replays
 from tests.test_viewer import chromium
 from tests.web_client import live_server
@@ -286,3 +287,26 @@ def test_a_replay_opens_in_the_review_and_its_positions_are_analysed(
     page.click('#log li[data-step="5"]')
     page.wait_for_function("document.body.dataset.step === '5'")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_running_arena_is_watched_from_the_lobby(browser: Browser, tmp_path: Path) -> None:
+    out = tmp_path / "arena.jsonl"
+    assert (
+        cli.main(
+            ["arena", "sekigahara", "--bots", "random,random", "--games", "6", "--out", str(out)]
+        )
+        == 0
+    )
+    with live_server(watch=[out]) as address:
+        page = page_of(browser, 1024, 768)
+        page.goto(f"{address}/")
+        page.click("#watch-list a")
+        page.wait_for_function("document.body.dataset.games === '6'")
+        assert page.locator("#standings tbody tr").count() == 2
+        assert page.locator("#recent li").count() == 6
+        with page.context.expect_page() as opened:
+            page.click("#recent li >> nth=0")
+        review = opened.value
+        review.wait_for_selector("#board svg")
+        assert "review" in review.url
+        assert page.errors == []  # type: ignore[attr-defined]

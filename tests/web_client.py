@@ -9,7 +9,8 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -23,9 +24,11 @@ WS = "ws://127.0.0.1/ws"
 
 
 @contextlib.contextmanager
-def client(limits: Limits | None = None, threads: int = 2) -> Iterator[TestClient]:
+def client(
+    limits: Limits | None = None, threads: int = 2, watch: Sequence[Path] = ()
+) -> Iterator[TestClient]:
     """A TestClient of a new server (its lifespan run: the reaper and the pool end with it)."""
-    app = create_app(limits, threads=threads)
+    app = create_app(limits, threads=threads, watch=watch)
     with TestClient(app, base_url=BASE) as test_client:
         yield test_client
 
@@ -119,11 +122,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def live_server(limits: Limits | None = None, threads: int = 2) -> Iterator[str]:
+def live_server(
+    limits: Limits | None = None, threads: int = 2, watch: Sequence[Path] = ()
+) -> Iterator[str]:
     """A real server on 127.0.0.1 at a free port, stopped when the block ends; its address."""
     port = free_port()
     config = uvicorn.Config(
-        create_app(limits, threads=threads),
+        create_app(limits, threads=threads, watch=watch),
         host="127.0.0.1",
         port=port,
         log_level="warning",

@@ -12,8 +12,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any
 
@@ -31,11 +32,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import rivals
 from rivals import replay as replays
 from rivals import rulebook
-from rivals.render import params_text, seat_label
+from rivals.render import seat_label
 from rivals.render.svg import escape
-from rivals.web import lobby, reviews
+from rivals.web import lobby, reviews, views
 from rivals.web.server import Limits, Server
 from rivals.web.tables import Client, Table, TableError
+from rivals.web.watch import Watch
 
 __all__ = ["create_app"]
 
@@ -184,12 +186,15 @@ def _state_of(data: Any) -> Any:
 
 
 def create_app(
-    limits: Limits | None = None, threads: int | None = None, host: str = "127.0.0.1"
+    limits: Limits | None = None,
+    threads: int | None = None,
+    host: str = "127.0.0.1",
+    watch: Sequence[str | os.PathLike[str]] = (),
 ) -> Starlette:
     """The application, serving on ``host``: bound to this machine (the default), it answers
     only requests addressed to it by a loopback name, which keeps other sites' pages (DNS
-    rebinding) out."""
-    server = Server(limits, threads)
+    rebinding) out. ``watch`` are the replay logs of arenas and tournaments it follows."""
+    server = Server(limits, threads, watch)
     # Analyses at once: each holds a thread for as long as its bot thinks. Made in the server's
     # event loop (an asyncio primitive belongs to the loop it is first used in).
     analysing: list[asyncio.Semaphore] = []
@@ -208,7 +213,7 @@ def create_app(
             {
                 "game": game.name,
                 "long_name": game.info.long_name,
-                "params": params_text(game.params),
+                "params": views.params_shown(game),
                 "players": players,
                 "seat_labels": [seat_label(game.name, players, seat) for seat in range(players)],
                 "steps": len(state.history()),
@@ -322,6 +327,41 @@ def create_app(
                 raise ApiError(400, str(error)) from None
         return JSONResponse(answer)
 
+    async def watched(request: Request) -> Response:
+        del request
+        return JSONResponse([{"number": w.number, "name": w.name} for w in server.watches])
+
+    def watch_of(request: Request) -> Watch:
+        number = request.path_params["log"]
+        if (
+            not number.isascii()
+            or not number.isdigit()
+            or not 1 <= int(number) <= len(server.watches)
+        ):
+            raise ApiError(404, "no such log: the logs are those given to rivals serve --watch")
+        return server.watches[int(number) - 1]
+
+    async def watch_snapshot(request: Request) -> Response:
+        watch = watch_of(request)
+        loop = asyncio.get_running_loop()
+        return JSONResponse(await loop.run_in_executor(server.executor, watch.snapshot))
+
+    async def watch_review(request: Request) -> Response:
+        watch = watch_of(request)
+        body = _object(await _body(request, server.limits.message_bytes), "the request")
+        line = body.get("line")
+        if isinstance(line, bool) or not isinstance(line, int) or line < 1:
+            raise ApiError(400, "line must be a line number of the log")
+        loop = asyncio.get_running_loop()
+        try:
+            data = await loop.run_in_executor(server.executor, watch.game, line)
+            review = server.add_review(reviews.from_replay(data))
+        except ValueError as error:
+            raise ApiError(400, str(error)) from None
+        except TableError as error:
+            raise ApiError(503, str(error)) from None
+        return JSONResponse({"id": review.id})
+
     async def rules(request: Request) -> Response:
         game = request.path_params["game"]
         if game not in rivals.games():
@@ -360,6 +400,7 @@ def create_app(
             Route("/", _page("lobby.html")),
             Route("/play", _page("play.html")),
             Route("/review", _page("review.html")),
+            Route("/watch", _page("watch.html")),
             Route("/rules/{game}", rules),
             Route("/api/catalog", catalog),
             Route("/api/replays", inspect, methods=["POST"]),
@@ -369,6 +410,9 @@ def create_app(
             Route("/api/reviews/{review}/log", review_log),
             Route("/api/reviews/{review}/frame", review_frame),
             Route("/api/reviews/{review}/analyse", review_analyse, methods=["POST"]),
+            Route("/api/watch", watched),
+            Route("/api/watch/{log}", watch_snapshot),
+            Route("/api/watch/{log}/review", watch_review, methods=["POST"]),
             WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ],

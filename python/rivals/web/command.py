@@ -60,6 +60,13 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     serve.add_argument(
         "--threads", type=_count(1, 256), default=None, help="threads the bots think in (the cores)"
     )
+    serve.add_argument(
+        "--watch",
+        action="append",
+        default=[],
+        metavar="FILE.jsonl",
+        help="the replay log of a running rivals arena or tournament to follow (repeatable)",
+    )
     return serve
 
 
@@ -101,7 +108,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from rivals.web.server import Limits
 
     limits = Limits(tables=args.max_games, idle_s=args.idle_minutes * 60.0)
-    app = create_app(limits, threads=args.threads, host=args.host)
+    app = create_app(limits, threads=args.threads, host=args.host, watch=args.watch)
     for url in _addresses(args.host, args.port):
         console.print(Text(f"rivals serve: the lobby is at {url}", style="bold"))
     console.print(Text("Ctrl-C stops the server and ends its games", style="dim"))

@@ -21,7 +21,7 @@ from typing import Any
 import rivals
 from rivals import replay as replays
 from rivals._core import CHANCE, Bot, BudgetExceeded, Game, State
-from rivals.render import params_text, result_text
+from rivals.render import result_text
 from rivals.render.svg import moves
 from rivals.web import views
 from rivals.web.lobby import check_bot
@@ -58,7 +58,7 @@ class Review:
             "id": self.id,
             "game": game.name,
             "long_name": game.info.long_name,
-            "params": params_text(game.params),
+            "params": views.params_shown(game),
             "steps": len(self.history),
             "seats": labels,
             "names": self.names,

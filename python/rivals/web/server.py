@@ -7,7 +7,7 @@ import itertools
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -15,6 +15,7 @@ from rivals._core import Game, State
 from rivals.web.lobby import SeatSpec
 from rivals.web.reviews import Review, Solvers
 from rivals.web.tables import Client, Table, TableError
+from rivals.web.watch import Watch
 
 __all__ = ["Limits", "Server"]
 
@@ -39,8 +40,15 @@ class Server:
     """Every table, reachable by its seats' tokens (a person's private link) and its id (the
     spectators' link); nothing lists them."""
 
-    def __init__(self, limits: Limits | None = None, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        threads: int | None = None,
+        watch: Sequence[str | os.PathLike[str]] = (),
+    ) -> None:
         self.limits = limits or Limits()
+        # The replay logs given on the command line, numbered from 1 as the pages name them.
+        self.watches = [Watch(number, path) for number, path in enumerate(watch, 1)]
         workers = threads or max(2, os.cpu_count() or 1)
         self.executor = ThreadPoolExecutor(workers, thread_name_prefix="rivals-bot")
         self.tables: dict[str, Table] = {}

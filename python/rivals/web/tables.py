@@ -23,7 +23,7 @@ import rivals
 from rivals import replay as replays
 from rivals._core import CHANCE, Bot, BudgetExceeded, Game, State
 from rivals.play import reveals
-from rivals.render import params_text, result_text
+from rivals.render import result_text
 from rivals.render.svg import Move, moves
 from rivals.web import views
 from rivals.web.boards import targets
@@ -36,12 +36,6 @@ log = logging.getLogger("rivals.web")
 # Messages waiting for a slow connection before it is dropped: each view is a whole picture,
 # so a connection this far behind is better reconnected (it gets the position afresh).
 QUEUE = 64
-
-
-def changed_params(game: Game) -> dict[str, Any]:
-    """The parameters of ``game`` that differ from its defaults (a page names only those)."""
-    defaults = rivals.make(game.name).params
-    return {key: value for key, value in game.params.items() if defaults.get(key) != value}
 
 
 class TableError(Exception):
@@ -182,7 +176,7 @@ class Table:
             "type": "welcome",
             "game": self.game.name,
             "long_name": info.long_name,
-            "params": params_text(changed_params(self.game)),
+            "params": views.params_shown(self.game),
             "seat": client.seat,
             "hidden": self.hidden,
             "spectate": self.id,

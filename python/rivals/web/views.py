@@ -9,20 +9,38 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import rivals
 from rivals import replay as replays
-from rivals._core import CHANCE, State
-from rivals.render import menu, move_texts, parse_move, player_label, result_text, seat_label
+from rivals._core import CHANCE, Game, State
+from rivals.render import (
+    menu,
+    move_texts,
+    params_text,
+    parse_move,
+    player_label,
+    result_text,
+    seat_label,
+)
 from rivals.render.svg import Move, draw
 
 __all__ = [
     "log_entries",
     "menu_payload",
+    "params_shown",
     "parse_typed",
     "picture",
     "rejection",
     "seat_labels",
     "status_text",
 ]
+
+
+def params_shown(game: Game) -> str:
+    """The parameters of ``game`` that differ from its defaults, as typed (``players=4``): a
+    page names only those."""
+    defaults = rivals.make(game.name).params
+    changed = {key: value for key, value in game.params.items() if defaults.get(key) != value}
+    return params_text(changed)
 
 
 def seat_labels(state: State) -> list[str]:

@@ -240,6 +240,12 @@
     }
   }
 
+  function showWatched(logs) {
+    document.getElementById("watch-box").hidden = !logs.length;
+    document.getElementById("watch-list").replaceChildren(...logs.map((log) =>
+      el("li", {}, el("a", {href: `/watch#log=${log.number}`}, log.name))));
+  }
+
   async function chooseReview(event) {
     const file = event.target.files[0];
     const error = document.getElementById("review-error");
@@ -278,6 +284,7 @@
       return;
     }
     showGames();
+    showWatched(await request("/api/watch"));
     chooseGame(catalog.games.some((entry) => entry.name === "rosenkoenig") ? "rosenkoenig" : catalog.games[0].name);
     document.getElementById("start").addEventListener("click", start);
     document.getElementById("resume-file").addEventListener("change", chooseResume);
