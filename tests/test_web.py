@@ -518,3 +518,37 @@ def test_serve_is_a_sub_command_whose_options_are_checked() -> None:
     with pytest.raises(SystemExit):
         parser.parse_args(["serve", "--port", "70000"])
     assert command.run is args.handler
+
+
+def test_a_finished_game_that_everyone_left_makes_room_for_a_new_one() -> None:
+    body = table_request("rosenkoenig", [PERSON, RANDOM])
+    with client(Limits(tables=1)) as test_client:
+        first = create(test_client, body)
+        with test_client.websocket_connect(WS) as socket:
+            seat = Seat(socket, token_of(first, 0))
+            seat.send({"type": "resign"})
+            seat.next("view")
+            # Someone is still at the finished table: it is kept.
+            assert test_client.post("/api/tables", json=body).status_code == 503
+        create(test_client, body)
+        with test_client.websocket_connect(WS) as socket:
+            socket.send_json({"type": "hello", "token": token_of(first, 0)})
+            assert "does not open a game here" in socket.receive_json()["message"]
+
+
+def test_the_status_counts_games_in_play_and_connections() -> None:
+    with client() as test_client:
+        assert test_client.get("/api/status").json() == {
+            "games_in_play": 0,
+            "games": 0,
+            "connections": 0,
+            "reviews": 0,
+        }
+        created = create(test_client, table_request("rosenkoenig", [PERSON, RANDOM]))
+        create(test_client, table_request("sekigahara", [PERSON, RANDOM]))
+        with test_client.websocket_connect(WS) as socket:
+            seat = Seat(socket, token_of(created, 0))
+            seat.send({"type": "resign"})
+            seat.next("view")
+            status = test_client.get("/api/status").json()
+        assert status == {"games_in_play": 1, "games": 2, "connections": 1, "reviews": 0}

@@ -203,6 +203,17 @@ def create_app(
         del request
         return JSONResponse(lobby.catalog())
 
+    async def status(request: Request) -> Response:
+        del request
+        return JSONResponse(
+            {
+                "games_in_play": sum(not table.over for table in server.tables.values()),
+                "games": len(server.tables),
+                "connections": server.connections,
+                "reviews": len(server.reviews),
+            }
+        )
+
     async def inspect(request: Request) -> Response:
         body = _object(await _body(request, server.limits.upload_bytes), "the request")
         data, count = _replay_from(body.get("replay"), body.get("index"))
@@ -403,6 +414,7 @@ def create_app(
             Route("/watch", _page("watch.html")),
             Route("/rules/{game}", rules),
             Route("/api/catalog", catalog),
+            Route("/api/status", status),
             Route("/api/replays", inspect, methods=["POST"]),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/reviews", create_review, methods=["POST"]),

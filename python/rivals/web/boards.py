@@ -13,6 +13,7 @@ also in the move menu, so a game or an action without a place here is still play
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from typing import Any, cast
@@ -25,6 +26,8 @@ from rivals.render.svg import verraeter as verraeter_svg
 __all__ = ["targets"]
 
 Target = dict[str, Any]
+# Maps whose layout is kept.
+LAYOUTS = 8
 
 
 class _Places:
@@ -80,12 +83,26 @@ def _sekigahara(state: State) -> list[Target]:
     return places.list()
 
 
+_layouts: dict[str, Any] = {}
+
+
+def _rheinlaender_layout(state: State) -> Any:
+    """The picture's layout of the game's map, worked out once per map (it takes a few ms)."""
+    key = json.dumps(state.game.params, sort_keys=True)
+    layout = _layouts.get(key)
+    if layout is None:
+        if len(_layouts) >= LAYOUTS:
+            _layouts.clear()
+        layout = _layouts[key] = rheinlaender_svg._Layout(state.game.map)
+    return layout
+
+
 def _rheinlaender(state: State) -> list[Target]:
     game_map = state.game.map
     spaces = game_map["spaces"]
     count = len(spaces)
     top = max(n for space in spaces for n in space["numbers"])
-    layout = rheinlaender_svg._Layout(game_map)
+    layout = _rheinlaender_layout(state)
     seat = state.current_player()
     places = _Places()
     for action in state.legal_actions():

@@ -22,6 +22,10 @@ __all__ = ["Limits", "Server"]
 log = logging.getLogger("rivals.web")
 
 
+# A finished game nobody is connected to any more is let go after this long.
+FINISHED_S = 600.0
+
+
 @dataclass(frozen=True)
 class Limits:
     """What the server holds at most, and for how long."""
@@ -69,6 +73,8 @@ class Server:
         """A new table (see ``Table``), its bots made; ``TableError`` when the server holds as
         many as it may. Its first moves (chance, bots) are played once it is run or joined."""
         if len(self.tables) >= self.limits.tables:
+            self._make_room()
+        if len(self.tables) >= self.limits.tables:
             raise TableError(
                 f"the server holds {self.limits.tables} games already; finish one or try later"
             )
@@ -96,10 +102,23 @@ class Server:
             self.seats.pop(token, None)
         log.info("table %d closed: %s", table.number, reason)
 
+    def _make_room(self) -> None:
+        """Lets go of the finished game left longest ago by everyone (its page reconnecting
+        finds it gone; its review, if asked for, stays)."""
+        left = [t for t in self.tables.values() if t.over and not t.clients]
+        if left:
+            oldest = min(left, key=lambda table: table.last_active)
+            self.remove(oldest, "the game is over and the server needed its place")
+
     def reap(self, now: float | None = None) -> int:
         """Closes the tables and reviews idle for longer than the limit; how many."""
         now = time.monotonic() if now is None else now
-        idle = [t for t in self.tables.values() if now - t.last_active > self.limits.idle_s]
+        idle = [
+            t
+            for t in self.tables.values()
+            if now - t.last_active > self.limits.idle_s
+            or (t.over and not t.clients and now - t.last_active > FINISHED_S)
+        ]
         for table in idle:
             self.remove(table, f"closed after {self.limits.idle_s / 60:g} minutes without a move")
         old = [r for r in self.reviews.values() if now - r.last_active > self.limits.idle_s]

@@ -33,6 +33,8 @@ __all__ = ["Client", "Table", "TableError"]
 
 log = logging.getLogger("rivals.web")
 
+# A bot thinking longer than this is shown thinking.
+SHOW_THINKING_S = 0.15
 # Messages waiting for a slow connection before it is dropped: each view is a whole picture,
 # so a connection this far behind is better reconnected (it gets the position afresh).
 QUEUE = 64
@@ -281,10 +283,14 @@ class Table:
                 break
             position = state.clone()
             version = self.version
-            self.thinking = player
-            self.broadcast()
             try:
-                action = await loop.run_in_executor(self.executor, bot.step, position)
+                thought = loop.run_in_executor(self.executor, bot.step, position)
+                # A bot that answers at once is not shown thinking: one view fewer a move.
+                done, _ = await asyncio.wait({thought}, timeout=SHOW_THINKING_S)
+                if not done:
+                    self.thinking = player
+                    self.broadcast()
+                action = await thought
             except BudgetExceeded as error:
                 action = await self._fallback(player, position, str(error))
             except Exception as error:  # a bot must not take the server down with it
