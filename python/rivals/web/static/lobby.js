@@ -100,7 +100,7 @@
       "aria-label": `settings of ${label}'s bot`, placeholder: "KEY=VALUE ...", value: current.settings});
     const plays = el("div", {class: "plays small"});
     const row = el("div", {class: "seat-row", "data-seat": seat},
-      el("span", {class: "seat-label"}, `${label}`, el("span", {class: "muted"}, ` seat ${seat}`)),
+      el("span", {class: "seat-label"}, label, label === `seat ${seat}` ? null : el("span", {class: "muted"}, ` seat ${seat}`)),
       select, settings, plays);
     function update() {
       current.choice = select.value;
@@ -196,7 +196,8 @@
       const link = rivals.link(`/play#seat=${seat.token}`);
       const copy = el("button", {class: "small-button"}, "copy");
       copy.addEventListener("click", () => rivals.copy(link, copy));
-      return el("li", {}, el("span", {class: "seat-label"}, `${seat.label} (seat ${seat.seat})`),
+      const name = seat.label === `seat ${seat.seat}` ? seat.label : `${seat.label} (seat ${seat.seat})`;
+      return el("li", {}, el("span", {class: "seat-label"}, name),
         el("a", {href: link, class: "play-link"}, "play here"), copy);
     });
     const watch = rivals.link(`/play#watch=${table.spectate}`);

@@ -92,10 +92,12 @@
     document.body.dataset.over = String(view.over);
     const mine = Boolean(view.menu);
     document.body.classList.toggle("my-turn", mine);
-    document.getElementById("you").textContent = state.seat === null
-      ? "· watching" : `· you are ${view.seats[state.seat].label} (seat ${state.seat})`;
+    const label = state.seat === null ? "" : view.seats[state.seat].label;
+    document.getElementById("you").textContent = state.seat === null ? "· watching"
+      : label === `seat ${state.seat}` ? `· you are ${label}` : `· you are ${label} (seat ${state.seat})`;
     let status = view.status;
     if (mine) status = `Your move, ${view.seats[state.seat].label}`;
+    else if (view.over) status = "Game over"; // the result below says how
     setStatus(status);
     updateLog(view.log);
     drawMenu(view);
@@ -348,7 +350,8 @@
     byId("save").disabled = !seat;
     byId("rematch").hidden = !(seat && view.over);
     byId("review").hidden = !view.over;
-    for (const id of ["hint", "undo", "resign", "save"]) byId(id).hidden = !seat;
+    for (const id of ["hint", "undo", "resign"]) byId(id).hidden = !seat || view.over;
+    byId("save").hidden = !seat;
     const note = byId("save-note");
     note.hidden = !(seat && state.hidden);
     note.textContent = view.over
