@@ -4,6 +4,7 @@ requests, playing a table over its websocket, bad requests answered in words, an
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import random
@@ -552,3 +553,24 @@ def test_the_status_counts_games_in_play_and_connections() -> None:
             seat.next("view")
             status = test_client.get("/api/status").json()
         assert status == {"games_in_play": 1, "games": 2, "connections": 1, "reviews": 0}
+
+
+def test_serve_without_the_web_extra_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *rest: None if name == "uvicorn" else found(name, *rest),
+    )
+    assert cli.main(["serve", "--port", "8123"]) == 2
+    assert "rivals serve needs uvicorn: pip install 'rivals[web]'" in capsys.readouterr().out
+
+
+def test_no_address_of_the_server_carries_a_secret() -> None:
+    """A seat's token, a table's id and a review's id travel in request bodies and websocket
+    messages; an address, which servers and proxies log, names only pages, games and logs."""
+    app = create_app()
+    parameters = {name for route in app.routes for name in getattr(route, "param_convertors", {})}
+    assert parameters == {"game", "log", "path"}  # path: a static file's

@@ -8,12 +8,20 @@ import random
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
 import rivals
 from rivals import replay as replays
 from rivals.render import move_texts
 from rivals.render.svg import to_svg
 from tests.web_client import PERSON, RANDOM, WS, Seat, client, create, table_request, token_of
+
+
+def ask(test_client: TestClient, what: str, **body: Any) -> Any:
+    """A review request (its id in the body, as the page sends it); its answer."""
+    answer = test_client.post(f"/api/review/{what}", json=body)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
 
 
 def finished(name: str, seed: int, **params: Any) -> rivals.State:
@@ -35,26 +43,26 @@ def test_a_replay_is_stepped_through_as_every_seat_saw_it() -> None:
         created = test_client.post("/api/reviews", json={"replay": replays.dumps(state)})
         assert created.status_code == 200
         review = created.json()["id"]
-        summary = test_client.get(f"/api/reviews/{review}").json()
+        summary = ask(test_client, "summary", id=review)
         assert summary["steps"] == len(history) and summary["viewers"] == [0, 1, 2, None]
         middle = len(history) // 2
         at = state.game.state_from_history(history[:middle])
-        for seat, query in [(0, "0"), (2, "2"), (None, "spectator")]:
-            frame = test_client.get(
-                f"/api/reviews/{review}/frame?step={middle}&seat={query}"
-            ).json()
+        for seat in (0, 2, None):
+            frame = ask(test_client, "frame", id=review, step=middle, seat=seat)
             assert frame["svg"] == to_svg(at, seat)
-            log = test_client.get(f"/api/reviews/{review}/log?seat={query}").json()["entries"]
+            log = ask(test_client, "log", id=review, seat=seat)["entries"]
             assert [entry["text"] for entry in log] == move_texts(state, seat)
-        for query, expected in [
-            (f"step={len(history) + 1}&seat=0", "a step is a whole number from 0 to"),
-            ("step=-1&seat=0", "step must be a whole number"),
-            ("step=0&seat=7", "does not show the view of seat 7"),
-            ("step=0&seat=x", "seat must be a seat number or spectator"),
+        for body, expected in [
+            ({"step": len(history) + 1, "seat": 0}, "a step is a whole number from 0 to"),
+            ({"step": -1, "seat": 0}, "a step is a whole number from 0 to"),
+            ({"step": "1", "seat": 0}, "a step is a whole number from 0 to"),
+            ({"step": 0, "seat": 7}, "does not show the view of seat 7"),
+            ({"step": 0, "seat": "x"}, "a view is a seat number or null"),
         ]:
-            bad = test_client.get(f"/api/reviews/{review}/frame?{query}")
+            bad = test_client.post("/api/review/frame", json={"id": review, **body})
             assert bad.status_code == 400 and expected in bad.json()["error"], bad.json()
-        assert test_client.get("/api/reviews/nothing").status_code == 404
+        gone = test_client.post("/api/review/summary", json={"id": "nothing"})
+        assert gone.status_code == 404
 
 
 def test_a_log_of_many_games_opens_the_one_asked_for() -> None:
@@ -64,7 +72,7 @@ def test_a_log_of_many_games_opens_the_one_asked_for() -> None:
         inspected = test_client.post("/api/replays", json={"replay": text, "index": 2}).json()
         assert inspected["games"] == 3 and inspected["steps"] == len(games[2].history())
         review = test_client.post("/api/reviews", json={"replay": text, "index": 2}).json()["id"]
-        assert test_client.get(f"/api/reviews/{review}").json()["steps"] == len(games[2].history())
+        assert ask(test_client, "summary", id=review)["steps"] == len(games[2].history())
         wrong = test_client.post("/api/reviews", json={"replay": text, "index": 3})
         assert wrong.status_code == 400 and "choose one from 0 to 2" in wrong.json()["error"]
 
@@ -90,8 +98,8 @@ def test_every_legal_move_is_given_its_visits_and_value(name: str, bot: str) -> 
             "id"
         ]
         answer = test_client.post(
-            f"/api/reviews/{review}/analyse",
-            json={"step": step, "bot": bot, "params": {"iterations": 600}},
+            "/api/review/analyse",
+            json={"id": review, "step": step, "bot": bot, "params": {"iterations": 600}},
         )
         assert answer.status_code == 200, answer.text
         analysis = answer.json()
@@ -125,15 +133,15 @@ def test_sekigahara_moves_get_the_exact_solvers_value() -> None:
         review = test_client.post("/api/reviews", json={"replay": replays.dumps(state)}).json()[
             "id"
         ]
-        summary = test_client.get(f"/api/reviews/{review}").json()
+        summary = ask(test_client, "summary", id=review)
         assert summary["bots"][0] == {
             "name": "solver",
             "kind": "solver",
             "settings": {"time_s": 10.0},
         }
         analysis = test_client.post(
-            f"/api/reviews/{review}/analyse",
-            json={"step": step, "bot": "solver", "params": {"time_s": 10.0}},
+            "/api/review/analyse",
+            json={"id": review, "step": step, "bot": "solver", "params": {"time_s": 10.0}},
         ).json()
     for row in analysis["moves"]:
         child = at.clone()
@@ -173,7 +181,7 @@ def test_an_analysis_it_cannot_give_is_refused_in_words() -> None:
             ),
             ({"step": str(decision), "bot": "ismcts"}, "a step is a whole number"),
         ]:
-            answer = test_client.post(f"/api/reviews/{review}/analyse", json=body)
+            answer = test_client.post("/api/review/analyse", json={"id": review, **body})
             assert answer.status_code == 400 and expected in answer.json()["error"], (
                 body,
                 answer.json(),
@@ -196,15 +204,15 @@ def test_a_finished_table_is_reviewed_by_its_seats_and_its_spectators_see_the_pu
             seat.send({"type": "move", "action": first_move, "step": view["step"]})
             seat.play_out(random.Random(2))
             seat.send({"type": "review"})
-            mine = test_client.get(f"/api/reviews/{seat.next('review')['id']}").json()
+            mine = ask(test_client, "summary", id=seat.next("review")["id"])
             assert mine["viewers"] == [0, 1, None] and mine["bots"]
             assert mine["names"] == ["person", "random"]
             watcher.send({"type": "review"})
-            public = test_client.get(f"/api/reviews/{watcher.next('review')['id']}").json()
+            public = ask(test_client, "summary", id=watcher.next("review")["id"])
             # A position's moves show the mover's cards: no analysis for the public view.
             assert public["viewers"] == [None] and public["bots"] == []
             refused = test_client.post(
-                f"/api/reviews/{public['id']}/analyse", json={"step": 3, "bot": "ismcts"}
+                "/api/review/analyse", json={"id": public["id"], "step": 3, "bot": "ismcts"}
             )
             assert refused.status_code == 400 and "no analysis" in refused.json()["error"]
 

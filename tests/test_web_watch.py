@@ -58,7 +58,7 @@ def test_a_finished_game_of_the_log_opens_in_the_review(arena_log: Path) -> None
         recent = test_client.get("/api/watch/1").json()["recent"]
         game = recent[-1]
         review = test_client.post("/api/watch/1/review", json={"line": game["line"]}).json()["id"]
-        summary = test_client.get(f"/api/reviews/{review}").json()
+        summary = test_client.post("/api/review/summary", json={"id": review}).json()
         assert summary["steps"] == game["moves"]
         assert summary["names"] == game["labels"]
         missing = test_client.post("/api/watch/1/review", json={"line": 999})

@@ -282,44 +282,36 @@ def create_app(
             raise ApiError(503, str(error)) from None
         return JSONResponse({"id": review.id})
 
-    def review_of(request: Request) -> reviews.Review:
-        review = server.reviews.get(request.path_params["review"])
+    async def review_request(request: Request) -> tuple[reviews.Review, dict[str, Any]]:
+        """The review a request names and the request. A review's id travels in the body, never
+        in an address a log keeps: it shows every card of its game."""
+        body = _object(await _body(request, server.limits.message_bytes), "the request")
+        review = server.reviews.get(body.get("id")) if isinstance(body.get("id"), str) else None
         if review is None:
             raise ApiError(404, "this review is not (or no longer) on the server")
         review.touch()
-        return review
-
-    def seat_param(request: Request) -> int | None:
-        seat = request.query_params.get("seat", "")
-        if seat in ("", "spectator"):
-            return None
-        if not seat.isascii() or not seat.isdigit() or len(seat) > 3:
-            raise ApiError(400, "seat must be a seat number or spectator")
-        return int(seat)
+        return review, body
 
     async def review_summary(request: Request) -> Response:
-        return JSONResponse(review_of(request).summary())
+        review, _ = await review_request(request)
+        return JSONResponse(review.summary())
 
     async def review_log(request: Request) -> Response:
-        review = review_of(request)
+        review, body = await review_request(request)
         try:
-            return JSONResponse({"entries": review.log(seat_param(request))})
+            return JSONResponse({"entries": review.log(body.get("seat"))})
         except ValueError as error:
             raise ApiError(400, str(error)) from None
 
     async def review_frame(request: Request) -> Response:
-        review = review_of(request)
-        step = request.query_params.get("step", "0")
-        if not step.isascii() or not step.isdigit() or len(step) > 7:
-            raise ApiError(400, "step must be a whole number")
+        review, body = await review_request(request)
         try:
-            return JSONResponse(review.frame(int(step), seat_param(request)))
+            return JSONResponse(review.frame(body.get("step"), body.get("seat")))
         except ValueError as error:
             raise ApiError(400, str(error)) from None
 
     async def review_analyse(request: Request) -> Response:
-        review = review_of(request)
-        body = _object(await _body(request, server.limits.message_bytes), "the request")
+        review, body = await review_request(request)
         loop = asyncio.get_running_loop()
         if not analysing:
             analysing.append(asyncio.Semaphore(server.limits.analyses))
@@ -418,10 +410,10 @@ def create_app(
             Route("/api/replays", inspect, methods=["POST"]),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/reviews", create_review, methods=["POST"]),
-            Route("/api/reviews/{review}", review_summary),
-            Route("/api/reviews/{review}/log", review_log),
-            Route("/api/reviews/{review}/frame", review_frame),
-            Route("/api/reviews/{review}/analyse", review_analyse, methods=["POST"]),
+            Route("/api/review/summary", review_summary, methods=["POST"]),
+            Route("/api/review/log", review_log, methods=["POST"]),
+            Route("/api/review/frame", review_frame, methods=["POST"]),
+            Route("/api/review/analyse", review_analyse, methods=["POST"]),
             Route("/api/watch", watched),
             Route("/api/watch/{log}", watch_snapshot),
             Route("/api/watch/{log}/review", watch_review, methods=["POST"]),

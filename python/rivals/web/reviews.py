@@ -77,6 +77,7 @@ class Review:
         return value
 
     def state_at(self, step: Any) -> State:
+        """The position after ``step`` actions; ``ValueError`` for a step out of the game."""
         if (
             isinstance(step, bool)
             or not isinstance(step, int)

@@ -10,14 +10,11 @@
   let log = [];
   let pending = 0;
 
-  function seatParam() {
-    return viewer === null ? "spectator" : String(viewer);
-  }
 
   async function show(k) {
     step = Math.max(0, Math.min(summary.steps, k));
     const ticket = ++pending;
-    const frame = await request(`/api/reviews/${id}/frame?step=${step}&seat=${seatParam()}`);
+    const frame = await request("/api/review/frame", {id, step, seat: viewer});
     if (ticket !== pending) return; // a later step was asked for meanwhile
     const board = document.getElementById("board");
     board.innerHTML = frame.svg;
@@ -51,7 +48,7 @@
   }
 
   async function loadLog() {
-    const answer = await request(`/api/reviews/${id}/log?seat=${seatParam()}`);
+    const answer = await request("/api/review/log", {id, seat: viewer});
     log = answer.entries;
     const items = [el("li", {class: "start", "data-step": 0, value: 0}, el("span", {class: "who"}, "start"))];
     for (const entry of log) {
@@ -119,7 +116,7 @@
     box.replaceChildren(el("p", {class: "small muted"}, "thinking…"));
     const asked = step;
     try {
-      const answer = await request(`/api/reviews/${id}/analyse`, {step, bot: document.getElementById("bot").value, params});
+      const answer = await request("/api/review/analyse", {id, step, bot: document.getElementById("bot").value, params});
       if (asked !== step) return;
       const solver = answer.moves.every((move) => move.visits === null);
       const head = el("tr", {}, el("th", {}, "move"), solver ? null : el("th", {class: "num"}, "visits"),
@@ -148,7 +145,7 @@
       return;
     }
     try {
-      summary = await request(`/api/reviews/${id}`);
+      summary = await request("/api/review/summary", {id});
     } catch (error) {
       document.getElementById("status").textContent = error.message;
       return;
