@@ -286,7 +286,8 @@ def create_app(
         """The review a request names and the request. A review's id travels in the body, never
         in an address a log keeps: it shows every card of its game."""
         body = _object(await _body(request, server.limits.message_bytes), "the request")
-        review = server.reviews.get(body.get("id")) if isinstance(body.get("id"), str) else None
+        name = body.get("id")
+        review = server.reviews.get(name) if isinstance(name, str) else None
         if review is None:
             raise ApiError(404, "this review is not (or no longer) on the server")
         review.touch()
