@@ -152,7 +152,7 @@
     }
     document.title = `${summary.long_name}: review`;
     document.getElementById("game-name").textContent = `${summary.long_name} · review`;
-    document.getElementById("summary").textContent = `· ${summary.params} · ${summary.steps} moves`;
+    document.getElementById("summary").textContent = `· ${summary.params ? summary.params + " · " : ""}${summary.steps} moves`;
     document.getElementById("rules").href = `/rules/${summary.game}`;
     document.getElementById("result").textContent = summary.result;
     const slider = document.getElementById("slider");
