@@ -574,3 +574,29 @@ def test_no_address_of_the_server_carries_a_secret() -> None:
     app = create_app()
     parameters = {name for route in app.routes for name in getattr(route, "param_convertors", {})}
     assert parameters == {"game", "log", "path"}  # path: a static file's
+
+
+COUNTS = [
+    (name, count) for name in rivals.games() for count in rivals.make(name).info.player_counts
+]
+
+
+@pytest.mark.parametrize(("name", "players"), COUNTS, ids=[f"{n}-{c}" for n, c in COUNTS])
+def test_every_game_and_player_count_is_played_to_its_end(name: str, players: int) -> None:
+    params: dict[str, Any] = (
+        {"players": players} if len(rivals.make(name).info.player_counts) > 1 else {}
+    )
+    if name == "battlecards":
+        params["max_turns"] = 12
+    if name == "verraeter":
+        params["rounds"] = 2
+    with client() as test_client:
+        created = create(
+            test_client, table_request(name, [PERSON] + [RANDOM] * (players - 1), **params)
+        )
+        with test_client.websocket_connect(WS) as socket:
+            last = Seat(socket, token_of(created, 0)).play_out(random.Random(players))
+    assert last["over"] and len(last["result"]["scores"]) == players
+    assert [entry["name"] for entry in last["result"]["scores"]] == ["person"] + ["random"] * (
+        players - 1
+    )

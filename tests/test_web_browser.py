@@ -145,6 +145,8 @@ def test_a_whole_game_is_played_by_clicking(
     log = page.locator("#log li")
     assert log.count() > 0
     assert page.locator("#seats li").count() == players
+    # Each seat's last move beside its name.
+    assert page.locator("#seats li .last-move").nth(0).inner_text().startswith("last: ")
     page.context.close()
 
 
