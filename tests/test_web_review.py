@@ -137,11 +137,16 @@ def test_sekigahara_moves_get_the_exact_solvers_value() -> None:
         assert summary["bots"][0] == {
             "name": "solver",
             "kind": "solver",
-            "settings": {"time_s": 10.0},
+            "settings": {"time_s": 10.0, "max_contexts": 200_000},
         }
         analysis = test_client.post(
             "/api/review/analyse",
-            json={"id": review, "step": step, "bot": "solver", "params": {"time_s": 10.0}},
+            json={
+                "id": review,
+                "step": step,
+                "bot": "solver",
+                "params": summary["bots"][0]["settings"],
+            },
         ).json()
     for row in analysis["moves"]:
         child = at.clone()

@@ -35,12 +35,16 @@ __all__ = [
 # about 20,000 iterations a second). A fixed alphabeta depth and an unlimited solver are not.
 MAX_THINK_S = 10.0
 MAX_ITERATIONS = 100_000
-# The settings the lobby proposes for the bots whose defaults are unbounded in time.
-TIMED_DEFAULTS = {"alphabeta": {"time_s": 1.0}, "solver": {"time_s": 10.0}}
-# Most trees and tables a bot may ask for: each costs memory on the server.
+# Most trees and tables a bot may ask for: each costs memory on the server. A solver's context
+# takes about 5 KB (docs/bots.md), and Sekigahara's opening needs about 140,000.
 MAX_NODES = 4_000_000
 MAX_TABLE_MB = 256
-MAX_CONTEXTS = 4_000_000
+MAX_CONTEXTS = 200_000
+# The settings the lobby proposes for the bots whose defaults are unbounded in time or memory.
+TIMED_DEFAULTS: dict[str, dict[str, Any]] = {
+    "alphabeta": {"time_s": 1.0},
+    "solver": {"time_s": 10.0, "max_contexts": MAX_CONTEXTS},
+}
 
 
 @dataclass(frozen=True)

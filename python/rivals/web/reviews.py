@@ -24,7 +24,7 @@ from rivals._core import CHANCE, Bot, BudgetExceeded, Game, State
 from rivals.render import result_text
 from rivals.render.svg import moves
 from rivals.web import views
-from rivals.web.lobby import check_bot
+from rivals.web.lobby import TIMED_DEFAULTS, check_bot
 
 __all__ = ["Review", "Solvers", "analysable_bots", "analyse"]
 
@@ -108,7 +108,7 @@ def analysable_bots(game: Game) -> list[dict[str, Any]]:
     them) and the game's exact solvers, with the settings the page proposes."""
     out = []
     for name in game.info.solvers:
-        out.append({"name": name, "kind": "solver", "settings": {"time_s": 10.0}})
+        out.append({"name": name, "kind": "solver", "settings": dict(TIMED_DEFAULTS[name])})
     for name, preset in game.info.presets.items():
         if preset["bot"] in ("mcts", "ismcts"):
             out.append({"name": name, "kind": preset["bot"], "settings": {}})
@@ -121,9 +121,9 @@ def analysable_bots(game: Game) -> list[dict[str, Any]]:
 class Solvers:
     """Solvers kept between analyses, one per game and settings: a solver's table of solved
     positions makes the next position near one solved before quick. A solver has one user at
-    a time; the oldest is let go past ``KEEP``."""
+    a time; the oldest is let go past ``KEEP`` (a full table takes a gigabyte)."""
 
-    KEEP = 4
+    KEEP = 1
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
