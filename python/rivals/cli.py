@@ -1183,6 +1183,12 @@ def build_parser() -> ArgumentParser:
     )
     bots_cmd.add_argument("games", nargs="*", metavar="GAME", help="games to list (default: all)")
     bots_cmd.set_defaults(handler=cmd_bots)
+
+    # The browser's server is an optional extra: its packages load only when it starts.
+    from rivals.web import command as web_command
+
+    web_command.add_parser(commands).set_defaults(handler=web_command.run)
+
     from rivals.train import command as train_command
 
     train_command.add_parser(commands, cmd_train, seed, integer, game_params)
