@@ -35,6 +35,8 @@ __all__ = [
     "params_text",
     "parse_move",
     "player_label",
+    "ranked_result",
+    "ranking",
     "render",
     "result_text",
     "rules_hint",
@@ -153,6 +155,28 @@ def seat_name(state: State, seat: int, names: Sequence[str] | None = None) -> st
     if names is not None and seat < len(names) and names[seat]:
         label += f" {names[seat]}"
     return label
+
+
+def ranking(labels: Sequence[str], points: Sequence[float]) -> str:
+    """Every seat's points beside its label, the highest first (seats in order among equals):
+    ``"purple 42, red 38, yellow 38"``."""
+    order = sorted(range(len(points)), key=lambda seat: -points[seat])
+    return ", ".join(f"{labels[seat]} {points[seat]:g}" for seat in order)
+
+
+def ranked_result(labels: Sequence[str], points: Sequence[float], unit: str, why: str) -> str:
+    """The end of a game of several seats in words: ``"purple wins with 42 points (red 38,
+    yellow 38, navy 9; purple placed its last knight)"``: the leaders, every other seat's points
+    beside its label and ``why`` the game ended."""
+    best = max(points)
+    leaders = [seat for seat, value in enumerate(points) if value == best]
+    if len(leaders) == len(points):
+        return f"a draw: everybody has {best:g} {unit} ({why})"
+    others = [seat for seat in range(len(points)) if seat not in leaders]
+    rest = ranking([labels[seat] for seat in others], [points[seat] for seat in others])
+    who = " and ".join(labels[seat] for seat in leaders)
+    verb = "wins" if len(leaders) == 1 else "share the win"
+    return f"{who} {verb} with {best:g} {unit} ({rest}; {why})"
 
 
 def result_text(state: State) -> str:

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup
+from rivals.render import MenuGroup, ranked_result, ranking
 
 __all__ = [
     "HELP",
@@ -62,21 +62,19 @@ def _snapshot(state: State) -> dict[str, Any]:
 
 
 def result_text(state: State) -> str:
-    """``"yellow wins 44-42-36"``: the leaders by colour, then the points from the highest."""
+    """``"yellow wins with 44 points (red 42, green 36; green placed its last knight)"``: the
+    leaders, every other seat's points beside its colour, and why the game ended."""
     snapshot = _snapshot(state)
     scores = [int(score) for score in snapshot["scores"]]
-    # The winner's score first, as a table tells it.
-    points = "-".join(str(score) for score in sorted(scores, reverse=True))
+    labels = [seat_label(len(scores), seat) for seat in range(len(scores))]
     if not state.is_terminal():
-        return f"points {points} (game in progress)"
+        return f"points: {ranking(labels, scores)} (game in progress)"
     if snapshot["end_reason"] == "max_turns":
-        return f"a draw: the turn limit was reached ({points})"
-    leaders = [seat_label(len(scores), seat) for seat, s in enumerate(scores) if s == max(scores)]
-    if len(leaders) == len(scores):
-        return f"a draw, {points}"
-    if len(leaders) == 1:
-        return f"{leaders[0]} wins {points}"
-    return f"{' and '.join(leaders)} share the win {points}"
+        return f"a draw: the turn limit was reached ({ranking(labels, scores)})"
+    # The game ends the moment a seat takes the last knight of its supply.
+    emptied = [labels[seat] for seat, left in enumerate(snapshot["knights_left"]) if left == 0]
+    why = f"{' and '.join(emptied)} placed {'its' if len(emptied) == 1 else 'their'} last knight"
+    return ranked_result(labels, scores, "points", why)
 
 
 def _seat_text(seat: int, names: Sequence[str] | None) -> Text:

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup
+from rivals.render import MenuGroup, ranked_result, ranking
 from rivals.render._data import documents
 
 __all__ = ["HELP", "menu", "move_texts", "render", "result_text", "seat_label"]
@@ -77,18 +77,22 @@ def _action_cards(state: State) -> dict[str, dict[str, Any]]:
 
 
 def result_text(state: State) -> str:
-    """``"seat 2 wins 23-19-15-12"``: the leaders, then the victory points from the highest."""
-    vp = [int(points) for points in _snapshot(state)["vp"]]
-    # The winner's points first, as a table tells them.
-    points = "-".join(str(value) for value in sorted(vp, reverse=True))
+    """``"seat 2 wins with 23 VP (seat 0 19, seat 1 15, seat 3 12; all 8 rounds were
+    played)"``: the leaders, every other seat's points beside its name, and why the game
+    ended."""
+    snapshot = _snapshot(state)
+    vp = [int(points) for points in snapshot["vp"]]
+    labels = [f"seat {seat}" for seat in range(len(vp))]
     if not state.is_terminal():
-        return f"victory points {points} (game in progress)"
-    leaders = [seat for seat, value in enumerate(vp) if value == max(vp)]
-    if len(leaders) == len(vp):
-        return f"a draw: everybody has {vp[0]}"
-    if len(leaders) == 1:
-        return f"seat {leaders[0]} wins {points}"
-    return f"{' and '.join(f'seat {seat}' for seat in leaders)} share the win {points}"
+        return f"victory points: {ranking(labels, vp)} (game in progress)"
+    rounds = int(snapshot["round"])
+    planned = int(state.game.params["rounds"])
+    houses = {str(land["house"]) for land in snapshot["ring"]}
+    if rounds < planned and len(houses) == 1:
+        why = f"after {rounds} of {planned} rounds every landscape shows the {houses.pop()}"
+    else:
+        why = f"all {rounds} rounds were played"
+    return ranked_result(labels, vp, "VP", why)
 
 
 def _visible(state: State, player: int | None, num_players: int) -> dict[str, Any]:
