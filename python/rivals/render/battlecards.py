@@ -224,7 +224,11 @@ def _battles(snapshot: dict[str, Any], cards: dict[str, dict[str, Any]], order: 
     won = {card: seat for seat in (0, 1) for card in snapshot["won"][seat]}
     cancelled = set(snapshot["cancelled"])
     current = snapshot["card"]
-    text = Text("battle list: ", style="bold")
+    # Marks in words as well as styles: a terminal without them still tells the three apart.
+    text = Text("battle list ", style="bold")
+    text.append("(✔G won by Germany, ✔B by Britain, ✗ cancelled, ⚔ being fought)", style="dim")
+    text.append(": ", style="bold")
+    fought = snapshot["battle"] is not None
     entries = []
     for card_id in order:
         card = cards[card_id]
@@ -232,9 +236,11 @@ def _battles(snapshot: dict[str, Any], cards: dict[str, dict[str, Any]], order: 
         if card_id in won:
             entry = Text(f"{name} ✔{SIDES[won[card_id]][0]}", style=STYLES[won[card_id]])
         elif card_id in cancelled:
-            entry = Text(name, style="dim strike")
+            entry = Text(f"{name} ✗", style="dim strike")
+        elif fought and card_id == current:
+            entry = Text(f"{name} ⚔", style="bold underline")
         else:
-            entry = Text(name, style="bold underline" if card_id == current else "")
+            entry = Text(name)
         entries.append(entry)
     text.append_text(Text(" · ").join(entries))
     return text
