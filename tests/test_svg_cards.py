@@ -73,7 +73,8 @@ def test_sekigahara_shows_camps_centre_supplies_and_totals(seed: int) -> None:
                 ]
                 for card, entry in zip(cards, snap["camps"][seat]):
                     title = card.find(f"{SVG_NS}title")
-                    assert title is not None and title.text == SEKIGAHARA_NAMES[entry["id"]]
+                    assert title is not None and title.text is not None
+                    assert title.text.startswith(f"#{entry['id']} {SEKIGAHARA_NAMES[entry['id']]}")
                     assert ("blank" in card.attrib["class"].split()) == entry["blank"]
                     assert bool(by_class(card, "blank-mark")) == entry["blank"]
                 # The strengths the cards count now add up to the total (with the Tokugawa token).
@@ -97,6 +98,50 @@ def test_sekigahara_shows_camps_centre_supplies_and_totals(seed: int) -> None:
             (deck,) = by_class(root, "deck")
             assert deck.text == str(len(snap["deck"]))
             assert len(by_class(root, "tokugawa-token")) == 1
+
+
+SEKIGAHARA_ABILITIES = {
+    int(card["id"]): str(card["ability"]) for card in shipped("sekigahara")["cards"]
+}
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_sekigahara_tells_every_ability_on_the_table(seed: int) -> None:
+    # Each card on the table, in a camp or in the centre, has its ability written out beneath
+    # the board and in its tooltip; a blank card says that it has none.
+    blanks = 0
+    for state in positions("sekigahara", {}, seed):
+        snap = snapshot(state)
+        blank = {entry["id"] for camp in snap["camps"] for entry in camp if entry["blank"]}
+        blanks += len(blank)
+        on_table = {entry["id"] for camp in snap["camps"] for entry in camp} | {
+            entry["id"] for entry in snap["neutral"]
+        }
+        root = parse(svg.to_svg(state, 0))
+        listed = {
+            int(group.attrib["data-card"]): " ".join(text_of(group).split())
+            for group in by_class(root, "ability")
+        }
+        assert set(listed) == on_table
+        for card_id, text in listed.items():
+            said = "blank: no ability" if card_id in blank else SEKIGAHARA_ABILITIES[card_id]
+            assert text == f"#{card_id} {SEKIGAHARA_NAMES[card_id]}: {said}"
+        for card in by_class(root, "card"):
+            card_id = int(card.attrib["data-card"])
+            title = card.findtext(f"{SVG_NS}title") or ""
+            if card_id in blank:
+                assert title.endswith("blank: its ability does not count")
+            else:
+                assert title.endswith(SEKIGAHARA_ABILITIES[card_id])
+        # Within the picture: the two columns of abilities fit its width and height.
+        width, height = float(root.attrib["width"]), float(root.attrib["height"])
+        for text in by_class(root, "ability"):
+            for line in text.iter(f"{SVG_NS}text"):
+                assert float(line.attrib["y"]) < height
+                assert float(line.attrib["x"]) + 0.58 * 12 * len("".join(line.itertext())) < (
+                    width * 1.02
+                )
+    assert seed != 2 or blanks > 0  # seed 2 blanks a card
 
 
 def test_sekigahara_highlights_the_cards_of_the_last_move() -> None:

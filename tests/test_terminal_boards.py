@@ -8,9 +8,10 @@ import random
 import re
 from typing import Any
 
-import rivals
+import pytest
 from rich.console import Console
 
+import rivals
 from rivals.render import render
 from tests.random_play import play_randomly
 
@@ -42,3 +43,26 @@ def test_battlecards_battle_list_marks_cancelled_battles() -> None:
     entries = listed.split(": ", 1)[1].split(" turn ")[0].split(" · ")
     assert len(entries) == 16
     assert all(entry.endswith(("✔G", "✔B", "✗")) for entry in entries), entries
+
+
+@pytest.mark.parametrize("width", [80, 110])
+def test_sekigahara_abilities_are_told_whole_in_the_camps_and_the_centre(width: int) -> None:
+    game = rivals.make("sekigahara")
+    abilities = {int(card["id"]): str(card["ability"]) for card in game.data["cards"]["cards"]}
+    checked = 0
+    for seed in range(4):
+        final_state = final("sekigahara", seed)
+        history = final_state.history()
+        for cut in (len(history) // 3, 2 * len(history) // 3, len(history)):
+            state = game.state_from_history(history[:cut])
+            snapshot = state.to_dict()
+            text = plain(render(state, ["you", "mcts"], 0), width)
+            assert max(len(line) for line in text.splitlines()) <= width
+            flat = " ".join(text.split())
+            assert "…" not in flat
+            cards = [entry for camp in snapshot["camps"] for entry in camp if not entry["blank"]]
+            cards += snapshot["neutral"]
+            for entry in cards:
+                checked += 1
+                assert abilities[int(entry["id"])] in flat, (width, entry["id"])
+    assert checked > 30

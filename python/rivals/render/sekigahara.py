@@ -120,8 +120,9 @@ def _camp(
     table = Table.grid(padding=(0, 1), expand=True)
     for _ in range(5):
         table.add_column(no_wrap=True)
-    # Only the ability gives way on a narrow terminal: it is cut short, never wrapped.
-    table.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+    # The ability takes the rest of the line and wraps within it: cut short, it would lose the
+    # very words that say what it does.
+    table.add_column(ratio=1)
     camp = snapshot["camps"][seat]
     strengths = snapshot["strengths"][seat]
     if not camp:
@@ -146,9 +147,12 @@ def _camp(
     return Group(header, table)
 
 
-def _centre(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]]) -> Table:
+def _centre(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]]) -> Group:
     table = Table.grid(padding=(0, 2))
-    table.title = Text(f"central daimyō (deck: {len(snapshot['deck'])} cards)", style="bold")
+    deck = len(snapshot["deck"])
+    table.title = Text(
+        f"central daimyō (deck: {deck} card{'' if deck == 1 else 's'})", style="bold"
+    )
     table.title_justify = "left"
     headings = ("card", "name", "str", "req", SIDES[0], SIDES[1], "")
     for heading in headings:
@@ -177,7 +181,16 @@ def _centre(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]]) -> Table
             _tokens(red, 1) if red else Text("-", style="dim"),
             status,
         )
-    return table
+    # Beneath the table, where a line has room for them: the abilities of the cards in play.
+    abilities = Table.grid(padding=(0, 1))
+    abilities.add_column(no_wrap=True)
+    abilities.add_column(ratio=1)
+    for entry in snapshot["neutral"]:
+        card = cards[int(entry["id"])]
+        abilities.add_row(
+            Text(f"  #{card['id']}", style="dim"), Text(str(card.get("ability", "")), style="dim")
+        )
+    return Group(table, abilities)
 
 
 def render(
