@@ -200,6 +200,52 @@ def test_verraeter_shows_the_ring_and_the_public_facts(players: int) -> None:
                 assert [int(text_of(el)) for el in played] == snap["played"][seat]
 
 
+def test_verraeter_ring_shows_conflict_values_and_the_conflict_at_every_step() -> None:
+    # As the terminal does: each landscape's conflict value, and at the conflict site the
+    # landscapes' share before the reveal and the totals after it.
+    values = {
+        str(land["type"]): int(land["conflict"])
+        for land in shipped("verraeter")["landscapes"]
+    }
+    state = random_game("verraeter", {}, seed=2)
+    walker = state.game.new_initial_state()
+    seen = {"landscapes": 0, "totals": 0}
+    for action in state.history():
+        walker.apply_action(action)
+        snap = snapshot(walker)
+        if len(snap["ring"]) < 12:
+            continue
+        root = parse(svg.to_svg(walker, 0))
+        tiles = by_class(root, "landscape")
+        assert [int(by_class(tile, "value")[0].text or "") for tile in tiles] == [
+            values[land["type"]] for land in snap["ring"]
+        ]
+        base = by_class(root, "conflict-landscapes")
+        totals = by_class(root, "conflict-totals")
+        if snap["conflict"] is None:
+            assert not base and not totals
+        elif snap["conflict_totals"] is None:
+            site = snap["conflict"]
+            pair = [snap["ring"][site], snap["ring"][(site + 1) % 12]]
+            expected = {
+                house: sum(values[land["type"]] for land in pair if land["house"] == house)
+                for house in ("eagle", "rose")
+            }
+            (shown,) = base
+            assert (
+                text_of(shown) == f"landscapes: eagle {expected['eagle']} · rose {expected['rose']}"
+            )
+            assert not totals
+            seen["landscapes"] += 1
+        else:
+            (shown,) = totals
+            eagle, rose = snap["conflict_totals"]["eagle"], snap["conflict_totals"]["rose"]
+            assert text_of(shown) == f"conflict: eagle {eagle} · rose {rose}"
+            assert not base
+            seen["totals"] += 1
+    assert seen["landscapes"] > 20 and seen["totals"] > 5
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_verraeter_hands_and_picks_are_shown_only_to_their_owner(players: int) -> None:
     drafting_seen = 0

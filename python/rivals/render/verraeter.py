@@ -291,7 +291,11 @@ def render(
         aside = snapshot["aside"] or "-"
         parts.append(Text(f"draw pile: {pile_text} · set aside: {aside}", style="dim"))
     parts.append(
-        Text(f"draw pile {pile} cards · discard {discard} · draws due: {queue}", style="dim")
+        Text(
+            f"draw pile {pile} card{'' if pile == 1 else 's'} · discard {discard} · "
+            f"draws due: {queue}",
+            style="dim",
+        )
     )
     return Group(*parts)
 
