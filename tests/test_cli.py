@@ -363,6 +363,27 @@ def test_play_rejects_bad_input_and_asks_again(
     assert len(positions(out)) == 2
 
 
+def test_play_answers_a_typo_with_the_moves_and_what_was_meant(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seed 5 deals Red S3 SW1 W1 W2 NW2.
+    out = play(capsys, monkeypatch, "hnt\nsave\nsw 1\nflibber\n1\n")
+    assert "moves: 1 S3   2 SW1" in out
+    blocks = out.split("your move> ")[1:5]
+    assert "did you mean hint?" in blocks[0]
+    assert "usage: save FILE" in blocks[1]  # a command without its file: told how it goes
+    assert "did you mean SW1?" in blocks[2]
+    assert "did you mean" not in blocks[3]
+    for block in (blocks[0], blocks[2], blocks[3]):
+        # One line on the mistake (and one on what was meant), the moves, one line on help.
+        assert "moves: 1 S3   2 SW1   3 W1   4 W2   5 NW2" in block, block
+        flat = " ".join(block.split())
+        assert "help explains how moves are written" in flat
+        assert "rivals rules rosenkoenig" in flat
+        assert len(block.strip().splitlines()) <= 6, block
+    assert len(positions(out)) == 2  # the move after them was played
+
+
 def test_play_refuses_odd_input_without_stopping(
     capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

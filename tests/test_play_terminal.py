@@ -1,7 +1,8 @@
 """``rivals play`` driven as a person drives it: in a pseudo-terminal, every game from the first
 move to the end, with a fixed seed and quick bots. Each screen is checked against the true state
 (``to_dict()``) at that moment: it never shows a card another seat holds hidden. Illegal input
-gets the game's own help, and the last line names the winner in words."""
+gets the moves again (``help`` the game's own help), and the last line names the winner in
+words."""
 
 from __future__ import annotations
 
@@ -71,8 +72,12 @@ def screens_of(game: str, tmp_path: Path) -> tuple[list[str], str, rivals.State,
     child.sendline("flibber")
     _, rejected = wait()
     assert "'flibber' is not a move or a command" in rejected
-    assert HELP_WORDS[game] in " ".join(rejected.split())
-    assert f"rivals rules {game}" in rejected
+    # The moves again, numbered, and where the game's help and rules are.
+    assert re.search(r"(^ *|: )1 \S", rejected, re.MULTILINE), rejected
+    assert f"rivals rules {game}" in " ".join(rejected.split())
+    child.sendline("help")
+    _, helped = wait()
+    assert HELP_WORDS[game] in " ".join(helped.split())
     while found == 0:
         child.sendline("hint")
         _, answer = wait()

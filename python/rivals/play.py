@@ -8,6 +8,7 @@ the rules reveal it). The bots are given the true state; which of them peek is u
 
 from __future__ import annotations
 
+import difflib
 import random
 import sys
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from rivals.render import (
     player_label,
     render,
     result_text,
+    rules_hint,
 )
 
 __all__ = ["PLAY_HELP", "PlaySession"]
@@ -35,6 +37,9 @@ PLAY_HELP = (
     "type a move (its text or its number), or: undo (back to your previous move), "
     "hint (ask a bot), save FILE (write a replay), board, help, quit"
 )
+COMMANDS = ("undo", "hint", "save", "board", "help", "quit")
+# How alike (difflib's ratio) a typo must be to a move or a command to be offered in its place.
+CLOSE = 0.6
 MENU_WIDTH = 100
 # The longest line read as a command, its line end aside; a move or a file name is far shorter.
 # A longer line is refused, and one without an end within MAX_SKIPPED characters (a stream with
@@ -307,13 +312,37 @@ class PlaySession:
             return self.numbered[int(text) - 1]
         return parse_move(self.state, text)
 
+    def _suggestion(self, text: str) -> str:
+        """``did you mean ...?`` for the moves and commands closest to what was typed, or ""."""
+        word, _, rest = text.partition(" ")
+        close = difflib.get_close_matches(word.lower(), COMMANDS, n=1, cutoff=0.75)
+        if close and close[0] != word.lower():
+            return f"did you mean {' '.join([close[0], rest]).strip()}?"
+        if self.state.is_terminal():
+            return ""
+        strings = {
+            self.state.action_to_string(action).casefold(): self.state.action_to_string(action)
+            for action in self.state.legal_actions()
+        }
+        spaced = text.replace(" ", "").casefold()  # "ne 2" for NE2: the one it means
+        exact = [key for key in strings if key.replace(" ", "") == spaced]
+        found = exact or difflib.get_close_matches(text.casefold(), strings, n=3, cutoff=CLOSE)
+        if not found:
+            return ""
+        shown = [strings[key] for key in found]
+        listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
+        return f"did you mean {listed}?"
+
     def _reject(self, text: str) -> None:
+        suggestion = self._suggestion(text)
         if self.state.is_terminal():
             message = (
                 f"the game is over; {replays.shown(text)} is not a command "
                 "(undo, save FILE or quit)"
             )
             self.console.print(Text(message, style="bold red"))
+            if suggestion:
+                self.console.print(Text(suggestion, style="yellow"))
             return
         try:
             known = self.state.string_to_action(text)
@@ -328,8 +357,18 @@ class PlaySession:
         else:
             message = f"{replays.shown(text)} is not a move or a command"
         self.console.print(Text(message, style="bold red"))
-        self.console.print(Text(moves_help(self.game.name), style="dim"))
-        self.console.print(Text(PLAY_HELP, style="dim"))
+        if suggestion:
+            self.console.print(Text(suggestion, style="yellow"))
+        # The moves again, which the board above may have pushed out of sight, and where the
+        # longer explanations are: the game's help is a paragraph, too long to repeat each time.
+        self._show_menu()
+        self.console.print(
+            Text(
+                "help explains how moves are written; commands: undo, hint, save FILE, board, "
+                f"quit; {rules_hint(self.game.name)}",
+                style="dim",
+            )
+        )
 
     def _undo(self) -> bool:
         if not self.decisions:
