@@ -204,8 +204,7 @@ def test_verraeter_ring_shows_conflict_values_and_the_conflict_at_every_step() -
     # As the terminal does: each landscape's conflict value, and at the conflict site the
     # landscapes' share before the reveal and the totals after it.
     values = {
-        str(land["type"]): int(land["conflict"])
-        for land in shipped("verraeter")["landscapes"]
+        str(land["type"]): int(land["conflict"]) for land in shipped("verraeter")["landscapes"]
     }
     state = random_game("verraeter", {}, seed=2)
     walker = state.game.new_initial_state()
