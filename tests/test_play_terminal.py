@@ -230,3 +230,40 @@ def test_ctrl_c_at_the_prompt_ends_cleanly() -> None:
     text = ANSI.sub("", child.before)
     assert "interrupted" in text and "Traceback" not in text
     assert child.exitstatus == 130
+
+
+# The first line of the board's map (Rheinländer's section numbers) or of the person's forces
+# (Battlecards): from there down to the prompt must fit an 80 x 24 terminal.
+BOARD_TOP = {"rheinlaender": r"^\s*1  2  3 ", "battlecards": r"^(▶ |  )Germany \(seat 0\)"}
+
+
+@pytest.mark.parametrize("game", sorted(BOARD_TOP))
+def test_an_80_by_24_terminal_keeps_the_board_and_the_moves_in_sight(game: str) -> None:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "rivals.cli", "play", game, "--bot", "random", "--seed", str(SEED[game])],
+        env={**os.environ, "TERM": "xterm-256color"},
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=60,
+    )
+    heights = []
+    for turn in range(30):
+        if child.expect(PROMPT) == 1:
+            break
+        lines = ANSI.sub("", child.before).split("\n")
+        top = [at for at, line in enumerate(lines) if re.search(BOARD_TOP[game], line)]
+        assert top, lines
+        heights.append(len(lines) - top[-1])  # the board's lines, the moves and the prompt
+        if turn == 3:
+            # The full board, key and headings included, is one command away.
+            child.sendline("board")
+            child.expect(PROMPT)
+            full = ANSI.sub("", child.before)
+            assert ("0-4 a seat's knight" if game == "rheinlaender" else "battle list (") in full
+        child.sendline("1")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert len(heights) >= 20
+    assert max(heights) <= 24, heights

@@ -22,10 +22,10 @@ POSITIONS = 12
 PAGES = 3
 
 
-def terminal_text(state: Any, player: int) -> str:
-    console = Console(width=120, record=True, force_terminal=False, color_system=None)
+def terminal_text(state: Any, player: int, compact: bool = False, width: int = 120) -> str:
+    console = Console(width=width, record=True, force_terminal=False, color_system=None)
     with console.capture():
-        console.print(render(state, player=player))
+        console.print(render(state, player=player, compact=compact))
     return console.export_text()
 
 
@@ -97,6 +97,8 @@ def seat_view(state: Any, seat: int) -> tuple[Any, ...]:
         compact["board"].tobytes(),
         compact["features"].tobytes(),
         terminal_text(state, seat),
+        # The short terminal's board, at the width that draws Rheinländer's map unlabelled.
+        terminal_text(state, seat, compact=True, width=80),
         result_text(state),
         move_texts(state, seat),
         move_texts(state, None),

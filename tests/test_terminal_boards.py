@@ -66,3 +66,56 @@ def test_sekigahara_abilities_are_told_whole_in_the_camps_and_the_centre(width: 
                 checked += 1
                 assert abilities[int(entry["id"])] in flat, (width, entry["id"])
     assert checked > 30
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_rheinlaender_map_takes_two_blocks_from_80_columns(width: int) -> None:
+    # The shipped map has 54 sections: three blocks of 18 took 22 lines; two of 27 take 16.
+    state = play_randomly(
+        rivals.make("rheinlaender").new_initial_state(), random.Random(4), plies=90
+    )
+    text = plain(render(state, player=0), width)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= width
+    headers = [line for line in lines if re.fullmatch(r"\s*(\d+ +)+\d+\s*", line)]
+    assert [header.split()[0] for header in headers] == ["1", "28"]
+    labelled = width >= 6 + 3 * 27
+    assert ("Rhine  " in text) == labelled
+    assert ("each block: landmarks, left bank" in text) != labelled
+    # Every knight on the map is drawn: as many seat numbers on the map rows as knights placed.
+    snapshot = state.to_dict()
+    start = lines.index(headers[0])
+    end = next(at for at, line in enumerate(lines) if line.startswith(("each block", "0-4")))
+    drawn = sum(
+        len(re.findall(r"(?<![\w◼♜])[0-4](?![\w])", line))
+        for line in lines[start:end]
+        if line not in headers and not re.search(r"[◼♜✚]", line)
+    )
+    assert drawn == len(snapshot["knights"])
+
+
+@pytest.mark.parametrize("name", ["rheinlaender", "battlecards"])
+def test_compact_boards_are_shorter_and_leave_out_only_what_is_told_elsewhere(name: str) -> None:
+    game = rivals.make(name)
+    for seed in range(3):
+        history = final(name, seed).history()
+        state = game.state_from_history(history[: len(history) // 2])
+        full = plain(render(state, ["you", "b", "c"][: game.num_players], 0), 80)
+        short = plain(render(state, ["you", "b", "c"][: game.num_players], 0, compact=True), 80)
+        assert len(short.splitlines()) < len(full.splitlines()) - 5
+        assert max(len(line) for line in short.splitlines()) <= 80
+        snapshot = state.to_dict()
+        if name == "rheinlaender":
+            hand = " ".join(map(str, snapshot["hands"][0])) or "-"
+            assert hand in short
+            assert "knights  bastions" in full and "knights  bastions" not in short
+            assert "0-4 a seat's knight" in full and "0-4 a seat's knight" not in short
+        else:
+            names = {card["id"]: card["name"] for card in game.data["cards"]["german"]}
+            for card in snapshot["reserve"][0]:
+                assert names[card] in " ".join(short.split())
+
+
+def test_a_game_without_a_compact_board_draws_its_full_one() -> None:
+    state = final("sekigahara", 1)
+    assert plain(render(state, player=0, compact=True), 100) == plain(render(state, player=0), 100)

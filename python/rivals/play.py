@@ -185,35 +185,70 @@ class PlaySession:
         told = ", ".join(text if count == 1 else f"{text} ×{count}" for text, count in runs)
         self.console.print(Text(f"  chance: {told}", style="dim"))
 
-    def _show(self) -> None:
+    def _show(self, full: bool = False) -> None:
+        """The board and the moves. At a terminal too short for both, the board is the game's
+        compact one (``full``: never), so that the map and the moves stay in sight together
+        rather than the map scrolling away above them."""
         self.console.print()
-        self.console.print(render(self.state, self.names, self.human))
-        if self.state.is_terminal():
+        terminal = self.state.is_terminal()
+        lines = [] if terminal else self._menu_lines()
+        board = render(self.state, self.names, self.human)
+        if not full and self.console.is_terminal:
+            drawn = self.console.render_lines(board, self.console.options, pad=False)
+            # The blank line above the board and the prompt below the moves.
+            if len(drawn) + len(lines) + 2 > self.console.height:
+                board = render(self.state, self.names, self.human, compact=True)
+        self.console.print(board)
+        if terminal:
             self.numbered = []
             self.console.print(Text("undo, save FILE or quit", style="dim"))
             self.console.print(Text(f"game over: {result_text(self.state)}", style="bold"))
             return
-        self._show_menu()
+        for line in lines:
+            self.console.print(line)
 
     def _show_menu(self) -> None:
+        for line in self._menu_lines():
+            self.console.print(line)
+
+    def _menu_lines(self) -> list[Text]:
+        """The legal moves, numbered (``self.numbered`` learns the numbers): a group of long
+        labels (a card's text) a line each; short entries share lines, and so do groups that
+        fit on one line beside each other."""
         self.numbered = []
         width = min(self.console.width, MENU_WIDTH)
+        out: list[Text] = []
+        # The last line, while another one-line group may still join it.
+        shared: Text | None = None
         for group in menu(self.state):
+            lines = []
             line = Text(f"{group.title}: ", style="bold")
             if group.numbered:
-                # Long labels (a card's text) get a line each; short ones share lines.
                 one_each = any(len(label) > width // 3 for _, label in group.entries)
                 for action, label in group.entries:
                     self.numbered.append(action)
                     entry = Text.assemble((str(len(self.numbered)), "bold cyan"), f" {label}   ")
                     full = line.cell_len + entry.cell_len > width
                     if (one_each or full) and line.plain.strip():
-                        self.console.print(line)
+                        lines.append(line)
                         line = Text("    ")
                     line.append_text(entry)
             else:
                 line.append(group.note or ", ".join(label for _, label in group.entries))
-            self.console.print(line)
+            lines.append(line)
+            for made in lines:
+                made.rstrip()
+            if (
+                len(lines) == 1
+                and shared is not None
+                and shared.cell_len + 3 + lines[0].cell_len <= width
+            ):
+                shared.append("   ")
+                shared.append_text(lines[0])
+                continue
+            out.extend(lines)
+            shared = lines[0] if len(lines) == 1 else None
+        return out
 
     def _read(self) -> str | None:
         """The next command, spaces collapsed, or None at the end of the input (none at all when
@@ -288,7 +323,7 @@ class PlaySession:
             elif word == "save":
                 self._save(rest)
             elif word == "board":
-                self._show()
+                self._show(full=True)
             elif word in ("help", "?"):
                 self._help()
             else:

@@ -7,7 +7,8 @@ move of the history reads to a seat (hiding what it may not see), ``menu`` group
 for a person to choose from and ``moves_help`` explains a game's moves briefly.
 
 A game gets its own versions by adding a module ``rivals.render.<game name>`` that defines any of
-``render(state, names, player)``, ``seat_label(num_players, seat)``, ``result_text(state)``,
+``render(state, names, player)`` (with a ``compact`` flag too if it has a shorter picture for a
+short terminal), ``seat_label(num_players, seat)``, ``result_text(state)``,
 ``move_texts(state, viewer, start)``, ``menu(state)``, ``parse(state, text)`` and ``HELP``;
 whatever a module leaves out, or a game without a module, falls back to the plain versions here.
 """
@@ -15,6 +16,7 @@ whatever a module leaves out, or a game without a module, falls back to the plai
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import numbers
 from collections.abc import Callable, Sequence
@@ -92,13 +94,20 @@ def _check_seat(state: State, player: int | None) -> None:
 
 
 def render(
-    state: State, names: Sequence[str] | None = None, player: int | None = None
+    state: State,
+    names: Sequence[str] | None = None,
+    player: int | None = None,
+    compact: bool = False,
 ) -> RenderableType:
     """A rich renderable of ``state`` as seat ``player`` sees it (``None``: the whole table);
-    ``names`` optionally labels the seats (``"you"``, a bot's name)."""
+    ``names`` optionally labels the seats (``"you"``, a bot's name). ``compact`` asks for a
+    shorter picture for a short terminal (what a game's renderer leaves out of it, the full
+    picture has), where the game has one."""
     _check_seat(state, player)
     hook = _hook(state.game.name, "render")
     if hook is not None:
+        if compact and "compact" in inspect.signature(hook).parameters:
+            return cast(RenderableType, hook(state, names, player, compact=True))
         return cast(RenderableType, hook(state, names, player))
     text = str(state) if player is None else state.observation_string(player)
     parts: list[RenderableType] = [Text(text.rstrip("\n"))]
