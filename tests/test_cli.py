@@ -443,8 +443,85 @@ def test_play_hides_what_a_replay_or_an_undo_would_tell(
     out = " ".join(capsys.readouterr().out.split())
     # The other seats have drafted since: taking the move back would keep what they showed.
     assert "cannot undo: another seat has moved since your move" in out
-    assert "cannot save before the game is over: the replay holds every hidden card" in out
-    assert not path.exists()
+    # Saved in progress, with a word on what the file holds and how the game goes on.
+    assert f"saved {path} it holds every hidden card" in out
+    assert "open it only once the game is over" in out
+    assert f"rivals play --resume {path} continues this game" in out
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert not replay.from_dict(data).is_terminal()
+    assert data["bots"][1] is None
+    assert [bot["name"] for seat, bot in enumerate(data["bots"]) if seat != 1] == ["random"] * 3
+
+
+def resume(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, lines: str, *argv: str, status: int = 0
+) -> tuple[str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    assert cli.main(["play", *argv]) == status
+    out, err = capsys.readouterr()
+    return out, err
+
+
+@pytest.mark.parametrize("game", ["verraeter", "battlecards", "rheinlaender", "rosenkoenig"])
+def test_play_saves_a_game_in_progress_and_resumes_it(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str
+) -> None:
+    path = tmp_path / "game.json"
+    argv = [game, "--bot", "random", "--seed", "4", "--seat", "1"]
+    resume(capsys, monkeypatch, f"1\n1\nsave {path}\nquit\n", *argv)
+    saved = replay.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    hidden = saved.game.info.information == "imperfect"
+    # Resumed as the seat it was saved by, against the bots it was saved with.
+    out, _ = resume(capsys, monkeypatch, "undo\n1\n1\nquit\n", "--resume", str(path))
+    flat = " ".join(out.split())
+    assert f"resumed {path}: {len(saved.history())} moves played" in flat
+    assert re.search(r"you are (\w+ \()?seat 1\)? against random", flat), flat
+    if hidden:
+        # The person may have read the file: nothing before the save is taken back.
+        assert "cannot undo: the saved game shows every hidden card since your move" in flat
+    last = " ".join(out.rsplit("your move> quit", 1)[1].split())
+    assert re.fullmatch(
+        rf"seed \d+ \(--seed \d+ with --resume {re.escape(str(path))} draws the later cards "
+        r"again\)",
+        last,
+    ), last
+    # Played on to the end from the saved position.
+    moves = "1\n" * 600
+    done = tmp_path / "done.json"
+    resume(capsys, monkeypatch, f"{moves}save {done}\nquit\n", "--resume", str(path), "--seed", "1")
+    final = replay.from_dict(json.loads(done.read_text(encoding="utf-8")))
+    assert final.is_terminal()
+    assert final.history()[: len(saved.history())] == saved.history()
+
+
+def test_play_resume_refuses_what_does_not_fit(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    resume(capsys, monkeypatch, f"1\nsave {path}\nquit\n", "verraeter", "--bot", "random")
+    cases = [
+        (["--resume", str(path), "--seat", "2"], "was saved by the player of seat 0"),
+        (["--resume", str(path), "--game-param", "players=3"], "keeps the rules it was saved"),
+        (["rosenkoenig", "--resume", str(path)], "is a game of verraeter, not rosenkoenig"),
+        (["--resume", str(tmp_path / "none.json")], "no such file"),
+        ([], "name a game"),
+    ]
+    for argv, message in cases:
+        _, err = resume(capsys, monkeypatch, "quit\n", *argv, status=2)
+        assert message in err, (argv, err)
+    ended = tmp_path / "ended.json"
+    resume(
+        capsys,
+        monkeypatch,
+        "1\n" * 200 + f"save {ended}\nquit\n",
+        "rosenkoenig",
+        "--bot",
+        "random",
+        "--seed",
+        "5",
+    )
+    _, err = resume(capsys, monkeypatch, "quit\n", "--resume", str(ended), status=2)
+    assert "the game is over (rivals replay" in err
 
 
 def test_play_takes_nothing_back_once_a_saved_game_has_shown_the_cards(

@@ -9,7 +9,9 @@ the rules reveal it). The bots are given the true state; which of them peek is u
 from __future__ import annotations
 
 import difflib
+import json
 import random
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from rivals import replay as replays
-from rivals._core import CHANCE, Bot, Game
+from rivals._core import CHANCE, Bot, Game, State
 from rivals.render import (
     menu,
     move_texts,
@@ -98,7 +100,9 @@ class PlaySession:
         seed: int,
         stdin: IO[str] | None,
         hint_name: str = "mcts",
+        resumed: State | None = None,
     ) -> None:
+        """``resumed``: a game saved earlier (``save FILE``), continued from where it stands."""
         self.console = console
         self.game = game
         self.human = human
@@ -108,13 +112,23 @@ class PlaySession:
         self.hint_name = hint_name
         self.rng = random.Random(seed)
         self.stdin = stdin
-        self.state = game.new_initial_state()
+        self.state = game.new_initial_state() if resumed is None else resumed.clone()
+        history = self.state.history()
+        walker = game.new_initial_state()
         # History lengths at the human's earlier decisions: what `undo` returns to.
         self.decisions: list[int] = []
-        # Actions of the history already told in the move log.
-        self.logged = 0
-        # A game with hidden cards saved at its end: the file shows the person every card.
-        self.saved_hidden = False
+        for index, action in enumerate(history):
+            if walker.current_player() == human:
+                self.decisions.append(index)
+            walker.apply_action(action)
+        # Actions of the history already told in the move log: a resumed game tells what
+        # happened since the person's last move, as their seat saw it.
+        self.logged = self.decisions[-1] if self.decisions else 0
+        # The history's length when a game with hidden cards was last saved (or, resumed, when
+        # it was saved before): the file shows every card, so nothing before it is taken back.
+        self.saved_at: int | None = None
+        if resumed is not None and game.info.information == "imperfect":
+            self.saved_at = len(history)
         self.numbered: list[int] = []
 
     def run(self) -> int:
@@ -128,7 +142,11 @@ class PlaySession:
         except KeyboardInterrupt:
             self.console.print()
             self.console.print(
-                Text("interrupted: the game ends here (save FILE keeps a game)", style="yellow")
+                Text(
+                    "interrupted: the game ends here, unsaved (save FILE keeps a game for "
+                    "rivals play --resume FILE)",
+                    style="yellow",
+                )
             )
             return 130
 
@@ -425,7 +443,7 @@ class PlaySession:
         would profit from, or None. A chance outcome since (a card drawn or dealt) would be
         known, or drawn anew by undoing; with hidden information, another seat's move shows
         something of its hand, and a move of the person's own may turn cards over."""
-        if self.saved_hidden:
+        if self.saved_at is not None and keep < self.saved_at:
             return "the saved game shows every hidden card"
         history = self.state.history()
         walker = self.game.state_from_history(history[:keep])
@@ -455,16 +473,16 @@ class PlaySession:
         if not path:
             self.console.print(Text("usage: save FILE", style="yellow"))
             return
-        if self.game.info.information == "imperfect" and not self.state.is_terminal():
-            # A replay holds every card: saved now, it would show the person the others' hands.
-            self.console.print(
-                Text(
-                    "cannot save before the game is over: the replay holds every hidden card",
-                    style="yellow",
-                )
-            )
-            return
-        text = replays.dumps(self.state, indent=1) + "\n"
+        data = replays.to_dict(self.state)
+        # Who played each seat, so that `rivals play --resume FILE` seats the same bots and the
+        # person where they sat: a bot by its name and every parameter, the person as null.
+        data["bots"] = [
+            None
+            if seat == self.human
+            else {"name": self.opponents[seat].name, "params": self.opponents[seat].params}
+            for seat in range(self.game.num_players)
+        ]
+        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
         try:
             # "x": a saved game never overwrites a file that is already there.
             with open(Path(path), "x", encoding="utf-8") as out:
@@ -484,5 +502,20 @@ class PlaySession:
                 Text(f"cannot save {printable(path)}: not a file name", style="bold red")
             )
             return
-        self.saved_hidden = self.game.info.information == "imperfect"
+        hidden = self.game.info.information == "imperfect"
+        if hidden:
+            self.saved_at = len(self.state.history())
         self.console.print(Text(f"saved {printable(path)}", style="green"))
+        if self.state.is_terminal():
+            return
+        if hidden:
+            # The file is the whole record: reading it before the end spoils the game.
+            self.console.print(
+                Text(
+                    "it holds every hidden card (the other hands, the face-down cards): open it "
+                    "only once the game is over",
+                    style="yellow",
+                )
+            )
+        command = f"rivals play --resume {shlex.quote(printable(path))}"
+        self.console.print(Text(f"{command} continues this game", style="green"))
