@@ -9,6 +9,7 @@ import os
 import random
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -609,12 +610,49 @@ def test_play_says_when_a_bot_peeks(capsys: Capture, monkeypatch: pytest.MonkeyP
 
 
 def test_rules_prints_the_page(capsys: Capture) -> None:
+    # The rules a person plays by, and where the engine's encoding is: --full adds it.
     status, out, _ = run(capsys, "rules", "verraeter")
     assert status == 0
     assert out.startswith("# Verräter (Traitor)")
-    assert out == rulebook.page("verraeter")
+    page = rulebook.page("verraeter")
+    assert out.startswith(rulebook.rules("verraeter")) and page.startswith(
+        rulebook.rules("verraeter")
+    )
+    assert "## Engine encoding" in page and "## Engine encoding" not in out
+    assert "## End and scoring" in out
+    assert out.rstrip().endswith("`rivals rules verraeter --full`.")
+    status, out, _ = run(capsys, "rules", "verraeter", "--full")
+    assert status == 0 and out == page
     status, _, err = run(capsys, "rules", "chess")
     assert status == 2 and "unknown game 'chess'" in err
+
+
+def test_rules_at_a_terminal_go_through_a_pager(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    kept = tmp_path / "paged.txt"
+    pager = tmp_path / "pager.py"
+    pager.write_text(
+        f"import sys\nopen({str(kept)!r}, 'w', encoding='utf-8').write(sys.stdin.read())\n",
+        encoding="utf-8",
+    )
+    for extra, encoding in (([], False), (["--full"], True)):
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "rivals.cli", "rules", "rosenkoenig", *extra],
+            env={**os.environ, "PAGER": f"{sys.executable} {pager}", "TERM": "xterm-256color"},
+            dimensions=(24, 80),
+            encoding="utf-8",
+            timeout=60,
+        )
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        paged = kept.read_text(encoding="utf-8")
+        assert "Rosenkönig" in paged and "End of the game" in paged
+        assert "\x1b[" in paged  # rendered with its styles
+        assert ("Engine encoding" in paged) == encoding
+        # Nothing of the page went to the terminal itself.
+        assert "End of the game" not in child.before
 
 
 def test_rules_pages_ship_in_the_package() -> None:
