@@ -1044,6 +1044,19 @@ def cmd_bots(args: argparse.Namespace, console: Console) -> int:
             )
             presets.add_row(info.name, preset, f"{spec['bot']} {settings}", spec["description"])
     print_table(console, presets)
+    defaults = Table(
+        box=box.SIMPLE_HEAD, title="defaults: what each bot plays with unless --param says else"
+    )
+    defaults.add_column("game", style="bold", no_wrap=True)
+    defaults.add_column("bot", style="bold", no_wrap=True)
+    defaults.add_column("settings")
+    for name, info in zip(names, infos):
+        game = rivals.make(name)
+        for bot in info.bots:
+            played = rivals.bots.make(bot, game).params
+            settings = " ".join(f"{key}={json.dumps(value)}" for key, value in played.items())
+            defaults.add_row(info.name, bot, settings or Text("no settings", style="dim"))
+    print_table(console, defaults)
     return 0
 
 
@@ -1263,7 +1276,9 @@ def build_parser() -> ArgumentParser:
     games.set_defaults(handler=cmd_games)
 
     bots_cmd = commands.add_parser(
-        "bots", help="list each game's bots, evaluations and presets (what 'best' plays)"
+        "bots",
+        help="list each game's bots, evaluations, presets (what 'best' plays) and each bot's "
+        "default settings",
     )
     bots_cmd.add_argument("games", nargs="*", metavar="GAME", help="games to list (default: all)")
     bots_cmd.set_defaults(handler=cmd_bots)
