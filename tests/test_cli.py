@@ -1007,6 +1007,29 @@ def test_replay_html_and_render_svg(capsys: Capture, tmp_path: Path) -> None:
     assert status == 2 and "step 99 is out of range" in err
 
 
+def test_replay_html_of_the_whole_record_switches_views(capsys: Capture, tmp_path: Path) -> None:
+    state = rivals.make("verraeter").new_initial_state()
+    rng = random.Random(3)
+    for _ in range(60):
+        state.apply_action(random_action(state, rng))
+    path = tmp_path / "game.json"
+    path.write_text(replay.dumps(state), encoding="utf-8")
+    pages = {}
+    for name, extra in (("whole", []), ("seat", ["--player", "1"]), ("public", ["--spectator"])):
+        page = tmp_path / f"{name}.html"
+        status, out, _ = run(capsys, "replay", str(path), "--html", str(page), *extra)
+        assert status == 0
+        said = "every seat's view, hidden cards included" in " ".join(out.split())
+        assert said == (name == "whole"), out
+        pages[name] = page.read_text(encoding="utf-8")
+    assert '<select id="view"' in pages["whole"]
+    assert "<select" not in pages["seat"] and "<select" not in pages["public"]
+    assert pages["public"] == viewer.to_html(state)
+    assert pages["seat"] == viewer.to_html(state, 1)
+    status, _, err = run(capsys, "replay", str(path), "--player", "1", "--spectator")
+    assert status == 2 and "choose one view" in err
+
+
 def test_replay_html_and_render_svg_keep_existing_files(capsys: Capture, tmp_path: Path) -> None:
     log = tmp_path / "games.jsonl"
     status, _, _ = run(

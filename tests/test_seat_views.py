@@ -62,6 +62,15 @@ def test_a_seat_sees_the_same_of_states_it_cannot_tell_apart(name: str) -> None:
                     viewer.to_html(replay.to_dict(s), viewer_seat) for s in (state, twin)
                 )
                 assert page == other, viewer_seat
+                # Only the whole record's page switches views: a seat's page holds its own.
+                assert '<select id="view"' not in page
+                assert len(viewer.frames_of(page)) == len(state.history()) + 1
+                with pytest.raises(ValueError, match="out of range"):
+                    viewer.frames_of(page, 1)
+            # In the whole record's page, this seat's view is its own page's, no more.
+            owner = viewer.to_html(state, seats=True)
+            own = viewer.to_html(state, seat)
+            assert viewer.frames_of(owner, seat + 1) == viewer.frames_of(own)
     # The twins must differ in what is hidden, or the test shows nothing.
     assert differing >= POSITIONS // 2
 

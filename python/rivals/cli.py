@@ -925,13 +925,22 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
         raise CliError(f"{where}: {error}") from None
     game = final.game
     _check_player(args.player, game)
+    if args.spectator and args.player is not None:
+        raise CliError("--spectator and --player: choose one view")
     if args.html is not None:
         _refuse_overwriting_input(args.file, args.html, "--html")
+        # The whole record's reader may switch to every seat's view; --player gives one seat's
+        # page, --spectator the public one, to pass on without the hidden cards.
+        every_seat = args.player is None and not args.spectator
         try:
-            viewer.write_html(data, args.html, player=args.player, force=args.force)
+            viewer.write_html(
+                data, args.html, player=args.player, force=args.force, seats=every_seat
+            )
         except ValueError as error:
             raise CliError(f"--html: {error}") from None
-        console.print(Text(f"wrote {args.html}: {len(final.history())} moves"))
+        hidden = every_seat and game.info.information == "imperfect"
+        shown = ": every seat's view, hidden cards included" if hidden else ""
+        console.print(Text(f"wrote {args.html}: {len(final.history())} moves{shown}"))
         return 0
     params = params_text(game.params)
     console.print(Text(f"{game.name} {params}".strip(), style="bold"))
@@ -1241,6 +1250,11 @@ def build_parser() -> ArgumentParser:
         type=integer(0),
         default=None,
         help="show only what this seat sees (moves, boards, --html); default: the whole record",
+    )
+    replay.add_argument(
+        "--spectator",
+        action="store_true",
+        help="--html shows only what every seat sees (default: a switch between every seat's view)",
     )
     replay.add_argument("--force", action="store_true", help="replace an existing --html")
     replay.set_defaults(handler=cmd_replay)

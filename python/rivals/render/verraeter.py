@@ -19,7 +19,7 @@ from rivals._core import CHANCE, State
 from rivals.render import MenuGroup, ranked_result, ranking
 from rivals.render._data import documents
 
-__all__ = ["HELP", "menu", "move_texts", "render", "result_text", "seat_label"]
+__all__ = ["HELP", "end_reason", "menu", "move_texts", "render", "result_text", "seat_label"]
 
 HELP = """\
 Each round: the strategist picks the conflict site between two neighbouring landscapes of
@@ -85,14 +85,19 @@ def result_text(state: State) -> str:
     labels = [f"seat {seat}" for seat in range(len(vp))]
     if not state.is_terminal():
         return f"victory points: {ranking(labels, vp)} (game in progress)"
+    return ranked_result(labels, vp, "VP", end_reason(state))
+
+
+def end_reason(state: State) -> str:
+    """Why a finished game ended: ``"all 8 rounds were played"``, or ``"after 6 of 8 rounds
+    every landscape shows the rose"``."""
+    snapshot = _snapshot(state)
     rounds = int(snapshot["round"])
     planned = int(state.game.params["rounds"])
     houses = {str(land["house"]) for land in snapshot["ring"]}
     if rounds < planned and len(houses) == 1:
-        why = f"after {rounds} of {planned} rounds every landscape shows the {houses.pop()}"
-    else:
-        why = f"all {rounds} rounds were played"
-    return ranked_result(labels, vp, "VP", why)
+        return f"after {rounds} of {planned} rounds every landscape shows the {houses.pop()}"
+    return f"all {rounds} rounds were played"
 
 
 def _visible(state: State, player: int | None, num_players: int) -> dict[str, Any]:

@@ -13,7 +13,17 @@ from typing import Any, cast
 
 from rivals._core import CHANCE, State
 from rivals.render import result_text, seat_label
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
+from rivals.render.svg import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    Move,
+    document,
+    escape,
+    fitted,
+    headline,
+)
 
 __all__ = ["draw"]
 
@@ -163,9 +173,7 @@ def _header(
     state: State, snapshot: dict[str, Any], history: Sequence[Move], num_players: int
 ) -> str:
     parts = [
-        f'<text x="{BOARD_X - 16}" y="30" font-size="21" font-weight="bold" fill="{INK}">'
-        f"Rosenkönig <tspan font-weight="
-        f'"normal" fill="{MUTED}">— {escape(_status(state, snapshot, num_players))}</tspan></text>'
+        headline(BOARD_X - 16, 30, "Rosenkönig", _status(state, snapshot, num_players), WIDTH - 110)
     ]
     last = _last_move(history, num_players)
     play = _last_play(history)
@@ -411,9 +419,17 @@ def _score_block(state: State, snapshot: dict[str, Any], y: float) -> str:
             f'<text x="{x + 24}" y="{y + 48}" font-size="11" fill="{MUTED}">{name}</text>'
         )
     if state.is_terminal():
+        # Who won and by what: why the game ended is in the headline, with room for it.
         parts.append(
-            f'<text x="{PANEL_X - 4}" y="{y + 66}" font-size="13" font-weight="bold" '
-            f'fill="{HIGHLIGHT}">{escape(result_text(state))}</text>'
+            fitted(
+                PANEL_X - 4,
+                y + 66,
+                result_text(state).split(" (", 1)[0],
+                13,
+                WIDTH - PANEL_X - 12,
+                ' font-weight="bold" class="result"',
+                HIGHLIGHT,
+            )
         )
     return "".join(parts)
 

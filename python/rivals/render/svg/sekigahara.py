@@ -14,7 +14,17 @@ from typing import Any, cast
 from rivals._core import CHANCE, State
 from rivals.render import result_text
 from rivals.render._data import documents
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
+from rivals.render.svg import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    Move,
+    document,
+    escape,
+    fitted,
+    headline,
+)
 
 __all__ = ["draw"]
 
@@ -87,8 +97,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
         'patternTransform="rotate(45)"><rect width="8" height="8" fill="#e6e0d4"/>'
         '<line x1="0" y1="0" x2="0" y2="8" stroke="#c9c0af" stroke-width="3"/></pattern></defs>',
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{PAPER}"/>',
-        f'<text x="{MARGIN}" y="32" font-size="21" font-weight="bold" fill="{INK}">Sekigahara '
-        f'<tspan font-weight="normal" fill="{MUTED}">— {escape(status)}</tspan></text>',
+        headline(MARGIN, 32, "Sekigahara", status, WIDTH - 2 * MARGIN - 130),
         f'<text x="{WIDTH - MARGIN}" y="32" font-size="12" fill="{MUTED}" text-anchor="end">'
         f"turn {snapshot['turn']} · step {len(history)}</text>",
     ]

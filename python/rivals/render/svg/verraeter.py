@@ -17,7 +17,18 @@ from typing import Any, cast
 from rivals._core import CHANCE, State
 from rivals.render import move_texts, result_text
 from rivals.render._data import documents
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
+from rivals.render.svg import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    Move,
+    document,
+    escape,
+    fitted,
+    headline,
+)
+from rivals.render.verraeter import end_reason
 
 __all__ = ["draw"]
 
@@ -105,8 +116,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     status = _status(state, snapshot)
     parts = [
         f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>',
-        f'<text x="24" y="32" font-size="21" font-weight="bold" fill="{INK}">Verräter '
-        f'<tspan font-weight="normal" fill="{MUTED}">— {escape(status)}</tspan></text>',
+        headline(24, 32, "Verräter", status, WIDTH - 48 - 80),
         f'<text x="{WIDTH - 24}" y="32" font-size="12" fill="{MUTED}" text-anchor="end">'
         f"step {len(history)}</text>",
     ]
@@ -313,7 +323,10 @@ def _panel(
     x = PANEL_X
     done = int(snapshot["round"])
     if state.is_terminal():
-        progress = f'game over after <tspan font-weight="bold" class="round">{done}</tspan> rounds'
+        progress = (
+            f'game over: <tspan class="round" data-round="{done}">'
+            f"{escape(end_reason(state))}</tspan>"
+        )
     else:
         progress = (
             f'Round <tspan font-weight="bold" class="round">{done + 1}</tspan> of {rounds} · '
