@@ -415,3 +415,43 @@ def test_names_of_a_thousand_bytes_stay_inside_the_picture(name: str) -> None:
     for text in root.iter("{http://www.w3.org/2000/svg}text"):
         own = (text.text or "") + "".join(child.tail or "" for child in text)
         assert len(own) < 200, own[:80]
+
+
+def test_a_headline_too_long_is_squeezed_then_cut_and_kept_whole_in_a_tooltip() -> None:
+    short = ET.fromstring(svg.headline(0, 0, "Verräter", "seat 0 to move", 600))
+    assert "textLength" not in short.attrib and short.find("title") is None
+    status = "game over: purple wins with 42 points (red 38, yellow 38, green 23, navy 9; " * 2
+    cut = ET.fromstring(svg.headline(0, 0, "Rheinländer", status, 600))
+    assert cut.findtext("title") == status
+    shown = "".join(cut.itertext())[len(status) :]
+    assert shown.startswith("Rheinländer — ") and shown.endswith("\u2026")
+    # Drawn within its room: squeezed to it, no more than the squeeze allows.
+    assert cut.attrib["textLength"] == "600"
+    assert 21 * 0.58 * len(shown) <= 600 * svg.SQUEEZE
+
+
+@pytest.mark.parametrize("name", ["rheinlaender", "verraeter", "rosenkoenig", "battlecards"])
+def test_an_end_headline_stays_clear_of_the_step_counter(name: str) -> None:
+    # A result names every seat and why the game ended: the headline keeps within the picture
+    # and clear of the step or turn counter on its right.
+    params = {"players": 5} if name == "rheinlaender" else {}
+    for seed in range(3):
+        root = parse(svg.to_svg(random_game(name, params, seed)))
+        texts = list(root.iter(f"{SVG_NS}text"))
+        head = next(el for el in texts if el.attrib.get("font-size") == "21")
+        title = head.find(f"{SVG_NS}title")
+        shown = "".join(head.itertext())[len(title.text or "") if title is not None else 0 :]
+        start = float(head.attrib["x"])
+        if "textLength" in head.attrib:
+            end = start + float(head.attrib["textLength"])
+        else:
+            end = start + 21 * 0.6 * len(shown)
+        right = float(root.attrib["width"])
+        for other in texts:
+            if (
+                other.attrib.get("y") == head.attrib["y"]
+                and other.attrib.get("text-anchor") == "end"
+            ):
+                size = float(other.attrib["font-size"])
+                right = float(other.attrib["x"]) - size * 0.58 * len("".join(other.itertext()))
+        assert end <= right, (shown, end, right)
