@@ -117,5 +117,20 @@ def test_compact_boards_are_shorter_and_leave_out_only_what_is_told_elsewhere(na
 
 
 def test_a_game_without_a_compact_board_draws_its_full_one() -> None:
-    state = final("sekigahara", 1)
+    state = final("rosenkoenig", 1)
     assert plain(render(state, player=0, compact=True), 100) == plain(render(state, player=0), 100)
+
+
+def test_sekigahara_compact_board_leaves_the_camps_abilities_to_board() -> None:
+    game = rivals.make("sekigahara")
+    history = final("sekigahara", 2).history()
+    state = game.state_from_history(history[: 2 * len(history) // 3])
+    snapshot = state.to_dict()
+    abilities = {int(card["id"]): str(card["ability"]) for card in game.data["cards"]["cards"]}
+    short = " ".join(plain(render(state, player=0, compact=True), 80).split())
+    assert "the camps' abilities: board" in short and "str: the strength" not in short
+    for entry in snapshot["neutral"]:
+        assert abilities[int(entry["id"])] in short
+    camp = {int(entry["id"]) for side in snapshot["camps"] for entry in side}
+    central = {int(entry["id"]) for entry in snapshot["neutral"]}
+    assert camp and all(abilities[card] not in short for card in camp - central)

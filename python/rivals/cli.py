@@ -760,7 +760,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         other: rivals.bots.make(name, game, (seed + other) % 2**64, **params)
         for other, (name, params) in seated.items()
     }
-    names = ["you" if other == seat else opponents[other].name for other in range(players)]
+    names = ["you" if other == seat else seated[other][0] for other in range(players)]
 
     def hint_bot() -> Bot:
         return rivals.bots.make(hint_name, game, (seed + players) % 2**64, **hint_params)

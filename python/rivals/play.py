@@ -242,11 +242,15 @@ class PlaySession:
             lines = []
             line = Text(f"{group.title}: ", style="bold")
             if group.numbered:
-                one_each = any(len(label) > width // 3 for _, label in group.entries)
+                # Two a line at most where a label is longer than a third of the line.
+                one_each = any(len(label) > width // 2 - 6 for _, label in group.entries)
                 for action, label in group.entries:
                     self.numbered.append(action)
                     entry = Text.assemble((str(len(self.numbered)), "bold cyan"), f" {label}   ")
-                    full = line.cell_len + entry.cell_len > width
+                    full = line.cell_len + entry.cell_len > width or (
+                        any(len(label) > width // 3 for _, label in group.entries)
+                        and line.plain.count("   ") >= 2
+                    )
                     if (one_each or full) and line.plain.strip():
                         lines.append(line)
                         line = Text("    ")
