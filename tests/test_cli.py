@@ -495,6 +495,20 @@ def test_play_saves_a_game_in_progress_and_resumes_it(
     assert final.history()[: len(saved.history())] == saved.history()
 
 
+def test_play_resume_says_which_settings_the_file_gives_its_bots(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    argv = ["verraeter", "--param", "iterations=7", "--param", "exploration=0.5", "--seed", "2"]
+    resume(capsys, monkeypatch, f"save {path}\nquit\n", *argv)
+    out, _ = resume(capsys, monkeypatch, "quit\n", "--resume", str(path))
+    for seat in (1, 2, 3):
+        assert f"  seat {seat}: ismcts with iterations=7 exploration=0.5\n" in out
+    # --param chooses anew: the file's settings are not used, nor told.
+    out, _ = resume(capsys, monkeypatch, "quit\n", "--resume", str(path), "--param", "iterations=3")
+    assert "with iterations" not in out
+
+
 def test_play_resume_refuses_what_does_not_fit(
     capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

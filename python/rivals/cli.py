@@ -743,7 +743,8 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     bot_name = args.bot or ("ismcts" if hidden else "mcts")
     hint_name = "ismcts" if hidden else "mcts"
     opponent_params, hint_params = _bot_params(args.param, bot_name, hint_name)
-    if saved_bots is not None and args.bot is None and not args.param:
+    from_file = saved_bots is not None and args.bot is None and not args.param
+    if saved_bots is not None and from_file:
         # The bots the game was saved with, unless --bot or --param choose others.
         seated = {
             seat: (bot["name"], dict(bot["params"])) for seat, bot in enumerate(saved_bots) if bot
@@ -776,6 +777,18 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         console.print(Text(f"resumed {printable(args.resume)}: {moves} moves played", style="bold"))
     # The seed decides every deal and draw: told before the end, it would tell the cards.
     console.print(Text(f"{game.name}: you are {seat_name(state, seat)} against {against}"))
+    if from_file:
+        # The file chose these settings: said, so that a file from elsewhere sets nothing unseen.
+        for other, bot in sorted(opponents.items()):
+            defaults = rivals.bots.make(bot.name, game).params
+            changed = [
+                f"{key}={json.dumps(value)}"
+                for key, value in bot.params.items()
+                if defaults.get(key) != value
+            ]
+            if changed:
+                who = player_label(state, other)
+                console.print(Text(f"  {who}: {bot.name} with {' '.join(changed)}", style="dim"))
     unfair = [name for name in plays if name not in game.info.fair_bots]
     if unfair:
         console.print(
