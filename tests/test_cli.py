@@ -524,6 +524,13 @@ def test_play_resume_refuses_what_does_not_fit(
     for argv, message in cases:
         _, err = resume(capsys, monkeypatch, "quit\n", *argv, status=2)
         assert message in err, (argv, err)
+    # A file whose bot settings the bot refuses: the seat is named, the game not started.
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["bots"][2]["params"]["iterations"] = -1
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(data), encoding="utf-8")
+    _, err = resume(capsys, monkeypatch, "quit\n", "--resume", str(broken), status=2)
+    assert f"{broken}: seat 2" in err and "iterations" in err
     ended = tmp_path / "ended.json"
     resume(
         capsys,

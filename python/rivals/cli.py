@@ -747,12 +747,17 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     if saved_bots is not None and from_file:
         # The bots the game was saved with, unless --bot or --param choose others.
         seated = {
-            seat: (bot["name"], dict(bot["params"])) for seat, bot in enumerate(saved_bots) if bot
+            other: (bot["name"], dict(bot["params"]))
+            for other, bot in enumerate(saved_bots)
+            if bot is not None
         }
     else:
         seated = {other: (bot_name, opponent_params) for other in range(players) if other != seat}
-    for name, params in dict(seated.values()).items():
-        check_bot(game, name, params, name)
+    for other, (name, params) in seated.items():
+        # Each seat's: a file may give two seats the same bot with other settings.
+        check_bot(
+            game, name, params, f"{printable(args.resume)}: seat {other}" if from_file else name
+        )
     check_bot(game, hint_name, hint_params, f"{hint_name} (hints)")
     # From 2**63 values: the seed decides the deals, so a small range could be searched for them.
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
