@@ -166,10 +166,11 @@ def test_a_resumed_game_shows_its_seat_only_what_the_seat_saw(
         seat = state.current_player()
         twin = state.resample_from_infostate(seat, rng.randrange(2**63))
         differing += state.history() != twin.history()
-        screens = [
-            resumed_screen(each, seat, tmp_path / f"{which}.json", monkeypatch)
-            for which, each in (("state", state), ("twin", twin))
-        ]
+        # Paths of one length: the screen wraps its lines where the file's name puts them.
+        screens = []
+        for which, each in (("a", state), ("b", twin)):
+            (tmp_path / which).mkdir(exist_ok=True)
+            screens.append(resumed_screen(each, seat, tmp_path / which / "game.json", monkeypatch))
         assert screens[0] == screens[1]
         assert "resumed FILE" in screens[0]
         checked += 1
