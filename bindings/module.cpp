@@ -402,6 +402,21 @@ NB_MODULE(_core, m) {
           "copies"_a.none() = 1000000, nb::sig("def copy_ns(self, copies: int = 1000000) -> float"),
           "Mean nanoseconds to copy a mid-game state (a benchmark figure).")
       .def(
+          "evaluation_ns",
+          [](const PyGame& g, const std::string& evaluation, nb::handle network,
+             nb::handle count_arg) {
+            const Json network_value = from_python(network, "network");
+            const int count =
+                to_int(count_arg, g.impl->name() + " evaluation_ns: count", 1, kMaxCopies);
+            nb::gil_scoped_release release;
+            return g.impl->evaluation_ns(evaluation, network_value, count);
+          },
+          "evaluation"_a, "network"_a.none() = nb::none(), "count"_a.none() = 100000,
+          nb::sig("def evaluation_ns(self, evaluation: str, network: str | dict[str, object] | "
+                  "None = None, count: int = 100000) -> float"),
+          "Mean CPU nanoseconds of one evaluation (a benchmark figure; state.evaluate's "
+          "arguments) over the decision positions of a random game.")
+      .def(
           "make_bot",
           [](const PyGame& g, const nb::str& name, nb::handle params, nb::handle seed_arg) {
             const std::uint64_t seed = to_seed(seed_arg);

@@ -206,6 +206,11 @@ def test_alphabeta_by_the_clock_stops_at_the_depth_that_solves() -> None:
 # --- reuse_tree (mcts) --------------------------------------------------------------------------
 
 
+def counts(stats: dict[str, Any]) -> dict[str, Any]:
+    """An mcts search's counts, its root moves aside."""
+    return {key: value for key, value in stats.items() if key != "moves"}
+
+
 def play_one_seat(bot: rivals.bots.Bot, name: str, seed: int) -> list[tuple[int, dict[str, int]]]:
     """``bot`` plays seat 0 of a game against random moves; each of its moves where it had a
     choice, with its stats after it."""
@@ -232,7 +237,9 @@ def test_reuse_tree_grows_the_tree_kept_below_the_moves_played(name: str) -> Non
         return [stats for _, stats in play_one_seat(bot, name, 3)]
 
     fresh = stats_of()
-    assert fresh and all(stats == {"visits": 500, "kept": 0, "repeated": 0} for stats in fresh)
+    assert fresh and all(
+        counts(stats) == {"visits": 500, "kept": 0, "repeated": 0} for stats in fresh
+    )
     kept = stats_of(reuse_tree=True)
     assert all(stats["visits"] == stats["kept"] + 500 for stats in kept)
     assert sum(stats["kept"] > 0 for stats in kept) > len(kept) // 2, kept
@@ -252,7 +259,30 @@ def test_reuse_tree_is_reproducible_and_forgets_other_games() -> None:
     assert game_moves(True)[0] == moves
     assert game_moves(False)[0] != moves
     bot.step(decisions("sekigahara", 1, seed=9)[0])
-    assert bot.stats() == {"visits": 300, "kept": 0, "repeated": 0}
+    assert counts(bot.stats()) == {"visits": 300, "kept": 0, "repeated": 0}
+
+
+@pytest.mark.parametrize("bot_name", ["mcts", "ismcts"])
+@pytest.mark.parametrize("name", ["rosenkoenig", "verraeter"])
+def test_stats_give_each_root_move_its_visits_and_mean_return(bot_name: str, name: str) -> None:
+    """After a search, ``stats()["moves"]`` lists every legal move in order with the simulations
+    through it, over every thread's tree (summing to the root's), and their mean return for the
+    mover; the move played is the most visited."""
+    game = rivals.make(name)
+    for state in decisions(name, 12, seed=4):
+        legal = state.legal_actions()
+        bot = rivals.bots.make(bot_name, game, seed=3, iterations=400, threads=2)
+        played = bot.step(state)
+        stats = bot.stats()
+        moves = stats["moves"]
+        assert [move["action"] for move in moves] == legal
+        assert sum(move["visits"] for move in moves) == stats["visits"] == 2 * 400
+        most = max(move["visits"] for move in moves)
+        assert played == next(move["action"] for move in moves if move["visits"] == most)
+        for move in moves:
+            assert -1.0 <= move["value"] <= 1.0
+            if move["visits"] == 0:
+                assert move["value"] == 0.0
 
 
 def test_repetition_draw_scores_the_lines_that_come_back() -> None:

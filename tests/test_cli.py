@@ -9,6 +9,7 @@ import os
 import random
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -388,6 +389,27 @@ def test_play_rejects_bad_input_and_asks_again(
     assert len(positions(out)) == 2
 
 
+def test_play_answers_a_typo_with_the_moves_and_what_was_meant(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seed 5 deals Red S3 SW1 W1 W2 NW2.
+    out = play(capsys, monkeypatch, "hnt\nsave\nsw 1\nflibber\n1\n")
+    assert "moves: 1 S3   2 SW1" in out
+    blocks = out.split("your move> ")[1:5]
+    assert "did you mean hint?" in blocks[0]
+    assert "usage: save FILE" in blocks[1]  # a command without its file: told how it goes
+    assert "did you mean SW1?" in blocks[2]
+    assert "did you mean" not in blocks[3]
+    for block in (blocks[0], blocks[2], blocks[3]):
+        # One line on the mistake (and one on what was meant), the moves, one line on help.
+        assert "moves: 1 S3   2 SW1   3 W1   4 W2   5 NW2" in block, block
+        flat = " ".join(block.split())
+        assert "help explains how moves are written" in flat
+        assert "rivals rules rosenkoenig" in flat
+        assert len(block.strip().splitlines()) <= 6, block
+    assert len(positions(out)) == 2  # the move after them was played
+
+
 def test_play_refuses_odd_input_without_stopping(
     capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -447,8 +469,106 @@ def test_play_hides_what_a_replay_or_an_undo_would_tell(
     out = " ".join(capsys.readouterr().out.split())
     # The other seats have drafted since: taking the move back would keep what they showed.
     assert "cannot undo: another seat has moved since your move" in out
-    assert "cannot save before the game is over: the replay holds every hidden card" in out
-    assert not path.exists()
+    # Saved in progress, with a word on what the file holds and how the game goes on.
+    assert f"saved {path} it holds every hidden card" in out
+    assert "open it only once the game is over" in out
+    assert f"rivals play --resume {path} continues this game" in out
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert not replay.from_dict(data).is_terminal()
+    assert data["bots"][1] is None
+    assert [bot["name"] for seat, bot in enumerate(data["bots"]) if seat != 1] == ["random"] * 3
+
+
+def resume(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, lines: str, *argv: str, status: int = 0
+) -> tuple[str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    assert cli.main(["play", *argv]) == status
+    out, err = capsys.readouterr()
+    return out, err
+
+
+@pytest.mark.parametrize("game", ["verraeter", "battlecards", "rheinlaender", "rosenkoenig"])
+def test_play_saves_a_game_in_progress_and_resumes_it(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str
+) -> None:
+    path = tmp_path / "game.json"
+    argv = [game, "--bot", "random", "--seed", "4", "--seat", "1"]
+    resume(capsys, monkeypatch, f"1\n1\nsave {path}\nquit\n", *argv)
+    saved = replay.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    hidden = saved.game.info.information == "imperfect"
+    # Resumed as the seat it was saved by, against the bots it was saved with.
+    out, _ = resume(capsys, monkeypatch, "undo\n1\n1\nquit\n", "--resume", str(path))
+    flat = " ".join(out.split())
+    assert f"resumed {path}: {len(saved.history())} moves played" in flat
+    assert re.search(r"you are (\w+ \()?seat 1\)? against random", flat), flat
+    if hidden:
+        # The person may have read the file: nothing before the save is taken back.
+        assert "cannot undo: the saved game shows every hidden card since your move" in flat
+    last = " ".join(out.rsplit("your move> quit", 1)[1].split())
+    assert re.fullmatch(
+        rf"seed \d+ \(--seed \d+ with --resume {re.escape(str(path))} draws the later cards "
+        r"again\)",
+        last,
+    ), last
+    # Played on to the end from the saved position.
+    moves = "1\n" * 600
+    done = tmp_path / "done.json"
+    resume(capsys, monkeypatch, f"{moves}save {done}\nquit\n", "--resume", str(path), "--seed", "1")
+    final = replay.from_dict(json.loads(done.read_text(encoding="utf-8")))
+    assert final.is_terminal()
+    assert final.history()[: len(saved.history())] == saved.history()
+
+
+def test_play_resume_says_which_settings_the_file_gives_its_bots(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    argv = ["verraeter", "--param", "iterations=7", "--param", "exploration=0.5", "--seed", "2"]
+    resume(capsys, monkeypatch, f"save {path}\nquit\n", *argv)
+    out, _ = resume(capsys, monkeypatch, "quit\n", "--resume", str(path))
+    for seat in (1, 2, 3):
+        assert f"  seat {seat}: ismcts with iterations=7 exploration=0.5\n" in out
+    # --param chooses anew: the file's settings are not used, nor told.
+    out, _ = resume(capsys, monkeypatch, "quit\n", "--resume", str(path), "--param", "iterations=3")
+    assert "with iterations" not in out
+
+
+def test_play_resume_refuses_what_does_not_fit(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    resume(capsys, monkeypatch, f"1\nsave {path}\nquit\n", "verraeter", "--bot", "random")
+    cases = [
+        (["--resume", str(path), "--seat", "2"], "was saved by the player of seat 0"),
+        (["--resume", str(path), "--game-param", "players=3"], "keeps the rules it was saved"),
+        (["rosenkoenig", "--resume", str(path)], "is a game of verraeter, not rosenkoenig"),
+        (["--resume", str(tmp_path / "none.json")], "no such file"),
+        ([], "name a game"),
+    ]
+    for argv, message in cases:
+        _, err = resume(capsys, monkeypatch, "quit\n", *argv, status=2)
+        assert message in err, (argv, err)
+    # A file whose bot settings the bot refuses: the seat is named, the game not started.
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["bots"][2]["params"]["iterations"] = -1
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(data), encoding="utf-8")
+    _, err = resume(capsys, monkeypatch, "quit\n", "--resume", str(broken), status=2)
+    assert f"{broken}: seat 2" in err and "iterations" in err
+    ended = tmp_path / "ended.json"
+    resume(
+        capsys,
+        monkeypatch,
+        "1\n" * 200 + f"save {ended}\nquit\n",
+        "rosenkoenig",
+        "--bot",
+        "random",
+        "--seed",
+        "5",
+    )
+    _, err = resume(capsys, monkeypatch, "quit\n", "--resume", str(ended), status=2)
+    assert "the game is over (rivals replay" in err
 
 
 def test_play_takes_nothing_back_once_a_saved_game_has_shown_the_cards(
@@ -536,12 +656,49 @@ def test_play_says_when_a_bot_peeks(capsys: Capture, monkeypatch: pytest.MonkeyP
 
 
 def test_rules_prints_the_page(capsys: Capture) -> None:
+    # The rules a person plays by, and where the engine's encoding is: --full adds it.
     status, out, _ = run(capsys, "rules", "verraeter")
     assert status == 0
     assert out.startswith("# Verräter (Traitor)")
-    assert out == rulebook.page("verraeter")
+    page = rulebook.page("verraeter")
+    assert out.startswith(rulebook.rules("verraeter")) and page.startswith(
+        rulebook.rules("verraeter")
+    )
+    assert "## Engine encoding" in page and "## Engine encoding" not in out
+    assert "## End and scoring" in out
+    assert out.rstrip().endswith("`rivals rules verraeter --full`.")
+    status, out, _ = run(capsys, "rules", "verraeter", "--full")
+    assert status == 0 and out == page
     status, _, err = run(capsys, "rules", "chess")
     assert status == 2 and "unknown game 'chess'" in err
+
+
+def test_rules_at_a_terminal_go_through_a_pager(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    kept = tmp_path / "paged.txt"
+    pager = tmp_path / "pager.py"
+    pager.write_text(
+        f"import sys\nopen({str(kept)!r}, 'w', encoding='utf-8').write(sys.stdin.read())\n",
+        encoding="utf-8",
+    )
+    for extra, encoding in (([], False), (["--full"], True)):
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "rivals.cli", "rules", "rosenkoenig", *extra],
+            env={**os.environ, "PAGER": f"{sys.executable} {pager}", "TERM": "xterm-256color"},
+            dimensions=(24, 80),
+            encoding="utf-8",
+            timeout=60,
+        )
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        paged = kept.read_text(encoding="utf-8")
+        assert "Rosenkönig" in paged and "End of the game" in paged
+        assert "\x1b[" in paged  # rendered with its styles
+        assert ("Engine encoding" in paged) == encoding
+        # Nothing of the page went to the terminal itself.
+        assert "End of the game" not in child.before
 
 
 def test_rules_pages_ship_in_the_package() -> None:
@@ -894,6 +1051,29 @@ def test_replay_html_and_render_svg(capsys: Capture, tmp_path: Path) -> None:
     assert status == 0 and out == svg.to_svg(state)
     status, _, err = run(capsys, "render", str(path), "--step", "99")
     assert status == 2 and "step 99 is out of range" in err
+
+
+def test_replay_html_of_the_whole_record_switches_views(capsys: Capture, tmp_path: Path) -> None:
+    state = rivals.make("verraeter").new_initial_state()
+    rng = random.Random(3)
+    for _ in range(60):
+        state.apply_action(random_action(state, rng))
+    path = tmp_path / "game.json"
+    path.write_text(replay.dumps(state), encoding="utf-8")
+    pages = {}
+    for name, extra in (("whole", []), ("seat", ["--player", "1"]), ("public", ["--spectator"])):
+        page = tmp_path / f"{name}.html"
+        status, out, _ = run(capsys, "replay", str(path), "--html", str(page), *extra)
+        assert status == 0
+        said = "every seat's view, hidden cards included" in " ".join(out.split())
+        assert said == (name == "whole"), out
+        pages[name] = page.read_text(encoding="utf-8")
+    assert '<select id="view"' in pages["whole"]
+    assert "<select" not in pages["seat"] and "<select" not in pages["public"]
+    assert pages["public"] == viewer.to_html(state)
+    assert pages["seat"] == viewer.to_html(state, 1)
+    status, _, err = run(capsys, "replay", str(path), "--player", "1", "--spectator")
+    assert status == 2 and "choose one view" in err
 
 
 def test_replay_html_and_render_svg_keep_existing_files(capsys: Capture, tmp_path: Path) -> None:

@@ -5,6 +5,8 @@ sees; what the rules reveal is told where they reveal it."""
 from __future__ import annotations
 
 import ast
+import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from rivals.render import move_texts, moves_help, render, result_text
 from rivals.render._data import card_index
 from tests.ecosystem_cases import random_game
 from tests.games import CONFIGS
+from tests.random_play import play_randomly
 
 PACKAGE = Path(rivals.__file__).parent
 
@@ -152,6 +155,57 @@ def test_results_are_words(name: str) -> None:
     assert "returns" not in text and "[" not in text
     assert any(word in text for word in ("wins", "win", "draw")), text
     assert f"rivals rules {name}" in moves_help(name)
+
+
+def final(name: str, params: dict[str, Any], seed: int) -> rivals.State:
+    return play_randomly(rivals.make(name, **params).new_initial_state(), random.Random(seed))
+
+
+def test_end_screens_say_why_the_game_ended() -> None:
+    # Rosenkönig ends when the last stone is placed or when nobody can do anything but pass.
+    ends = {
+        seed: (final("rosenkoenig", {}, seed), final("rosenkoenig", {"players": 4}, seed))
+        for seed in range(3)
+    }
+    for state in (state for pair in ends.values() for state in pair):
+        emptied = state.to_dict()["stones_left"] == 0
+        why = "(the last stone was placed)" if emptied else "(no player could move)"
+        assert result_text(state).endswith(why), result_text(state)
+    assert {state.to_dict()["stones_left"] == 0 for pair in ends.values() for state in pair} == {
+        True,
+        False,
+    }
+    # Verräter seed 28: every landscape shows the rose after six of the eight rounds.
+    early = final("verraeter", {}, 28)
+    assert early.to_dict()["round"] == 6
+    assert result_text(early).endswith("; after 6 of 8 rounds every landscape shows the rose)")
+    assert result_text(final("verraeter", {}, 1)).endswith("; all 8 rounds were played)")
+
+
+@pytest.mark.parametrize(
+    ("name", "labels", "key"),
+    [
+        ("rheinlaender", ["red", "yellow", "green", "purple", "navy"], "scores"),
+        ("verraeter", ["seat 0", "seat 1", "seat 2", "seat 3"], "vp"),
+    ],
+)
+def test_end_screens_give_every_seat_its_points_beside_its_name(
+    name: str, labels: list[str], key: str
+) -> None:
+    params = {"players": len(labels)}
+    for seed in range(4):
+        state = final(name, params, seed)
+        points = [int(value) for value in state.to_dict()[key]]
+        text = result_text(state)
+        best = max(points)
+        leaders = [seat for seat, value in enumerate(points) if value == best]
+        assert text.startswith(" and ".join(labels[seat] for seat in leaders)), text
+        assert f" with {best} " in text, text
+        for seat, value in enumerate(points):
+            if seat not in leaders:
+                assert re.search(rf"[(,] ?{labels[seat]} {value}[,;]", text), (seat, text)
+        if name == "rheinlaender":
+            assert text.endswith("placed its last knight)"), text
 
 
 def test_pictures_never_import_the_reference() -> None:

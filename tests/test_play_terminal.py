@@ -1,7 +1,8 @@
 """``rivals play`` driven as a person drives it: in a pseudo-terminal, every game from the first
 move to the end, with a fixed seed and quick bots. Each screen is checked against the true state
 (``to_dict()``) at that moment: it never shows a card another seat holds hidden. Illegal input
-gets the game's own help, and the last line names the winner in words."""
+gets the moves again (``help`` the game's own help), and the last line names the winner in
+words."""
 
 from __future__ import annotations
 
@@ -71,8 +72,12 @@ def screens_of(game: str, tmp_path: Path) -> tuple[list[str], str, rivals.State,
     child.sendline("flibber")
     _, rejected = wait()
     assert "'flibber' is not a move or a command" in rejected
-    assert HELP_WORDS[game] in " ".join(rejected.split())
-    assert f"rivals rules {game}" in rejected
+    # The moves again, numbered, and where the game's help and rules are.
+    assert re.search(r"(^ *|: )1 \S", rejected, re.MULTILINE), rejected
+    assert f"rivals rules {game}" in " ".join(rejected.split())
+    child.sendline("help")
+    _, helped = wait()
+    assert HELP_WORDS[game] in " ".join(helped.split())
     while found == 0:
         child.sendline("hint")
         _, answer = wait()
@@ -225,3 +230,50 @@ def test_ctrl_c_at_the_prompt_ends_cleanly() -> None:
     text = ANSI.sub("", child.before)
     assert "interrupted" in text and "Traceback" not in text
     assert child.exitstatus == 130
+
+
+# The first line of the board's map (Rheinländer's section numbers), of the person's forces
+# (Battlecards) or of the first camp (Sekigahara): from there down to the prompt must fit an
+# 80 x 24 terminal.
+BOARD_TOP = {
+    "rheinlaender": r"^\s*1  2  3 ",
+    "battlecards": r"^(▶ |  )Germany \(seat 0\)",
+    "sekigahara": r"^(▶ )?Ishida Mitsunari \(seat 0\)",
+}
+
+
+@pytest.mark.parametrize("game", sorted(BOARD_TOP))
+def test_an_80_by_24_terminal_keeps_the_board_and_the_moves_in_sight(game: str) -> None:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "rivals.cli", "play", game, "--bot", "random", "--seed", str(SEED[game])],
+        env={**os.environ, "TERM": "xterm-256color"},
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=60,
+    )
+    heights = []
+    for turn in range(30):
+        if child.expect(PROMPT) == 1:
+            break
+        lines = ANSI.sub("", child.before).split("\n")
+        top = [at for at, line in enumerate(lines) if re.search(BOARD_TOP[game], line)]
+        assert top, lines
+        heights.append(len(lines) - top[-1])  # the board's lines, the moves and the prompt
+        if turn == 3:
+            # The full board, key and headings included, is one command away.
+            child.sendline("board")
+            child.expect(PROMPT)
+            full = ANSI.sub("", child.before)
+            key = {
+                "rheinlaender": "0-4 a seat's knight",
+                "battlecards": "battle list (",
+                "sekigahara": "str: the strength a card counts now",
+            }[game]
+            assert key in full
+        child.sendline("1")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert len(heights) >= 18
+    assert max(heights) <= 24, heights

@@ -645,5 +645,12 @@ def test_the_bots_command_lists_evaluations_and_what_best_plays(
     assert re.search(rf"rosenkoenig +best +{best[0]} {re.escape(settings)} ", out)
     assert re.search(r"verraeter +best +ismcts time_s=0\.1", out)
     assert "sekigahara" not in out
+    # Each bot's defaults, every one of them: "mcts" alone says nothing of what it plays with.
+    for name in ("rosenkoenig", "verraeter"):
+        game = rivals.make(name)
+        for bot in game.info.bots:
+            played = rivals.bots.make(bot, game).params
+            settings = " ".join(f"{key}={json.dumps(value)}" for key, value in played.items())
+            assert re.search(rf"{name} +{bot} +{re.escape(settings or 'no settings')} *\n", out)
     assert cli.main(["bots", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err

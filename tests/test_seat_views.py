@@ -6,14 +6,18 @@ picture and page show no more than any seat's."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.console import Console
 
 import rivals
-from rivals import replay, viewer
+from rivals import cli, replay, viewer
 from rivals.render import move_texts, render, result_text, svg
 from tests.random_play import play_randomly, random_action
 
@@ -22,10 +26,10 @@ POSITIONS = 12
 PAGES = 3
 
 
-def terminal_text(state: Any, player: int) -> str:
-    console = Console(width=120, record=True, force_terminal=False, color_system=None)
+def terminal_text(state: Any, player: int, compact: bool = False, width: int = 120) -> str:
+    console = Console(width=width, record=True, force_terminal=False, color_system=None)
     with console.capture():
-        console.print(render(state, player=player))
+        console.print(render(state, player=player, compact=compact))
     return console.export_text()
 
 
@@ -58,6 +62,15 @@ def test_a_seat_sees_the_same_of_states_it_cannot_tell_apart(name: str) -> None:
                     viewer.to_html(replay.to_dict(s), viewer_seat) for s in (state, twin)
                 )
                 assert page == other, viewer_seat
+                # Only the whole record's page switches views: a seat's page holds its own.
+                assert '<select id="view"' not in page
+                assert len(viewer.frames_of(page)) == len(state.history()) + 1
+                with pytest.raises(ValueError, match="out of range"):
+                    viewer.frames_of(page, 1)
+            # In the whole record's page, this seat's view is its own page's, no more.
+            owner = viewer.to_html(state, seats=True)
+            own = viewer.to_html(state, seat)
+            assert viewer.frames_of(owner, seat + 1) == viewer.frames_of(own)
     # The twins must differ in what is hidden, or the test shows nothing.
     assert differing >= POSITIONS // 2
 
@@ -97,6 +110,8 @@ def seat_view(state: Any, seat: int) -> tuple[Any, ...]:
         compact["board"].tobytes(),
         compact["features"].tobytes(),
         terminal_text(state, seat),
+        # The short terminal's board, at the width that draws Rheinländer's map unlabelled.
+        terminal_text(state, seat, compact=True, width=80),
         result_text(state),
         move_texts(state, seat),
         move_texts(state, None),
@@ -115,6 +130,51 @@ def test_a_seat_sees_the_same_of_histories_that_differ_only_in_what_it_cannot_se
         assert seat_view(state, seat) == seat_view(twin, seat)
     # The twins must differ in what is hidden, or the test shows nothing.
     assert differing >= POSITIONS // 2
+
+
+def resumed_screen(state: Any, seat: int, path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """What ``rivals play --resume`` shows the player of ``seat`` of a game saved at ``state``
+    before their first command, the file's name left out."""
+    data = replay.to_dict(state)
+    data["bots"] = [
+        None if other == seat else {"name": "random", "params": {}}
+        for other in range(state.game.num_players)
+    ]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["play", "--resume", str(path), "--seed", "1"]) == 0
+    return out.getvalue().replace(str(path), "FILE")
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_a_resumed_game_shows_its_seat_only_what_the_seat_saw(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A game saved at the person's turn and resumed: the screen (the moves since their last
+    # one, the board, the moves they may make) is the same for every history their seat cannot
+    # tell apart, so it shows nothing of the file's hidden cards.
+    monkeypatch.setenv("COLUMNS", "120")
+    rng = random.Random(f"resumed {name}")
+    game = rivals.make(name)
+    checked = differing = 0
+    while checked < 6:
+        state = play_randomly(game.new_initial_state(), rng, plies=rng.randrange(1, 300))
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        seat = state.current_player()
+        twin = state.resample_from_infostate(seat, rng.randrange(2**63))
+        differing += state.history() != twin.history()
+        # Paths of one length: the screen wraps its lines where the file's name puts them.
+        screens = []
+        for which, each in (("a", state), ("b", twin)):
+            (tmp_path / which).mkdir(exist_ok=True)
+            screens.append(resumed_screen(each, seat, tmp_path / which / "game.json", monkeypatch))
+        assert screens[0] == screens[1]
+        assert "resumed FILE" in screens[0]
+        checked += 1
+    assert differing >= 3
 
 
 def face_down_ids(state: Any, seat: int) -> set[str]:

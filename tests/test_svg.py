@@ -157,6 +157,38 @@ def test_rosenkoenig_highlights_the_last_play_and_playable_cards() -> None:
     assert plays >= 10
 
 
+def test_rosenkoenig_caption_names_the_move_its_arrow_shows() -> None:
+    # After a play, a draw and its card: the arrow still shows the play, so the caption names
+    # it beside the last move, and the play is drawn fainter than a play just made.
+    final = random_game("rosenkoenig", {}, seed=0)
+    history = final.history()
+    walker = final.game.new_initial_state()
+    moves: list[tuple[int, int, str]] = []
+    older = 0
+    for step, action in enumerate(history):
+        if walker.current_player() >= 0:
+            moves.append((step, walker.current_player(), walker.action_to_string(action)))
+        walker.apply_action(action)
+        plays = [move for move in moves if move[2] not in ("draw", "pass")]
+        if not plays:
+            continue
+        root = parse(svg.to_svg(walker))
+        (group,) = by_class(root, "last-play")
+        (caption,) = by_class(root, "last-move-text")
+        words = "".join(caption.itertext())
+        at, seat, text = plays[-1]
+        assert int(group.attrib["data-step"]) == at
+        if at == step:
+            assert float(group.attrib["opacity"]) == 1
+            assert "arrow:" not in words and words.endswith(f"played {text}")
+        else:
+            older += 1
+            assert float(group.attrib["opacity"]) < 1
+            who = f"{('Red', 'White')[seat]} (seat {seat})"
+            assert words.endswith(f" · arrow: {who} played {text} (move {at + 1})"), words
+    assert older > 20
+
+
 class Delegate:
     """Whatever it does not set itself, read from ``inner``."""
 

@@ -73,7 +73,8 @@ def test_sekigahara_shows_camps_centre_supplies_and_totals(seed: int) -> None:
                 ]
                 for card, entry in zip(cards, snap["camps"][seat]):
                     title = card.find(f"{SVG_NS}title")
-                    assert title is not None and title.text == SEKIGAHARA_NAMES[entry["id"]]
+                    assert title is not None and title.text is not None
+                    assert title.text.startswith(f"#{entry['id']} {SEKIGAHARA_NAMES[entry['id']]}")
                     assert ("blank" in card.attrib["class"].split()) == entry["blank"]
                     assert bool(by_class(card, "blank-mark")) == entry["blank"]
                 # The strengths the cards count now add up to the total (with the Tokugawa token).
@@ -97,6 +98,50 @@ def test_sekigahara_shows_camps_centre_supplies_and_totals(seed: int) -> None:
             (deck,) = by_class(root, "deck")
             assert deck.text == str(len(snap["deck"]))
             assert len(by_class(root, "tokugawa-token")) == 1
+
+
+SEKIGAHARA_ABILITIES = {
+    int(card["id"]): str(card["ability"]) for card in shipped("sekigahara")["cards"]
+}
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_sekigahara_tells_every_ability_on_the_table(seed: int) -> None:
+    # Each card on the table, in a camp or in the centre, has its ability written out beneath
+    # the board and in its tooltip; a blank card says that it has none.
+    blanks = 0
+    for state in positions("sekigahara", {}, seed):
+        snap = snapshot(state)
+        blank = {entry["id"] for camp in snap["camps"] for entry in camp if entry["blank"]}
+        blanks += len(blank)
+        on_table = {entry["id"] for camp in snap["camps"] for entry in camp} | {
+            entry["id"] for entry in snap["neutral"]
+        }
+        root = parse(svg.to_svg(state, 0))
+        listed = {
+            int(group.attrib["data-card"]): " ".join(text_of(group).split())
+            for group in by_class(root, "ability")
+        }
+        assert set(listed) == on_table
+        for card_id, text in listed.items():
+            said = "blank: no ability" if card_id in blank else SEKIGAHARA_ABILITIES[card_id]
+            assert text == f"#{card_id} {SEKIGAHARA_NAMES[card_id]}: {said}"
+        for card in by_class(root, "card"):
+            card_id = int(card.attrib["data-card"])
+            title = card.findtext(f"{SVG_NS}title") or ""
+            if card_id in blank:
+                assert title.endswith("blank: its ability does not count")
+            else:
+                assert title.endswith(SEKIGAHARA_ABILITIES[card_id])
+        # Within the picture: the two columns of abilities fit its width and height.
+        width, height = float(root.attrib["width"]), float(root.attrib["height"])
+        for text in by_class(root, "ability"):
+            for line in text.iter(f"{SVG_NS}text"):
+                assert float(line.attrib["y"]) < height
+                assert float(line.attrib["x"]) + 0.58 * 12 * len("".join(line.itertext())) < (
+                    width * 1.02
+                )
+    assert seed != 2 or blanks > 0  # seed 2 blanks a card
 
 
 def test_sekigahara_highlights_the_cards_of_the_last_move() -> None:
@@ -153,6 +198,51 @@ def test_verraeter_shows_the_ring_and_the_public_facts(players: int) -> None:
                 assert vp.text == str(snap["vp"][seat])
                 played = [el for el in by_class(group, "played-card")]
                 assert [int(text_of(el)) for el in played] == snap["played"][seat]
+
+
+def test_verraeter_ring_shows_conflict_values_and_the_conflict_at_every_step() -> None:
+    # As the terminal does: each landscape's conflict value, and at the conflict site the
+    # landscapes' share before the reveal and the totals after it.
+    values = {
+        str(land["type"]): int(land["conflict"]) for land in shipped("verraeter")["landscapes"]
+    }
+    state = random_game("verraeter", {}, seed=2)
+    walker = state.game.new_initial_state()
+    seen = {"landscapes": 0, "totals": 0}
+    for action in state.history():
+        walker.apply_action(action)
+        snap = snapshot(walker)
+        if len(snap["ring"]) < 12:
+            continue
+        root = parse(svg.to_svg(walker, 0))
+        tiles = by_class(root, "landscape")
+        assert [int(by_class(tile, "value")[0].text or "") for tile in tiles] == [
+            values[land["type"]] for land in snap["ring"]
+        ]
+        base = by_class(root, "conflict-landscapes")
+        totals = by_class(root, "conflict-totals")
+        if snap["conflict"] is None:
+            assert not base and not totals
+        elif snap["conflict_totals"] is None:
+            site = snap["conflict"]
+            pair = [snap["ring"][site], snap["ring"][(site + 1) % 12]]
+            expected = {
+                house: sum(values[land["type"]] for land in pair if land["house"] == house)
+                for house in ("eagle", "rose")
+            }
+            (shown,) = base
+            assert (
+                text_of(shown) == f"landscapes: eagle {expected['eagle']} · rose {expected['rose']}"
+            )
+            assert not totals
+            seen["landscapes"] += 1
+        else:
+            (shown,) = totals
+            eagle, rose = snap["conflict_totals"]["eagle"], snap["conflict_totals"]["rose"]
+            assert text_of(shown) == f"conflict: eagle {eagle} · rose {rose}"
+            assert not base
+            seen["totals"] += 1
+    assert seen["landscapes"] > 20 and seen["totals"] > 5
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -325,3 +415,43 @@ def test_names_of_a_thousand_bytes_stay_inside_the_picture(name: str) -> None:
     for text in root.iter("{http://www.w3.org/2000/svg}text"):
         own = (text.text or "") + "".join(child.tail or "" for child in text)
         assert len(own) < 200, own[:80]
+
+
+def test_a_headline_too_long_is_squeezed_then_cut_and_kept_whole_in_a_tooltip() -> None:
+    short = ET.fromstring(svg.headline(0, 0, "Verräter", "seat 0 to move", 600))
+    assert "textLength" not in short.attrib and short.find("title") is None
+    status = "game over: purple wins with 42 points (red 38, yellow 38, green 23, navy 9; " * 2
+    cut = ET.fromstring(svg.headline(0, 0, "Rheinländer", status, 600))
+    assert cut.findtext("title") == status
+    shown = "".join(cut.itertext())[len(status) :]
+    assert shown.startswith("Rheinländer — ") and shown.endswith("\u2026")
+    # Drawn within its room: squeezed to it, no more than the squeeze allows.
+    assert cut.attrib["textLength"] == "600"
+    assert 21 * 0.58 * len(shown) <= 600 * svg.SQUEEZE
+
+
+@pytest.mark.parametrize("name", ["rheinlaender", "verraeter", "rosenkoenig", "battlecards"])
+def test_an_end_headline_stays_clear_of_the_step_counter(name: str) -> None:
+    # A result names every seat and why the game ended: the headline keeps within the picture
+    # and clear of the step or turn counter on its right.
+    params = {"players": 5} if name == "rheinlaender" else {}
+    for seed in range(3):
+        root = parse(svg.to_svg(random_game(name, params, seed)))
+        texts = list(root.iter(f"{SVG_NS}text"))
+        head = next(el for el in texts if el.attrib.get("font-size") == "21")
+        title = head.find(f"{SVG_NS}title")
+        shown = "".join(head.itertext())[len(title.text or "") if title is not None else 0 :]
+        start = float(head.attrib["x"])
+        if "textLength" in head.attrib:
+            end = start + float(head.attrib["textLength"])
+        else:
+            end = start + 21 * 0.6 * len(shown)
+        right = float(root.attrib["width"])
+        for other in texts:
+            if (
+                other.attrib.get("y") == head.attrib["y"]
+                and other.attrib.get("text-anchor") == "end"
+            ):
+                size = float(other.attrib["font-size"])
+                right = float(other.attrib["x"]) - size * 0.58 * len("".join(other.itertext()))
+        assert end <= right, (shown, end, right)

@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from copy import deepcopy
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,20 @@ def test_the_report_shows_every_bot_and_pairing(tmp_path: Path) -> None:
     for first, second in (("mcts", "mcts#2"), ("mcts", "random"), ("mcts#2", "random")):
         assert f"<tr><td class='name'>{first}</td><td class='name'>{second}</td>" in page
     assert "iterations=4" in page
+    # Every setting of every bot, what it was given in bold and its defaults plain.
+    settings = page.split("<h2>Settings</h2>", 1)[1].split("</table>", 1)[0]
+    rows = re.findall(
+        r"<tr><td class='name'>([^<]+)</td><td class='name'>([^<]+)</td>(.*?)</tr>", settings
+    )
+    assert [label for label, _, _ in rows] == list(event.labels)
+    for entry, (_, name, cells) in zip(event.entries, rows):
+        assert name == entry.name
+        defaults = game.make_bot(entry.name, {}, 0).params
+        for key, value in entry.params.items():
+            shown = html_escape(f"{key}={json.dumps(value)}")
+            bold = f"<b>{shown}</b>"
+            assert (bold in cells) == (defaults[key] != value), (key, cells)
+            assert shown in cells
     path = tmp_path / "r.html"
     files.write_new(path, page)
     with pytest.raises(ValueError, match="already exists"):

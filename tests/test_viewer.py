@@ -408,3 +408,149 @@ def test_a_whole_game_page_stays_small(name: str) -> None:
     frames = frames_of(page)
     assert len(frames) == len(longest.history()) + 1
     assert frames[-1] == svg.to_svg(longest, 1)
+
+
+# --- what the page says of the game, every seat's view, 1024 x 768 -------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "title", "variant"),
+    [
+        ("battlecards", {}, "Battlecards: Western European Theater replay", "standard rules"),
+        ("rosenkoenig", {"players": 4}, "Rosenkönig (The Rose King) replay", "4 players"),
+        # Three players play six rounds by default: the rounds follow the player count.
+        ("verraeter", {"players": 3}, "Verräter (Traitor) replay", "3 players · standard rules"),
+        ("sekigahara", {"max_turns": 200}, "Sekigahara replay", "rules changed: max_turns=200"),
+    ],
+)
+def test_the_page_names_the_game_in_words(
+    name: str, params: dict[str, Any], title: str, variant: str
+) -> None:
+    state = random_game(name, params, seed=1, limit=30)
+    page = viewer.to_html(state)
+    assert f"<title>{html.escape(title)}</title>" in page
+    assert f"<h1>{html.escape(title)}</h1>" in page
+    meta = plain(re.search(r'<p class="meta">(.*?)</p>', page, re.S).group(1))  # type: ignore[union-attr]
+    assert meta.startswith(variant)
+    assert "null" not in meta and "expansions=[]" not in meta
+
+
+def stored(page: str) -> dict[str, Any]:
+    found = re.search(r'<script id="frames" type="application/json">(.*?)</script>', page, re.S)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+@pytest.mark.parametrize("name", ["verraeter", "battlecards", "rheinlaender"])
+def test_the_whole_records_page_switches_between_every_seats_view(name: str) -> None:
+    state = random_game(name, {}, seed=2, limit=120)
+    game = state.game
+    page = viewer.to_html(replay.to_dict(state), seats=True)
+    views = stored(page)["views"]
+    assert [view["label"] for view in views] == ["spectator"] + [
+        viewer.player_label(state, seat) for seat in range(game.num_players)
+    ]
+    assert page.count('<select id="view"') == 1
+    spectator = viewer.to_html(state)
+    assert frames_of(page) == frames_of(spectator)
+    assert [plain(item) for _, item in ITEMS.findall(page)] == [
+        plain(item) for _, item in ITEMS.findall(spectator)
+    ]
+    for index, seat in enumerate(range(game.num_players), start=1):
+        own = viewer.to_html(state, seat)
+        # Each view is exactly the page its seat gets: its pictures and its move list.
+        assert viewer.frames_of(page, index) == frames_of(own)
+        assert views[index]["moves"] == svg.move_texts(state, seat)
+        # A seat's own page has no other view and no switch.
+        assert len(stored(own)["views"]) == 1 and "<select" not in own
+    with pytest.raises(ValueError, match="give no player"):
+        viewer.to_html(state, 1, seats=True)
+    # Where nothing is hidden every seat sees the spectator's picture: no switch.
+    perfect = viewer.to_html(random_game("rosenkoenig", {}, seed=2, limit=30), seats=True)
+    assert "<select" not in perfect and len(stored(perfect)["views"]) == 1
+
+
+# In a 1024 x 768 window: how large the picture is drawn, whether the controls are in sight, and
+# what a switch to another seat's view shows.
+LAYOUT_PROBE = """
+<script>
+window.addEventListener("load", function () {
+  var found = {};
+  function look(label) {
+    var svg = document.querySelector("#picture svg");
+    var box = svg.getBoundingClientRect();
+    var controls = document.getElementById("next").getBoundingClientRect();
+    found[label] = {
+      scale: box.width / svg.viewBox.baseVal.width,
+      controlsInSight: controls.top >= 0 && controls.bottom <= window.innerHeight,
+      handCards: document.querySelectorAll("#picture .hand-card").length,
+      view: document.body.getAttribute("data-view"),
+      step: document.body.getAttribute("data-step"),
+      now: document.getElementById("now").textContent,
+      viewName: document.getElementById("view-name").textContent
+    };
+  }
+  look("opened");
+  var choice = document.getElementById("view");
+  choice.value = "1";
+  choice.dispatchEvent(new Event("change"));
+  look("seat 0");
+  choice.value = "0";
+  choice.dispatchEvent(new Event("change"));
+  look("spectator");
+  var probe = document.createElement("pre");
+  probe.id = "probe";
+  probe.textContent = JSON.stringify([found]);
+  document.body.appendChild(probe);
+});
+</script>
+"""
+
+
+def test_the_viewer_fits_1024_by_768_and_switches_views_in_chromium(
+    browser: str, tmp_path: Path
+) -> None:
+    state = random_game("verraeter", {}, seed=2, limit=150)
+    page = tmp_path / "replay.html"
+    viewer.write_html(state, page, seats=True)
+    page.write_text(
+        page.read_text(encoding="utf-8").replace("</body>", LAYOUT_PROBE + "</body>"), "utf-8"
+    )
+    done = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=1024,768",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            page.as_uri() + "#step=100",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    match = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
+    assert match is not None, done.stderr[-2000:]
+    (found,) = json.loads(html.unescape(match.group(1)))
+    opened, seat, back = found["opened"], found["seat 0"], found["spectator"]
+    # The picture takes the window's width (it took half of it beside the move list: text of
+    # 11 units was drawn 5 pixels high), and the controls stay in sight.
+    assert opened["scale"] > 0.8, opened
+    assert opened["controlsInSight"]
+    step = state.game.state_from_history(state.history()[:100])
+    hand = len(step.to_dict()["hands"][0])
+    assert hand > 0
+    # The spectator sees no hand; seat 0's view shows its hand, at the same step.
+    assert (opened["handCards"], seat["handCards"], back["handCards"]) == (0, hand, 0)
+    assert [entry["step"] for entry in (opened, seat, back)] == ["100"] * 3
+    assert (opened["view"], seat["view"], back["view"]) == ("0", "1", "0")
+    assert seat["viewName"] == "view of seat 0" and back["viewName"] == "spectator"
+    # The move that led here, as the view saw it.
+    assert seat["now"].endswith(svg.move_texts(step, 0)[99])
+    assert back["now"].endswith(svg.move_texts(step, None)[99])

@@ -24,10 +24,10 @@ using rivals::Json;
 
 std::unique_ptr<rivals::AnyBot> bot_of(const rivals::AnyGame& game, Json network) {
   try {
-    return game.make_bot({"alphabeta", Json::object({{"depth", 1},
-                                                     {"evaluation", "net"},
-                                                     {"network", std::move(network)}})},
-                         0);
+    return game.make_bot(
+        {"alphabeta",
+         Json::object({{"depth", 1}, {"evaluation", "net"}, {"network", std::move(network)}})},
+        0);
   } catch (const std::invalid_argument&) {
     return nullptr;
   }

@@ -15,7 +15,10 @@ import json
 import os
 import random
 import re
+import shlex
+import shutil
 import stat
+import subprocess
 import sys
 import time
 import weakref
@@ -27,6 +30,7 @@ from rich import box
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.measure import Measurement
+from rich.pager import Pager
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -44,9 +48,9 @@ import rivals
 from rivals import arena, files, rulebook, stats, viewer
 from rivals import replay as replays
 from rivals import tournament as tournaments
-from rivals._core import MAX_THREADS, Bot, Game
+from rivals._core import MAX_THREADS, Bot, Game, State
 from rivals.arena import BotSpec
-from rivals.play import PLAY_HELP, PlaySession
+from rivals.play import PLAY_HELP, PlaySession, printable
 from rivals.render import (
     move_texts,
     params_text,
@@ -702,61 +706,182 @@ def _bot_params(items: Sequence[str], bot: str, hint: str) -> tuple[dict[str, An
     return opponent, hints
 
 
+def _resumed_game(args: argparse.Namespace) -> tuple[State, int, list[Any] | None]:
+    """``--resume FILE``: the saved game, the person's seat and the bots it names (None when
+    the file names none: a replay saved by other means)."""
+    if args.game_param:
+        raise CliError("--game-param: a resumed game keeps the rules it was saved with")
+    data, where = _load_replay_data(Path(args.resume), None)
+    try:
+        state = replays.from_dict(data)
+    except ValueError as error:
+        raise CliError(f"{where}: {error}") from None
+    game = state.game
+    if args.game is not None and args.game != game.name:
+        raise CliError(f"{where} is a game of {game.name}, not {args.game}")
+    if state.is_terminal():
+        raise CliError(f"{where}: the game is over (rivals replay {shlex.quote(where)} shows it)")
+    bots = data.get("bots") if isinstance(data, dict) else None
+    people = [seat for seat, bot in enumerate(bots or []) if bot is None]
+    if bots is None or len(people) != 1:
+        seat = 0 if args.seat is None else args.seat
+        return state, seat, None
+    if args.seat is not None and args.seat != people[0]:
+        # Taking over another seat would show it a view its player never had.
+        raise CliError(f"--seat {args.seat}: {where} was saved by the player of seat {people[0]}")
+    return state, people[0], list(bots)
+
+
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
-    game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
+    resumed: State | None = None
+    saved_bots: list[Any] | None = None
+    if args.resume is not None:
+        resumed, seat, saved_bots = _resumed_game(args)
+        game = resumed.game
+    else:
+        if args.game is None:
+            raise CliError("name a game (rivals games lists them), or --resume FILE")
+        game = make_game(args.game, parse_assignments(args.game_param, "--game-param"))
+        seat = 0 if args.seat is None else args.seat
     players = game.num_players
-    if not 0 <= args.seat < players:
-        raise CliError(f"--seat {args.seat}: {game.name} has seats 0 to {players - 1}")
+    if not 0 <= seat < players:
+        raise CliError(f"--seat {seat}: {game.name} has seats 0 to {players - 1}")
     hidden = game.info.information == "imperfect"
     # With hidden information the default opponent and the hints search the information set,
     # so neither sees a card the person's seat may not.
     bot_name = args.bot or ("ismcts" if hidden else "mcts")
     hint_name = "ismcts" if hidden else "mcts"
     opponent_params, hint_params = _bot_params(args.param, bot_name, hint_name)
-    check_bot(game, bot_name, opponent_params, bot_name)
+    from_file = saved_bots is not None and args.bot is None and not args.param
+    if saved_bots is not None and from_file:
+        # The bots the game was saved with, unless --bot or --param choose others.
+        seated = {
+            other: (bot["name"], dict(bot["params"]))
+            for other, bot in enumerate(saved_bots)
+            if bot is not None
+        }
+    else:
+        seated = {other: (bot_name, opponent_params) for other in range(players) if other != seat}
+    for other, (name, params) in seated.items():
+        # Each seat's: a file may give two seats the same bot with other settings.
+        check_bot(
+            game, name, params, f"{printable(args.resume)}: seat {other}" if from_file else name
+        )
     check_bot(game, hint_name, hint_params, f"{hint_name} (hints)")
     # From 2**63 values: the seed decides the deals, so a small range could be searched for them.
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     # Bot seeds follow the game seed; they wrap round at 64 bits like the engine's seeds.
     opponents = {
-        seat: rivals.bots.make(bot_name, game, (seed + seat) % 2**64, **opponent_params)
-        for seat in range(players)
-        if seat != args.seat
+        other: rivals.bots.make(name, game, (seed + other) % 2**64, **params)
+        for other, (name, params) in seated.items()
     }
-    names = ["you" if seat == args.seat else bot_name for seat in range(players)]
+    names = ["you" if other == seat else seated[other][0] for other in range(players)]
 
     def hint_bot() -> Bot:
         return rivals.bots.make(hint_name, game, (seed + players) % 2**64, **hint_params)
 
     state = game.new_initial_state()
-    plays = rivals.bots.resolve(game, bot_name, opponent_params)[0]
-    against = bot_name if plays == bot_name else f"{bot_name} ({plays})"
+    shown = sorted({name for name, _ in seated.values()})
+    plays = sorted({opponents[other].name for other in opponents})
+    against = ", ".join(shown)
+    if plays != shown:
+        against += f" ({', '.join(plays)})"
+    if resumed is not None:
+        moves = len(resumed.history())
+        console.print(Text(f"resumed {printable(args.resume)}: {moves} moves played", style="bold"))
     # The seed decides every deal and draw: told before the end, it would tell the cards.
-    console.print(Text(f"{game.name}: you are {seat_name(state, args.seat)} against {against}"))
-    if plays not in game.info.fair_bots:
+    console.print(Text(f"{game.name}: you are {seat_name(state, seat)} against {against}"))
+    if from_file:
+        # The file chose these settings: said, so that a file from elsewhere sets nothing unseen.
+        for other, bot in sorted(opponents.items()):
+            defaults = rivals.bots.make(bot.name, game).params
+            changed = [
+                f"{key}={json.dumps(value)}"
+                for key, value in bot.params.items()
+                if defaults.get(key) != value
+            ]
+            if changed:
+                who = player_label(state, other)
+                console.print(Text(f"  {who}: {bot.name} with {' '.join(changed)}", style="dim"))
+    unfair = [name for name in plays if name not in game.info.fair_bots]
+    if unfair:
         console.print(
             Text(
-                f"note: {bot_name} searches the true state, so it sees your hidden cards; "
+                f"note: {unfair[0]} searches the true state, so it sees your hidden cards; "
                 "ismcts plays on what its seat may see",
                 style="yellow",
             )
         )
     console.print(Text(f"{PLAY_HELP}; {rules_hint(game.name)}", style="dim"))
     session = PlaySession(
-        console, game, args.seat, opponents, names, hint_bot, seed, sys.stdin, hint_name
+        console, game, seat, opponents, names, hint_bot, seed, sys.stdin, hint_name, resumed
     )
     status = session.run()
-    console.print(Text(f"seed {seed} (--seed {seed} deals and draws this game's cards again)"))
+    again = "deals and draws this game's cards again"
+    if resumed is not None:
+        again = f"with --resume {shlex.quote(printable(args.resume))} draws the later cards again"
+    console.print(Text(f"seed {seed} (--seed {seed} {again})"))
     return status
+
+
+class _CommandPager(Pager):
+    """The reader's ``$PAGER`` (or ``less``, told to keep colours and to leave a page that fits
+    the screen at once): a rules page runs to hundreds of lines."""
+
+    def __init__(self, command: list[str], env: dict[str, str]) -> None:
+        self.command = command
+        self.env = env
+
+    def show(self, content: str) -> None:
+        process = subprocess.Popen(self.command, stdin=subprocess.PIPE, text=True, env=self.env)
+        assert process.stdin is not None
+        # Ctrl-C belongs to the pager while it runs: killed, it would leave the terminal in its
+        # modes. Only the pager's own end (quit, or its stdin gone) ends the wait.
+        with contextlib.suppress(KeyboardInterrupt, BrokenPipeError), process.stdin as pipe:
+            pipe.write(content)
+        while True:
+            try:
+                process.wait()
+                return
+            except KeyboardInterrupt:
+                continue
+
+
+def _pager() -> Pager | None:
+    """A pager for a reader at a terminal, or None (no pager, or not a reader's terminal)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    env = dict(os.environ)
+    chosen = env.get("PAGER", "").strip()
+    if chosen:
+        try:
+            command = shlex.split(chosen)
+        except ValueError:
+            return None
+        return _CommandPager(command, env) if command and shutil.which(command[0]) else None
+    if shutil.which("less") is None:
+        return None
+    env.setdefault("LESS", "-FRX")
+    return _CommandPager(["less"], env)
 
 
 def cmd_rules(args: argparse.Namespace, console: Console) -> int:
     try:
-        text = rulebook.page(args.game)
+        text = rulebook.page(args.game) if args.full else rulebook.rules(args.game)
     except ValueError as error:
         raise CliError(str(error)) from None
+    if not args.full:
+        text += (
+            f"\nThe engine's encoding of {args.game} (actions, snapshot, observation): "
+            f"`rivals rules {args.game} --full`.\n"
+        )
     if console.is_terminal and not args.plain:
-        console.print(Markdown(text))
+        pager = _pager()
+        if pager is None:
+            console.print(Markdown(text))
+        else:
+            with console.pager(pager, styles=True):
+                console.print(Markdown(text))
     else:
         write_out(text)
     return 0
@@ -827,13 +952,22 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
         raise CliError(f"{where}: {error}") from None
     game = final.game
     _check_player(args.player, game)
+    if args.spectator and args.player is not None:
+        raise CliError("--spectator and --player: choose one view")
     if args.html is not None:
         _refuse_overwriting_input(args.file, args.html, "--html")
+        # The whole record's reader may switch to every seat's view; --player gives one seat's
+        # page, --spectator the public one, to pass on without the hidden cards.
+        every_seat = args.player is None and not args.spectator
         try:
-            viewer.write_html(data, args.html, player=args.player, force=args.force)
+            viewer.write_html(
+                data, args.html, player=args.player, force=args.force, seats=every_seat
+            )
         except ValueError as error:
             raise CliError(f"--html: {error}") from None
-        console.print(Text(f"wrote {args.html}: {len(final.history())} moves"))
+        hidden = every_seat and game.info.information == "imperfect"
+        shown = ": every seat's view, hidden cards included" if hidden else ""
+        console.print(Text(f"wrote {args.html}: {len(final.history())} moves{shown}"))
         return 0
     params = params_text(game.params)
     console.print(Text(f"{game.name} {params}".strip(), style="bold"))
@@ -946,6 +1080,19 @@ def cmd_bots(args: argparse.Namespace, console: Console) -> int:
             )
             presets.add_row(info.name, preset, f"{spec['bot']} {settings}", spec["description"])
     print_table(console, presets)
+    defaults = Table(
+        box=box.SIMPLE_HEAD, title="defaults: what each bot plays with unless --param says else"
+    )
+    defaults.add_column("game", style="bold", no_wrap=True)
+    defaults.add_column("bot", style="bold", no_wrap=True)
+    defaults.add_column("settings")
+    for name, info in zip(names, infos):
+        game = rivals.make(name)
+        for bot in info.bots:
+            played = rivals.bots.make(bot, game).params
+            settings = " ".join(f"{key}={json.dumps(value)}" for key, value in played.items())
+            defaults.add_row(info.name, bot, settings or Text("no settings", style="dim"))
+    print_table(console, defaults)
     return 0
 
 
@@ -1108,13 +1255,21 @@ def build_parser() -> ArgumentParser:
     tour.set_defaults(handler=cmd_tournament)
 
     play = commands.add_parser("play", help="play against bots at the terminal")
-    play.add_argument("game", help="a game name (see rivals games)")
+    play.add_argument(
+        "game", nargs="?", default=None, help="a game name (see rivals games); not with --resume"
+    )
+    play.add_argument(
+        "--resume",
+        default=None,
+        metavar="FILE",
+        help="continue a game saved with save FILE (its game, seat and bots)",
+    )
     play.add_argument(
         "--bot",
         default=None,
         help="the bot in every other seat (default: ismcts with hidden information, else mcts)",
     )
-    play.add_argument("--seat", type=integer(0), default=0, help="your seat (0 moves first)")
+    play.add_argument("--seat", type=integer(0), default=None, help="your seat (0 moves first)")
     play.add_argument("--seed", type=seed, default=None, help="default: random")
     play.add_argument(
         "--param",
@@ -1130,6 +1285,9 @@ def build_parser() -> ArgumentParser:
     rules = commands.add_parser("rules", help="print the rules of a game")
     rules.add_argument("game", help="a game name (see rivals games)")
     rules.add_argument("--plain", action="store_true", help="the Markdown text even at a terminal")
+    rules.add_argument(
+        "--full", action="store_true", help="the engine's encoding too (actions, snapshot)"
+    )
     rules.set_defaults(handler=cmd_rules)
 
     replay = commands.add_parser("replay", help="print a saved game move by move")
@@ -1144,6 +1302,11 @@ def build_parser() -> ArgumentParser:
         type=integer(0),
         default=None,
         help="show only what this seat sees (moves, boards, --html); default: the whole record",
+    )
+    replay.add_argument(
+        "--spectator",
+        action="store_true",
+        help="--html shows only what every seat sees (default: a switch between every seat's view)",
     )
     replay.add_argument("--force", action="store_true", help="replace an existing --html")
     replay.set_defaults(handler=cmd_replay)
@@ -1179,10 +1342,18 @@ def build_parser() -> ArgumentParser:
     games.set_defaults(handler=cmd_games)
 
     bots_cmd = commands.add_parser(
-        "bots", help="list each game's bots, evaluations and presets (what 'best' plays)"
+        "bots",
+        help="list each game's bots, evaluations, presets (what 'best' plays) and each bot's "
+        "default settings",
     )
     bots_cmd.add_argument("games", nargs="*", metavar="GAME", help="games to list (default: all)")
     bots_cmd.set_defaults(handler=cmd_bots)
+
+    # The browser's server is an optional extra: its packages load only when it starts.
+    from rivals.web import command as web_command
+
+    web_command.add_parser(commands).set_defaults(handler=web_command.run)
+
     from rivals.train import command as train_command
 
     train_command.add_parser(commands, cmd_train, seed, integer, game_params)

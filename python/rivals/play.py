@@ -8,7 +8,10 @@ the rules reveal it). The bots are given the true state; which of them peek is u
 
 from __future__ import annotations
 
+import difflib
+import json
 import random
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from rivals import replay as replays
-from rivals._core import CHANCE, Bot, Game
+from rivals._core import CHANCE, Bot, Game, State
 from rivals.render import (
     menu,
     move_texts,
@@ -27,6 +30,7 @@ from rivals.render import (
     player_label,
     render,
     result_text,
+    rules_hint,
 )
 
 __all__ = ["PLAY_HELP", "PlaySession"]
@@ -35,6 +39,9 @@ PLAY_HELP = (
     "type a move (its text or its number), or: undo (back to your previous move), "
     "hint (ask a bot), save FILE (write a replay), board, help, quit"
 )
+COMMANDS = ("undo", "hint", "save", "board", "help", "quit")
+# How alike (difflib's ratio) a typo must be to a move or a command to be offered in its place.
+CLOSE = 0.6
 MENU_WIDTH = 100
 # The longest line read as a command, its line end aside; a move or a file name is far shorter.
 # A longer line is refused, and one without an end within MAX_SKIPPED characters (a stream with
@@ -93,7 +100,9 @@ class PlaySession:
         seed: int,
         stdin: IO[str] | None,
         hint_name: str = "mcts",
+        resumed: State | None = None,
     ) -> None:
+        """``resumed``: a game saved earlier (``save FILE``), continued from where it stands."""
         self.console = console
         self.game = game
         self.human = human
@@ -103,13 +112,23 @@ class PlaySession:
         self.hint_name = hint_name
         self.rng = random.Random(seed)
         self.stdin = stdin
-        self.state = game.new_initial_state()
+        self.state = game.new_initial_state() if resumed is None else resumed.clone()
+        history = self.state.history()
+        walker = game.new_initial_state()
         # History lengths at the human's earlier decisions: what `undo` returns to.
         self.decisions: list[int] = []
-        # Actions of the history already told in the move log.
-        self.logged = 0
-        # A game with hidden cards saved at its end: the file shows the person every card.
-        self.saved_hidden = False
+        for index, action in enumerate(history):
+            if walker.current_player() == human:
+                self.decisions.append(index)
+            walker.apply_action(action)
+        # Actions of the history already told in the move log: a resumed game tells what
+        # happened since the person's last move, as their seat saw it.
+        self.logged = self.decisions[-1] if self.decisions else 0
+        # The history's length when a game with hidden cards was last saved (or, resumed, when
+        # it was saved before): the file shows every card, so nothing before it is taken back.
+        self.saved_at: int | None = None
+        if resumed is not None and game.info.information == "imperfect":
+            self.saved_at = len(history)
         self.numbered: list[int] = []
 
     def run(self) -> int:
@@ -123,7 +142,11 @@ class PlaySession:
         except KeyboardInterrupt:
             self.console.print()
             self.console.print(
-                Text("interrupted: the game ends here (save FILE keeps a game)", style="yellow")
+                Text(
+                    "interrupted: the game ends here, unsaved (save FILE keeps a game for "
+                    "rivals play --resume FILE)",
+                    style="yellow",
+                )
             )
             return 130
 
@@ -180,35 +203,74 @@ class PlaySession:
         told = ", ".join(text if count == 1 else f"{text} ×{count}" for text, count in runs)
         self.console.print(Text(f"  chance: {told}", style="dim"))
 
-    def _show(self) -> None:
+    def _show(self, full: bool = False) -> None:
+        """The board and the moves. At a terminal too short for both, the board is the game's
+        compact one (``full``: never), so that the map and the moves stay in sight together
+        rather than the map scrolling away above them."""
         self.console.print()
-        self.console.print(render(self.state, self.names, self.human))
-        if self.state.is_terminal():
+        terminal = self.state.is_terminal()
+        lines = [] if terminal else self._menu_lines()
+        board = render(self.state, self.names, self.human)
+        if not full and self.console.is_terminal:
+            drawn = self.console.render_lines(board, self.console.options, pad=False)
+            # The blank line above the board and the prompt below the moves.
+            if len(drawn) + len(lines) + 2 > self.console.height:
+                board = render(self.state, self.names, self.human, compact=True)
+        self.console.print(board)
+        if terminal:
             self.numbered = []
             self.console.print(Text("undo, save FILE or quit", style="dim"))
             self.console.print(Text(f"game over: {result_text(self.state)}", style="bold"))
             return
-        self._show_menu()
+        for line in lines:
+            self.console.print(line)
 
     def _show_menu(self) -> None:
+        for line in self._menu_lines():
+            self.console.print(line)
+
+    def _menu_lines(self) -> list[Text]:
+        """The legal moves, numbered (``self.numbered`` learns the numbers): a group of long
+        labels (a card's text) a line each; short entries share lines, and so do groups that
+        fit on one line beside each other."""
         self.numbered = []
         width = min(self.console.width, MENU_WIDTH)
+        out: list[Text] = []
+        # The last line, while another one-line group may still join it.
+        shared: Text | None = None
         for group in menu(self.state):
+            lines = []
             line = Text(f"{group.title}: ", style="bold")
             if group.numbered:
-                # Long labels (a card's text) get a line each; short ones share lines.
-                one_each = any(len(label) > width // 3 for _, label in group.entries)
+                # Two a line at most where a label is longer than a third of the line.
+                one_each = any(len(label) > width // 2 - 6 for _, label in group.entries)
                 for action, label in group.entries:
                     self.numbered.append(action)
                     entry = Text.assemble((str(len(self.numbered)), "bold cyan"), f" {label}   ")
-                    full = line.cell_len + entry.cell_len > width
+                    full = line.cell_len + entry.cell_len > width or (
+                        any(len(label) > width // 3 for _, label in group.entries)
+                        and line.plain.count("   ") >= 2
+                    )
                     if (one_each or full) and line.plain.strip():
-                        self.console.print(line)
+                        lines.append(line)
                         line = Text("    ")
                     line.append_text(entry)
             else:
                 line.append(group.note or ", ".join(label for _, label in group.entries))
-            self.console.print(line)
+            lines.append(line)
+            for made in lines:
+                made.rstrip()
+            if (
+                len(lines) == 1
+                and shared is not None
+                and shared.cell_len + 3 + lines[0].cell_len <= width
+            ):
+                shared.append("   ")
+                shared.append_text(lines[0])
+                continue
+            out.extend(lines)
+            shared = lines[0] if len(lines) == 1 else None
+        return out
 
     def _read(self) -> str | None:
         """The next command, spaces collapsed, or None at the end of the input (none at all when
@@ -283,7 +345,7 @@ class PlaySession:
             elif word == "save":
                 self._save(rest)
             elif word == "board":
-                self._show()
+                self._show(full=True)
             elif word in ("help", "?"):
                 self._help()
             else:
@@ -307,13 +369,37 @@ class PlaySession:
             return self.numbered[int(text) - 1]
         return parse_move(self.state, text)
 
+    def _suggestion(self, text: str) -> str:
+        """``did you mean ...?`` for the moves and commands closest to what was typed, or ""."""
+        word, _, rest = text.partition(" ")
+        close = difflib.get_close_matches(word.lower(), COMMANDS, n=1, cutoff=0.75)
+        if close and close[0] != word.lower():
+            return f"did you mean {' '.join([close[0], rest]).strip()}?"
+        if self.state.is_terminal():
+            return ""
+        strings = {
+            self.state.action_to_string(action).casefold(): self.state.action_to_string(action)
+            for action in self.state.legal_actions()
+        }
+        spaced = text.replace(" ", "").casefold()  # "ne 2" for NE2: the one it means
+        exact = [key for key in strings if key.replace(" ", "") == spaced]
+        found = exact or difflib.get_close_matches(text.casefold(), strings, n=3, cutoff=CLOSE)
+        if not found:
+            return ""
+        shown = [strings[key] for key in found]
+        listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
+        return f"did you mean {listed}?"
+
     def _reject(self, text: str) -> None:
+        suggestion = self._suggestion(text)
         if self.state.is_terminal():
             message = (
                 f"the game is over; {replays.shown(text)} is not a command "
                 "(undo, save FILE or quit)"
             )
             self.console.print(Text(message, style="bold red"))
+            if suggestion:
+                self.console.print(Text(suggestion, style="yellow"))
             return
         try:
             known = self.state.string_to_action(text)
@@ -328,8 +414,18 @@ class PlaySession:
         else:
             message = f"{replays.shown(text)} is not a move or a command"
         self.console.print(Text(message, style="bold red"))
-        self.console.print(Text(moves_help(self.game.name), style="dim"))
-        self.console.print(Text(PLAY_HELP, style="dim"))
+        if suggestion:
+            self.console.print(Text(suggestion, style="yellow"))
+        # The moves again, which the board above may have pushed out of sight, and where the
+        # longer explanations are: the game's help is a paragraph, too long to repeat each time.
+        self._show_menu()
+        self.console.print(
+            Text(
+                "help explains how moves are written; commands: undo, hint, save FILE, board, "
+                f"quit; {rules_hint(self.game.name)}",
+                style="dim",
+            )
+        )
 
     def _undo(self) -> bool:
         if not self.decisions:
@@ -351,7 +447,7 @@ class PlaySession:
         would profit from, or None. A chance outcome since (a card drawn or dealt) would be
         known, or drawn anew by undoing; with hidden information, another seat's move shows
         something of its hand, and a move of the person's own may turn cards over."""
-        if self.saved_hidden:
+        if self.saved_at is not None and keep < self.saved_at:
             return "the saved game shows every hidden card"
         history = self.state.history()
         walker = self.game.state_from_history(history[:keep])
@@ -381,16 +477,16 @@ class PlaySession:
         if not path:
             self.console.print(Text("usage: save FILE", style="yellow"))
             return
-        if self.game.info.information == "imperfect" and not self.state.is_terminal():
-            # A replay holds every card: saved now, it would show the person the others' hands.
-            self.console.print(
-                Text(
-                    "cannot save before the game is over: the replay holds every hidden card",
-                    style="yellow",
-                )
-            )
-            return
-        text = replays.dumps(self.state, indent=1) + "\n"
+        data = replays.to_dict(self.state)
+        # Who played each seat, so that `rivals play --resume FILE` seats the same bots and the
+        # person where they sat: a bot by its name and every parameter, the person as null.
+        data["bots"] = [
+            None
+            if seat == self.human
+            else {"name": self.opponents[seat].name, "params": self.opponents[seat].params}
+            for seat in range(self.game.num_players)
+        ]
+        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
         try:
             # "x": a saved game never overwrites a file that is already there.
             with open(Path(path), "x", encoding="utf-8") as out:
@@ -410,5 +506,20 @@ class PlaySession:
                 Text(f"cannot save {printable(path)}: not a file name", style="bold red")
             )
             return
-        self.saved_hidden = self.game.info.information == "imperfect"
+        hidden = self.game.info.information == "imperfect"
+        if hidden:
+            self.saved_at = len(self.state.history())
         self.console.print(Text(f"saved {printable(path)}", style="green"))
+        if self.state.is_terminal():
+            return
+        if hidden:
+            # The file is the whole record: reading it before the end spoils the game.
+            self.console.print(
+                Text(
+                    "it holds every hidden card (the other hands, the face-down cards): open it "
+                    "only once the game is over",
+                    style="yellow",
+                )
+            )
+        command = f"rivals play --resume {shlex.quote(printable(path))}"
+        self.console.print(Text(f"{command} continues this game", style="green"))

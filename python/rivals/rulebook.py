@@ -1,8 +1,9 @@
 """The rules pages (``docs/rules/<game>.md``), shipped with the package as ``rivals/rules``.
 
 ``page(name)`` returns a game's page as Markdown: the complete rules the engine implements, then
-its encoding (actions, snapshot, observation). In a source checkout that was not installed the
-pages are read from ``docs/rules`` instead.
+its encoding (actions, snapshot, observation); ``rules(name)`` the rules alone, as a person
+reads them to play. In a source checkout that was not installed the pages are read from
+``docs/rules`` instead.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from pathlib import Path
 
 import rivals
 
-__all__ = ["page"]
+__all__ = ["ENCODING", "page", "rules"]
+
+# The heading of the part of every page that is about the engine rather than the game.
+ENCODING = "## Engine encoding"
 
 
 def page(name: str) -> str:
@@ -27,3 +31,10 @@ def page(name: str) -> str:
     if checkout.is_file():
         return checkout.read_text(encoding="utf-8")
     raise ValueError(f"the rules page of {name} is not installed (expected rivals/rules/{name}.md)")
+
+
+def rules(name: str) -> str:
+    """The rules of game ``name`` without the engine's encoding that ends its page."""
+    text = page(name)
+    at = text.find(f"\n{ENCODING}\n")
+    return text if at < 0 else text[: at + 1]

@@ -20,6 +20,7 @@ its pairing) or replaced.
 from __future__ import annotations
 
 import html
+import json
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -438,6 +439,7 @@ th:first-child, td:first-child, .name { text-align: left; }
 td.cell { text-align: center; min-width: 4.5em; }
 td.self { background: #eee; }
 svg { max-width: 100%; height: auto; }
+td.wrap { white-space: normal; }
 """
 
 
@@ -539,7 +541,9 @@ def report_html(event: Tournament, title: str | None = None) -> str:
             f"<td>{100 * share:.1f}%</td><td class='name'>{html.escape(entry.name)} "
             f"{html.escape(settings)}</td></tr>"
         )
-    out.append("</table><h2>Scores</h2><table><tr><th>row's score against column</th>")
+    out.append("</table>")
+    out.append(settings_html(event))
+    out.append("<h2>Scores</h2><table><tr><th>row's score against column</th>")
     out.extend(f"<th>{html.escape(event.labels[i])}</th>" for i in order)
     out.append("</tr>")
     for i in order:
@@ -580,6 +584,33 @@ def report_html(event: Tournament, title: str | None = None) -> str:
         )
     out.append("</table></body></html>\n")
     return "\n".join(out)
+
+
+def settings_html(event: Tournament) -> str:
+    """Every bot's every setting, so a report says what "mcts" played with: those it was given
+    in bold, the bot's defaults plain."""
+    out = [
+        "<h2>Settings</h2>",
+        "<p class='meta'>every parameter each bot played with; <b>bold</b>: set for this "
+        "tournament, the others are the bot's defaults</p>",
+        "<table class='settings'><tr><th class='name'>bot</th><th class='name'>plays</th>"
+        "<th class='name'>settings</th></tr>",
+    ]
+    for entry in event.entries:
+        changed = _changed(event.game, entry)
+        cells = [
+            f"<b>{html.escape(f'{key}={json.dumps(value)}')}</b>"
+            if key in changed
+            else html.escape(f"{key}={json.dumps(value)}")
+            for key, value in entry.params.items()
+        ]
+        out.append(
+            f"<tr><td class='name'>{html.escape(entry.label)}</td>"
+            f"<td class='name'>{html.escape(entry.name)}</td>"
+            f"<td class='name wrap'>{' '.join(cells) or '-'}</td></tr>"
+        )
+    out.append("</table>")
+    return "".join(out)
 
 
 def score_text(row: dict[str, Any]) -> str:

@@ -24,13 +24,14 @@ import re
 from collections.abc import Mapping
 from typing import Any, Union
 
+import rivals
 from rivals import replay as replays
-from rivals._core import State
+from rivals._core import Game, State
 from rivals.files import write_new
 from rivals.render import params_text, player_label, result_text
 from rivals.render.svg import draw, escape, move_texts, moves
 
-__all__ = ["Replay", "frames_of", "load", "state_at", "to_html", "write_html"]
+__all__ = ["Replay", "frames_of", "load", "state_at", "title_of", "to_html", "write_html"]
 
 _TAG = re.compile(r"<[^>]*>")
 # How far the diff of two steps looks ahead for a piece they share.
@@ -70,63 +71,114 @@ def write_html(
     player: int | None = None,
     *,
     force: bool = False,
+    seats: bool = False,
 ) -> None:
     """Writes the viewer page of ``replay`` (a ``State`` or a replay dict) to ``path``.
 
     ``player`` is the seat whose view the pictures show; ``None`` (a spectator) shows what is
-    public. An existing ``path`` (a replay log, say) is refused with ``ValueError`` unless
-    ``force``; the page is written whole or not at all.
+    public. ``seats=True`` (with no ``player``) adds every seat's view, hidden cards and all,
+    and a switch between them: the page of someone who may see the whole record. An existing
+    ``path`` (a replay log, say) is refused with ``ValueError`` unless ``force``; the page is
+    written whole or not at all.
     """
-    write_new(path, to_html(replay, player), force=force)
+    write_new(path, to_html(replay, player, seats=seats), force=force)
 
 
-def to_html(replay: Replay, player: int | None = None) -> str:
-    """The viewer page of ``replay`` as a string."""
+def title_of(game: Game) -> tuple[str, str]:
+    """The page's title (``"Verräter (Traitor) replay"``) and its variant in words: the player
+    count where the game has one, and any parameter changed from the game's defaults
+    (``"3 players · rules changed: max_turns=200"``), else ``"standard rules"``."""
+    params = replays.portable_params(game)
+    players = params.get("players")
+    # The defaults of the same player count: some follow it (Verräter's rounds).
+    usual = replays.portable_params(
+        rivals.make(game.name) if players is None else rivals.make(game.name, players=players)
+    )
+    changed = {key: value for key, value in params.items() if usual.get(key) != value}
+    words = [] if players is None else [f"{players} players"]
+    words.append(f"rules changed: {params_text(changed)}" if changed else "standard rules")
+    return f"{game.info.long_name} replay", " · ".join(words)
+
+
+def _view_name(state: State, view: int | None) -> str:
+    return "spectator" if view is None else f"view of {player_label(state, view)}"
+
+
+def to_html(replay: Replay, player: int | None = None, *, seats: bool = False) -> str:
+    """The viewer page of ``replay`` as a string (``seats``: every seat's view, switchable)."""
     final = load(replay)
     game = final.game
+    if seats and player is not None:
+        raise ValueError(f"seats=True shows every seat's view: give no player, got {player!r}")
+    views: list[int | None] = [player]
+    if seats and game.info.information == "imperfect":
+        # Where nothing is hidden every seat sees the spectator's picture.
+        views += list(range(game.num_players))
     history = moves(final)
-    texts = move_texts(final, player)
-    walker = game.new_initial_state()
     pieces: dict[str, int] = {}
     groups: dict[str, list[str]] = {}
-    frames = []
-    items = ['<li data-step="0" class="start"><span class="who">start</span></li>']
-    for step in range(len(history) + 1):
-        frames.append(
-            [
-                pieces.setdefault(piece, len(pieces))
-                for piece in _split(draw(walker, player, history[:step]), groups)
-            ]
+    drawn: list[dict[str, Any]] = []
+    for view in views:
+        frames, texts = _frames(final, view, history, pieces, groups)
+        drawn.append(
+            {
+                "label": "spectator" if view is None else player_label(final, view),
+                "view": _view_name(final, view),
+                "first": frames[0],
+                "deltas": [_delta(before, after) for before, after in zip(frames, frames[1:])],
+                "moves": texts,
+            }
         )
-        if step == len(history):
-            break
-        move = history[step]
+    items = ['<li data-step="0" class="start"><span class="who">start</span></li>']
+    main = drawn[0]
+    walker = game.new_initial_state()
+    for step, move in enumerate(history):
         who = player_label(walker, move.player)
-        text = texts[step]
         items.append(
             f'<li data-step="{step + 1}"><span class="num">{step + 1}</span> '
-            f'<span class="move"><span class="who">{escape(who)}</span> {escape(text)}</span></li>'
+            f'<span class="move"><span class="who">{escape(who)}</span> '
+            f'<span class="text">{escape(main["moves"][step])}</span></span></li>'
         )
         walker.apply_action(move.action)
-    params = params_text(replays.portable_params(game))
-    title = f"{game.name} replay"
-    view = "spectator" if player is None else f"view of {player_label(final, player)}"
-    summary = f"{len(history)} moves · {view} · {result_text(final)}"
+    title, variant = title_of(game)
+    summary = f"{len(history)} moves · {result_text(final)}"
     # An arena replay names the bot in each seat.
     arena = replay.get("arena") if isinstance(replay, Mapping) else None
     bots = arena.get("labels") if isinstance(arena, Mapping) else None
     if isinstance(bots, list) and len(bots) == game.num_players:
-        seats = ", ".join(f"{player_label(final, seat)}: {bot}" for seat, bot in enumerate(bots))
-        summary += f" · {seats}"
-    # "</" inside the JSON would end the script element early.
-    deltas = [_delta(before, after) for before, after in zip(frames, frames[1:])]
-    stored = {"pieces": list(pieces), "first": frames[0], "deltas": deltas}
+        seats_text = ", ".join(
+            f"{player_label(final, seat)}: {bot}" for seat, bot in enumerate(bots)
+        )
+        summary += f" · {seats_text}"
+    stored = {
+        "pieces": list(pieces),
+        "first": main["first"],
+        "deltas": main["deltas"],
+        # The first view's frames are the ones above and its moves are in the page's list.
+        "views": [
+            {key: view[key] for key in ("label", "view")} if view is main else view
+            for view in drawn
+        ],
+    }
     frames_json = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
+    # "</" inside the JSON would end the script element early.
     frames_json = frames_json.replace("</", "<\\/")
+    switch = ""
+    if len(drawn) > 1:
+        options = "".join(
+            f'<option value="{index}">{escape(view["label"])}</option>'
+            for index, view in enumerate(drawn)
+        )
+        switch = (
+            '<label class="switch">view <select id="view" aria-label="whose view">'
+            f"{options}</select></label>"
+        )
     return _PAGE.format(
         title=escape(title),
-        params=escape(params),
+        variant=escape(variant),
+        view=escape(main["view"]),
         summary=escape(summary),
+        switch=switch,
         last=len(history),
         buttons=_buttons(len(history)),
         moves="".join(items),
@@ -134,6 +186,29 @@ def to_html(replay: Replay, player: int | None = None) -> str:
         style=_STYLE,
         script=_SCRIPT,
     )
+
+
+def _frames(
+    final: State,
+    view: int | None,
+    history: list[Any],
+    pieces: dict[str, int],
+    groups: dict[str, list[str]],
+) -> tuple[list[list[int]], list[str]]:
+    """Every step's picture as ``view`` sees it, as pieces (new ones added to ``pieces``), and
+    how each move reads to that view."""
+    walker = final.game.new_initial_state()
+    frames = []
+    for step in range(len(history) + 1):
+        frames.append(
+            [
+                pieces.setdefault(piece, len(pieces))
+                for piece in _split(draw(walker, view, history[:step]), groups)
+            ]
+        )
+        if step < len(history):
+            walker.apply_action(history[step].action)
+    return frames, move_texts(final, view)
 
 
 def _siblings(text: str) -> list[str]:
@@ -218,15 +293,20 @@ def _delta(previous: list[int], frame: list[int]) -> list[list[Any]]:
     return out
 
 
-def frames_of(page: str) -> list[str]:
-    """The picture of every step of a viewer page, rebuilt from its pieces."""
+def frames_of(page: str, view: int = 0) -> list[str]:
+    """The picture of every step of a viewer page, rebuilt from its pieces: of its first view,
+    or of view ``view`` of a page that holds several (in the order of its switch)."""
     match = _FRAMES.search(page)
     if match is None:
         raise ValueError("not a viewer page: it has no frames")
     stored = json.loads(match.group(1))
+    views = stored.get("views") or [stored]
+    if not 0 <= view < len(views):
+        raise ValueError(f"view {view} is out of range: the page has {len(views)}")
     pieces = stored["pieces"]
-    frames = [list(stored["first"])]
-    for delta in stored["deltas"]:
+    source = stored if view == 0 else views[view]
+    frames = [list(source["first"])]
+    for delta in source["deltas"]:
         frame = list(frames[-1])
         for start, end, inserted in reversed(delta):
             frame[start:end] = inserted
@@ -273,22 +353,31 @@ _STYLE = """
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.4 "DejaVu Sans", Verdana, Arial, sans-serif; color: #2b2118;
   background: #efe8d8; }
-header { padding: 10px 18px 4px; }
-h1 { font-size: 19px; margin: 0; }
-.meta { margin: 2px 0 0; color: #665a4c; font-size: 13px; }
-main { display: flex; gap: 14px; padding: 8px 18px 18px; align-items: flex-start; }
+header { padding: 8px 16px 2px; display: flex; flex-wrap: wrap; align-items: baseline;
+  gap: 2px 14px; }
+h1 { font-size: 18px; margin: 0; }
+.meta { margin: 0; color: #665a4c; font-size: 13px; }
+.switch { font-size: 13px; color: #665a4c; }
+.switch select { font: inherit; margin-left: 4px; padding: 1px 4px; border-radius: 4px;
+  border: 1px solid #a8987a; background: #fffaf0; }
+main { display: flex; gap: 12px; padding: 6px 16px 12px; align-items: flex-start; }
 #stage { flex: 1 1 auto; min-width: 0; }
 #picture { background: #fbf7ee; border: 1px solid #d8ccb2; border-radius: 8px; padding: 6px; }
-#picture svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 150px); }
-#controls { display: flex; gap: 6px; align-items: center; margin-top: 8px; }
+#picture svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 130px); }
+#controls { position: sticky; bottom: 0; z-index: 1; background: #efe8d8; padding: 6px 0 4px; }
+#controls .row { display: flex; gap: 6px; align-items: center; }
 #controls button { font-size: 14px; min-width: 42px; height: 30px; padding: 4px 10px;
   border-radius: 6px; border: 1px solid #a8987a; background: #fffaf0; cursor: pointer; }
 #controls button:hover { background: #fff3c8; }
 #controls button:disabled { opacity: 0.4; cursor: default; }
 #counter { min-width: 92px; text-align: center; font-variant-numeric: tabular-nums; }
-#slider { flex: 1 1 auto; }
-aside { position: relative; flex: 0 0 340px; background: #fbf7ee; border: 1px solid #d8ccb2;
-  border-radius: 8px; max-height: calc(100vh - 90px); overflow-y: auto; }
+#slider { flex: 1 1 auto; min-width: 80px; }
+#now { font-size: 13px; margin-top: 3px; min-height: 1.4em; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; }
+#now .who { font-weight: bold; }
+aside { position: sticky; top: 8px; flex: 0 0 320px; background: #fbf7ee;
+  border: 1px solid #d8ccb2; border-radius: 8px; max-height: calc(100vh - 70px);
+  overflow-y: auto; }
 aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; position: sticky;
   top: 0; background: #fbf7ee; border-bottom: 1px solid #e4dac4; }
 #moves { list-style: none; margin: 0; padding: 4px 0; }
@@ -299,11 +388,13 @@ aside h2 { font-size: 13px; margin: 0; padding: 8px 10px; color: #7a6e60; positi
 #moves li.current .num { color: #fff; }
 #moves .who { font-weight: bold; }
 .keys { color: #665a4c; font-size: 12px; margin-left: 6px; }
-@media (max-width: 800px) {
-  main { flex-direction: column; }
-  #stage, aside { width: 100%; flex: none; }
-  #controls { flex-wrap: wrap; }
-  aside { max-height: 40vh; }
+/* Narrower than a picture beside a move list: the picture takes the whole width, as large as
+   it reads well (the page scrolls, the controls stay in sight) and the move list goes below. */
+@media (max-width: 1279px) {
+  main { flex-direction: column; align-items: stretch; }
+  aside { position: static; flex: none; width: 100%; max-height: 45vh; }
+  #picture svg { max-height: none; }
+  .keys { display: none; }
 }
 """
 
@@ -312,22 +403,36 @@ _SCRIPT = """
   "use strict";
   var stored = JSON.parse(document.getElementById("frames").textContent);
   var pieces = stored.pieces;
+  var views = stored.views || [{}];
+  var built = {};
   // Each step after the first is stored as replacements in the step before it.
-  var frames = [stored.first];
-  stored.deltas.forEach(function (delta) {
-    var frame = frames[frames.length - 1].slice();
-    for (var j = delta.length - 1; j >= 0; j--) {
-      var edit = delta[j];
-      Array.prototype.splice.apply(frame, [edit[0], edit[1] - edit[0]].concat(edit[2]));
-    }
-    frames.push(frame);
-  });
+  function framesOf(index) {
+    if (built[index]) return built[index];
+    var source = index === 0 ? stored : views[index];
+    var frames = [source.first];
+    source.deltas.forEach(function (delta) {
+      var frame = frames[frames.length - 1].slice();
+      for (var j = delta.length - 1; j >= 0; j--) {
+        var edit = delta[j];
+        Array.prototype.splice.apply(frame, [edit[0], edit[1] - edit[0]].concat(edit[2]));
+      }
+      frames.push(frame);
+    });
+    built[index] = frames;
+    return frames;
+  }
+  var frames = framesOf(0);
   var last = frames.length - 1;
   var picture = document.getElementById("picture");
   var counter = document.getElementById("counter");
   var slider = document.getElementById("slider");
+  var now = document.getElementById("now");
   var list = document.getElementById("moves");
   var items = list.querySelectorAll("li");
+  var texts = Array.prototype.map.call(items, function (item) {
+    var text = item.querySelector(".text");
+    return text ? text.textContent : "";
+  });
   var buttons = {
     first: document.getElementById("first"), prev: document.getElementById("prev"),
     next: document.getElementById("next"), last: document.getElementById("last"),
@@ -350,6 +455,16 @@ _SCRIPT = """
     }
     counter.textContent = k + " / " + last;
     slider.value = String(k);
+    // The move that led here, in words: the move list may be out of sight below the picture.
+    now.textContent = "";
+    if (k > 0) {
+      var who = document.createElement("span");
+      who.className = "who";
+      who.textContent = items[k].querySelector(".who").textContent;
+      now.appendChild(document.createTextNode(k + " "));
+      now.appendChild(who);
+      now.appendChild(document.createTextNode(" " + items[k].querySelector(".text").textContent));
+    }
     buttons.first.disabled = buttons.prev.disabled = k === 0;
     buttons.next.disabled = buttons.last.disabled = k === last;
     document.body.setAttribute("data-step", String(k));
@@ -358,6 +473,25 @@ _SCRIPT = """
     } catch (error) {
       // Some browsers refuse to touch the address of a local file; the step still shows.
     }
+  }
+
+  // Another seat's view: its pictures and how each move read to it, at the same step.
+  var choice = document.getElementById("view");
+  if (choice) {
+    choice.addEventListener("change", function () {
+      var index = Number(choice.value);
+      frames = framesOf(index);
+      var moves = index === 0 ? texts.slice(1) : views[index].moves;
+      for (var k = 1; k < items.length; k++) {
+        items[k].querySelector(".text").textContent = moves[k - 1];
+      }
+      document.getElementById("view-name").textContent = views[index].view;
+      document.body.setAttribute("data-view", String(index));
+      var at = step;
+      step = -1;
+      items[at].classList.remove("current");
+      show(at);
+    });
   }
 
   function stop() {
@@ -386,7 +520,8 @@ _SCRIPT = """
     if (item) { stop(); show(Number(item.getAttribute("data-step"))); }
   });
   document.addEventListener("keydown", function (event) {
-    if (event.target === slider || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target === slider || event.target === choice) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
     var moves = { ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: last };
     if (event.key in moves) { stop(); show(moves[event.key]); event.preventDefault(); }
     else if (event.key === " ") { toggle(); event.preventDefault(); }
@@ -400,6 +535,7 @@ _SCRIPT = """
     return k < 0 ? last + 1 + k : k;
   }
   window.addEventListener("hashchange", function () { stop(); show(fromAddress()); });
+  document.body.setAttribute("data-view", "0");
   show(fromAddress());
 })();
 """
@@ -415,17 +551,20 @@ _PAGE = """<!DOCTYPE html>
 <body>
 <header>
 <h1>{title}</h1>
-<p class="meta">{params}</p>
-<p class="meta">{summary}</p>
+<p class="meta">{variant} · <span id="view-name">{view}</span> · {summary}</p>
+{switch}
 </header>
 <main>
 <section id="stage">
 <div id="picture" aria-live="polite"></div>
 <nav id="controls">
+<div class="row">
 {buttons}
 <button id="play" title="play or pause (space)">play</button>
 <input id="slider" type="range" min="0" max="{last}" value="0" aria-label="step">
 <span class="keys">&#x2190; &#x2192; Home End, Space plays</span>
+</div>
+<div id="now"></div>
 </nav>
 </section>
 <aside>

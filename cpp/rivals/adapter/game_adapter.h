@@ -20,6 +20,7 @@
 #include "rivals/bots/bot_factory.h"
 #include "rivals/core/any_game.h"
 #include "rivals/core/data.h"
+#include "rivals/core/deadline.h"
 #include "rivals/core/error.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/game_info.h"
@@ -321,6 +322,46 @@ class GameAdapter final : public AnyGame {
     }
     const auto elapsed = std::chrono::steady_clock::now() - start;
     return std::chrono::duration<double, std::nano>(elapsed).count() / copies;
+  }
+
+  double evaluation_ns(const std::string& evaluation, const Json& network,
+                       int count) const override {
+    if (count < 1 || count > kMaxCopies)
+      throw InvalidArgument(name_ + " evaluation_ns: count must be 1.." +
+                            std::to_string(kMaxCopies) + ", got " + std::to_string(count));
+    if constexpr (EvaluatedGame<G>) {
+      const auto names = evaluation_names_of<G>();
+      if (std::find(names.begin(), names.end(), evaluation) == names.end())
+        throw InvalidArgument(name_ + ": evaluation_ns: no evaluation " + quoted(evaluation));
+      const Evaluator<G> evaluator(
+          rules_, Json::object({{"evaluation", evaluation}, {"network", network}}));
+      std::vector<typename G::State> positions;
+      auto state = rules_.initial_state();
+      Rng rng(1);
+      Action buffer[G::State::kMaxLegalActions];
+      while (!state.is_terminal()) {
+        if (state.is_chance_node()) {
+          state.apply(state.sample_chance(rng));
+          continue;
+        }
+        positions.push_back(state);
+        const int legal = state.legal_actions(buffer);
+        state.apply(buffer[rng.below(static_cast<std::uint32_t>(legal))]);
+      }
+      double sink = 0;
+      const std::int64_t start = thread_cpu_ns();
+      for (int i = 0; i < count; ++i) {
+        if ((i & 0xfff) == 0) interruption_point();
+        const auto& position = positions[static_cast<std::size_t>(i) % positions.size()];
+        sink += evaluator.value(position, position.current_player());
+      }
+      const std::int64_t elapsed = thread_cpu_ns() - start;
+      volatile double kept = sink;  // so the evaluations are not dropped
+      static_cast<void>(kept);
+      return static_cast<double>(elapsed) / count;
+    } else {
+      throw InvalidArgument(name_ + " has no evaluation");
+    }
   }
 
   std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const override;

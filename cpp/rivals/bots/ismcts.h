@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "rivals/bots/tree_search.h"
@@ -84,14 +85,31 @@ class IsmctsBot {
 
   Action step(const State& root, const std::vector<Action>& history) {
     last_value_ = std::numeric_limits<double>::quiet_NaN();
+    visits_ = 0;
+    moves_.set({});
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
     const Player me = root.current_player();
     grow_trees(searches_, [&](Search& search) { grow(search, root, history, me); });
-    const Action chosen = most_visited(searches_, legal, count);
-    last_value_ = move_value(searches_, chosen);
-    return chosen;
+    std::int64_t visits = 0;
+    for (const Search& search : searches_)
+      visits += search.trees[search.tree_of(me)].nodes[0].visits;
+    visits_ = visits;
+    auto moves = root_moves(searches_, legal, count);
+    const Action best = most_visited(moves);
+    last_value_ = move_value(moves, best);
+    moves_.set(std::move(moves));
+    return best;
+  }
+
+  // The last move's search: the simulations its root has seen over all threads ("visits") and
+  // each legal move's share ("moves": its visits and the mean return, for the player to move, of
+  // the simulations through it); 0 and no moves for a move played without a search (the only
+  // legal one). Readable from another thread while the search runs (the moves once it ended).
+  Json stats() const {
+    return Json::object(
+        {{"visits", Json(visits_.load())}, {"moves", root_moves_json(moves_.get())}});
   }
 
   // The mover's mean return of the move the last step played over its simulations (on the deals
@@ -349,6 +367,8 @@ class IsmctsBot {
   int seat_trees_ = 1;  // trees per search: one, or one per seat
   std::vector<Search> searches_;
   double last_value_ = std::numeric_limits<double>::quiet_NaN();
+  CopyableAtomic<std::int64_t> visits_ = 0;  // stats()
+  Guarded<std::vector<RootMove>> moves_;
 };
 
 }  // namespace rivals

@@ -210,6 +210,7 @@ class MctsBot {
     kept_ = 0;
     repeated_ = 0;
     last_value_ = std::numeric_limits<double>::quiet_NaN();
+    moves_.set({});
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
@@ -245,9 +246,11 @@ class MctsBot {
     }
     visits_ = visits;
     repeated_ = repeated;
-    const Action chosen = most_visited(trees_, legal, count);
-    last_value_ = move_value(trees_, chosen);
-    return chosen;
+    auto moves = root_moves(trees_, legal, count);
+    const Action best = most_visited(moves);
+    last_value_ = move_value(moves, best);
+    moves_.set(std::move(moves));
+    return best;
   }
 
   // The mover's mean return of the move the last step played over its simulations; NaN for a
@@ -255,14 +258,17 @@ class MctsBot {
   double last_value() const { return last_value_; }
 
   // The last move's search: the simulations its root has seen ("visits", over all trees), how
-  // many of them a kept tree brought from the moves before ("kept"; reuse_tree) and how many of
-  // its own ended in a repetition ("repeated"; repetition_draw); all 0 for a move played without
-  // a search (the only legal one, or a win proven first). Readable from another thread while the
-  // search runs (the last two once it has ended).
+  // many of them a kept tree brought from the moves before ("kept"; reuse_tree), how many of
+  // its own ended in a repetition ("repeated"; repetition_draw) and each legal move's share
+  // ("moves": its visits and the mean return, for the player to move, of the simulations
+  // through it); all 0 and no moves for a move played without a search (the only legal one, or
+  // a win proven first). Readable from another thread while the search runs (the last three
+  // once it has ended).
   Json stats() const {
     return Json::object({{"visits", Json(visits_.load())},
                          {"kept", Json(kept_.load())},
-                         {"repeated", Json(repeated_.load())}});
+                         {"repeated", Json(repeated_.load())},
+                         {"moves", root_moves_json(moves_.get())}});
   }
 
  private:
@@ -523,6 +529,7 @@ class MctsBot {
   CopyableAtomic<std::int64_t> kept_ = 0;
   CopyableAtomic<std::int64_t> repeated_ = 0;
   double last_value_ = std::numeric_limits<double>::quiet_NaN();
+  Guarded<std::vector<RootMove>> moves_;
   ImplicitMinimax<G> implicit_;
   Prior<G> prior_;
   Rollout<G> rollout_;

@@ -414,37 +414,58 @@ void grow_trees(std::vector<Tree>& trees, Grow&& grow) {
   helpers.wait();
 }
 
-// The root action with the most visits over all trees; ties go to the lower action id. Each tree
-// offers root_children(fn) calling fn(action, visits, value) for each child of its root, value
-// being the sum of the mover's returns.
+// One root action of a search: the simulations that went through it, over every tree, and their
+// mean return for the player to move at the root.
+struct RootMove {
+  Action action = -1;
+  std::int64_t visits = 0;
+  double value = 0;
+};
+
+// Every legal root action (in the order of `legal`) with what the trees found of it. Each tree
+// offers root_children(fn) calling fn(action, visits, value) for each child of its root, `value`
+// the sum of the mover's returns over those visits.
 template <class Tree>
-Action most_visited(const std::vector<Tree>& trees, const Action* legal, int count) {
-  std::vector<std::int64_t> visits(static_cast<std::size_t>(count), 0);
+std::vector<RootMove> root_moves(const std::vector<Tree>& trees, const Action* legal, int count) {
+  std::vector<RootMove> moves(static_cast<std::size_t>(count));
+  std::vector<double> sums(static_cast<std::size_t>(count), 0.0);
+  for (int k = 0; k < count; ++k) moves[static_cast<std::size_t>(k)].action = legal[k];
   for (const Tree& tree : trees) {
-    tree.root_children([&](Action action, std::int64_t n, double /*value*/) {
-      for (int k = 0; k < count; ++k)
-        if (legal[k] == action) visits[static_cast<std::size_t>(k)] += n;
+    tree.root_children([&](Action action, std::int64_t n, double value) {
+      for (int k = 0; k < count; ++k) {
+        if (legal[k] != action) continue;
+        moves[static_cast<std::size_t>(k)].visits += n;
+        sums[static_cast<std::size_t>(k)] += value;
+      }
     });
   }
-  int best = 0;
-  for (int k = 1; k < count; ++k)
-    if (visits[static_cast<std::size_t>(k)] > visits[static_cast<std::size_t>(best)]) best = k;
-  return legal[best];
+  for (std::size_t k = 0; k < moves.size(); ++k)
+    if (moves[k].visits > 0) moves[k].value = sums[k] / static_cast<double>(moves[k].visits);
+  return moves;
 }
 
-// The mover's mean return over the simulations of `action` at the root of every tree: the
-// search's value of the move it plays.
-template <class Tree>
-double move_value(const std::vector<Tree>& trees, Action action) {
-  double sum = 0;
-  std::int64_t visits = 0;
-  for (const Tree& tree : trees)
-    tree.root_children([&](Action child, std::int64_t n, double value) {
-      if (child != action) return;
-      sum += value;
-      visits += n;
-    });
-  return visits > 0 ? sum / static_cast<double>(visits) : 0;
+// The root action with the most visits; ties go to the lower action id (`legal` ascends).
+inline Action most_visited(const std::vector<RootMove>& moves) {
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < moves.size(); ++k)
+    if (moves[k].visits > moves[best].visits) best = k;
+  return moves[best].action;
+}
+
+// The mean return of `action` among `moves`: the search's value of that move (NaN for none).
+inline double move_value(const std::vector<RootMove>& moves, Action action) {
+  for (const RootMove& move : moves)
+    if (move.action == action && move.visits > 0) return move.value;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// The root moves as bot.stats() tells them: [{"action", "visits", "value"}, ...].
+inline Json root_moves_json(const std::vector<RootMove>& moves) {
+  return Json::array_of(moves, [](const RootMove& move) {
+    return Json::object({{"action", Json(static_cast<std::int64_t>(move.action))},
+                         {"visits", Json(move.visits)},
+                         {"value", Json(move.value)}});
+  });
 }
 
 }  // namespace rivals

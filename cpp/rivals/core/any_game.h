@@ -236,6 +236,11 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   // copying (cloning) a mid-game state, measured over `copies` copies.
   virtual int state_size() const = 0;
   virtual double copy_ns(int copies) const = 0;
+  // For benchmarks: the mean CPU nanoseconds of one evaluation (by name, and for "net" the
+  // `network`; AnyState::evaluate) of a seat over the decision positions of a random game,
+  // measured over `count` evaluations. Throws std::invalid_argument as evaluate does.
+  virtual double evaluation_ns(const std::string& evaluation, const Json& network,
+                               int count) const = 0;
 
   virtual std::unique_ptr<AnyBot> make_bot(const BotSpec& spec, std::uint64_t seed) const = 0;
 

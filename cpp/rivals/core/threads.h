@@ -46,6 +46,31 @@ class CopyableAtomic {
   std::atomic<T> value_;
 };
 
+// A value that copies by value under a lock: what a bot found in its last search (bot.stats()'s
+// root moves), written when the search ends and readable from another thread meanwhile.
+template <class T>
+class Guarded {
+ public:
+  Guarded() = default;
+  Guarded(const Guarded& other) : value_(other.get()) {}
+  Guarded& operator=(const Guarded& other) {
+    if (this != &other) set(other.get());
+    return *this;
+  }
+  T get() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return value_;
+  }
+  void set(T value) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    value_ = std::move(value);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  T value_{};
+};
+
 // The most threads one call may ask for (`threads=` of batches, vectorised environments and
 // searches). Far above any core count the engine is tuned for, low enough that a typo cannot ask
 // the system for thousands of stacks.

@@ -1,8 +1,9 @@
 """Learning at full speed, for every game: ``rivals bench learning``.
 
 VectorEnv against a Python loop doing the same work per environment, compact against planes,
-and bots inside step() against bots called from Python (the engine's random playouts against a
-hand-tuned playout are row 6 of ``rivals bench rosenkoenig``). One thread throughout; every ratio
+bots inside step() against bots called from Python (the engine's random playouts against a
+hand-tuned playout are row 6 of ``rivals bench rosenkoenig``), and what a game's value network
+costs a search against its hand-written evaluation. One thread throughout; every ratio
 is measured in the same run, A and B alternating.
 """
 
@@ -215,11 +216,107 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
     )
     label = "rosenkoenig: learner steps/s, opponents={1: mcts 50} / Python loop with bot.step"
     rows.append(Row("5", label, pair.a_median, pair.b_median, pair.ratio(), "cpu"))
+    rows += network_rows(sizes, log)
     notes = [
         f"Rows 1-5: {NUM_ENVS} environments, one thread, {steps} steps per measurement "
         f"({bot_steps} with bots), random legal actions chosen in numpy; the Python loop does the "
         "same work per environment over single states (apply, resolve chance, the observation of "
         "the same encoding and the legal actions in the same form: index arrays in rows 1 and 5, "
         "the mask in row 3; restart finished games; row 5 also calls bot.step for seat 1).",
+        "Rows 6-7: the game's shipped network (evaluation='net') against its first hand-written "
+        "evaluation, by the thread's CPU time: one evaluation over the decision positions of a "
+        f"random game (row 6, lower is better), and mcts at {SEARCH_ITERATIONS} iterations valuing "
+        "each new leaf by the evaluation (rollout_depth=0) over positions of random games (row 7).",
     ]
     return rows, notes
+
+
+SEARCH_ITERATIONS = 2000
+
+
+def search_rate(game: Game, evaluation: str, positions: list[State]) -> Callable[[], float]:
+    """Simulations per CPU second of ``mcts`` valuing each new leaf by ``evaluation``."""
+
+    def run() -> float:
+        bot = rivals.bots.make(
+            "mcts",
+            game,
+            seed=1,
+            iterations=SEARCH_ITERATIONS,
+            rollout_depth=0,
+            evaluation=evaluation,
+        )
+        visits = 0
+
+        def search() -> None:
+            nonlocal visits
+            for state in positions:
+                bot.step(state)
+                visits += int(bot.stats()["visits"])
+
+        return visits / positive(timed(search).cpu_s)
+
+    return run
+
+
+def network_rows(sizes: Sizes, log: Log) -> list[Row]:
+    """Rows 6 and 7: what a network costs against the hand-written evaluation it replaces."""
+    count = {"full": 200_000, "quick": 50_000}.get(sizes.mode, 2_000)
+    rows: list[Row] = []
+    for name in game_names():
+        game = rivals.make(name)
+        default = game.info.evaluations[0]
+        log(f"{name}: a network's evaluation vs {default!r}")
+        pair = alternate(
+            lambda game=game: game.evaluation_ns("net", count=count),
+            lambda game=game, default=default: game.evaluation_ns(default, count=count),
+            sizes.rounds,
+        )
+        rows.append(
+            Row(
+                "6",
+                f"{name}: ns per evaluation, net / {default}",
+                pair.a_median,
+                pair.b_median,
+                pair.ratio(higher_is_better=False),
+                "cpu",
+            )
+        )
+    for name in game_names():
+        game = rivals.make(name)
+        default = game.info.evaluations[0]
+        positions = _decisions(game, {"full": 8, "quick": 4}.get(sizes.mode, 1))
+        log(f"{name}: mcts simulations valuing leaves by the network vs {default!r}")
+        pair = alternate(
+            search_rate(game, "net", positions), search_rate(game, default, positions), sizes.rounds
+        )
+        rows.append(
+            Row(
+                "7",
+                f"{name}: mcts simulations/s at rollout_depth 0, net / {default}",
+                pair.a_median,
+                pair.b_median,
+                pair.ratio(),
+                "cpu",
+            )
+        )
+    return rows
+
+
+def _decisions(game: Game, count: int) -> list[State]:
+    """Decision positions 10 to 40 random decisions into seeded random games."""
+    rng = random.Random(7)
+    found: list[State] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(10, 40)):
+            while state.is_chance_node():
+                state.apply_action(rng.choice(state.legal_actions()))
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        while state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            found.append(state)
+    return found

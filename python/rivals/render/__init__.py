@@ -7,7 +7,8 @@ move of the history reads to a seat (hiding what it may not see), ``menu`` group
 for a person to choose from and ``moves_help`` explains a game's moves briefly.
 
 A game gets its own versions by adding a module ``rivals.render.<game name>`` that defines any of
-``render(state, names, player)``, ``seat_label(num_players, seat)``, ``result_text(state)``,
+``render(state, names, player)`` (with a ``compact`` flag too if it has a shorter picture for a
+short terminal), ``seat_label(num_players, seat)``, ``result_text(state)``,
 ``move_texts(state, viewer, start)``, ``menu(state)``, ``parse(state, text)`` and ``HELP``;
 whatever a module leaves out, or a game without a module, falls back to the plain versions here.
 """
@@ -15,6 +16,7 @@ whatever a module leaves out, or a game without a module, falls back to the plai
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import numbers
 from collections.abc import Callable, Sequence
@@ -35,6 +37,8 @@ __all__ = [
     "params_text",
     "parse_move",
     "player_label",
+    "ranked_result",
+    "ranking",
     "render",
     "result_text",
     "rules_hint",
@@ -90,13 +94,20 @@ def _check_seat(state: State, player: int | None) -> None:
 
 
 def render(
-    state: State, names: Sequence[str] | None = None, player: int | None = None
+    state: State,
+    names: Sequence[str] | None = None,
+    player: int | None = None,
+    compact: bool = False,
 ) -> RenderableType:
     """A rich renderable of ``state`` as seat ``player`` sees it (``None``: the whole table);
-    ``names`` optionally labels the seats (``"you"``, a bot's name)."""
+    ``names`` optionally labels the seats (``"you"``, a bot's name). ``compact`` asks for a
+    shorter picture for a short terminal (what a game's renderer leaves out of it, the full
+    picture has), where the game has one."""
     _check_seat(state, player)
     hook = _hook(state.game.name, "render")
     if hook is not None:
+        if compact and "compact" in inspect.signature(hook).parameters:
+            return cast(RenderableType, hook(state, names, player, compact=True))
         return cast(RenderableType, hook(state, names, player))
     text = str(state) if player is None else state.observation_string(player)
     parts: list[RenderableType] = [Text(text.rstrip("\n"))]
@@ -153,6 +164,28 @@ def seat_name(state: State, seat: int, names: Sequence[str] | None = None) -> st
     if names is not None and seat < len(names) and names[seat]:
         label += f" {names[seat]}"
     return label
+
+
+def ranking(labels: Sequence[str], points: Sequence[float]) -> str:
+    """Every seat's points beside its label, the highest first (seats in order among equals):
+    ``"purple 42, red 38, yellow 38"``."""
+    order = sorted(range(len(points)), key=lambda seat: -points[seat])
+    return ", ".join(f"{labels[seat]} {points[seat]:g}" for seat in order)
+
+
+def ranked_result(labels: Sequence[str], points: Sequence[float], unit: str, why: str) -> str:
+    """The end of a game of several seats in words: ``"purple wins with 42 points (red 38,
+    yellow 38, navy 9; purple placed its last knight)"``: the leaders, every other seat's points
+    beside its label and ``why`` the game ended."""
+    best = max(points)
+    leaders = [seat for seat, value in enumerate(points) if value == best]
+    if len(leaders) == len(points):
+        return f"a draw: everybody has {best:g} {unit} ({why})"
+    others = [seat for seat in range(len(points)) if seat not in leaders]
+    rest = ranking([labels[seat] for seat in others], [points[seat] for seat in others])
+    who = " and ".join(labels[seat] for seat in leaders)
+    verb = "wins" if len(leaders) == 1 else "share the win"
+    return f"{who} {verb} with {best:g} {unit} ({rest}; {why})"
 
 
 def result_text(state: State) -> str:

@@ -133,9 +133,11 @@ def _status(snapshot: dict[str, Any], names: Sequence[str] | None) -> Text:
     return Text.assemble(_who(to_move, names), f" to move: {words}")
 
 
-def _unit(card: dict[str, Any], mark: str = "", style: str = "") -> Text:
-    text = Text(f"{card['name']} ", style=style or "bold")
-    text.append(values(card), style="dim")
+def _unit(card: dict[str, Any], mark: str = "", style: str = "", bare: bool = False) -> Text:
+    """A unit by name and values (``bare``: by name alone), with its mark in the battle."""
+    text = Text(f"{card['name']}", style=style or "bold")
+    if not bare:
+        text.append(f" {values(card)}", style="dim")
     if mark:
         text.append(f" {mark}", style="bold orange3")
     return text
@@ -147,6 +149,7 @@ def _side(
     seat: int,
     player: int | None,
     names: Sequence[str] | None,
+    compact: bool = False,
 ) -> Group:
     sees = player is None or player == seat
     battle = snapshot["battle"] or {}
@@ -166,7 +169,11 @@ def _side(
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True)
     table.add_column()
-    table.add_row(Text("    won", style="dim"), Text(won))
+    if compact:
+        # The battles won are marked in the battle list; the header counts them.
+        header.append(f"   won {len(snapshot['won'][seat])}")
+    else:
+        table.add_row(Text("    won", style="dim"), Text(won))
     for kind in TYPES:
         shown: list[Text] = []
         down = 0
@@ -184,19 +191,25 @@ def _side(
                 mark = "(withdrawn)"
             elif card_id in taking_part:
                 mark = "⚔"
-            unit = _unit(cards[card_id], mark, "" if entry["face_up"] else "bold italic")
+            unit = _unit(cards[card_id], mark, "" if entry["face_up"] else "bold italic", compact)
             if not entry["face_up"]:
                 unit.append(" ▾", style="dim")
             shown.append(unit)
         if down:
             shown.append(Text(f"{down} face down", style="dim"))
+        if compact and not shown:
+            continue
         row = Text(" · ").join(shown) if shown else Text("-", style="dim")
         table.add_row(Text(f"    {kind}", style="bold"), row)
     reserve = snapshot["reserve"][seat]
     kept = snapshot["kept"][seat]
+    if compact and not sees:
+        hidden = f"{_cards_count(len(reserve))} in reserve, {len(kept)} kept (hidden)"
+        table.add_row(Text("    hand", style="dim"), Text(hidden, style="dim"))
+        return Group(header, table)
     if sees:
         reserve_text = Text(" · ").join(
-            Text.assemble(_unit(cards[card]), (f" {cards[card]['type']}", "dim"))
+            Text.assemble(_unit(cards[card], bare=compact), (f" {cards[card]['type']}", "dim"))
             for card in reserve
         ) or Text("-", style="dim")
         kept_text = Text(" · ").join(
@@ -220,11 +233,39 @@ def _short(name: str) -> str:
     return name.split(" (", 1)[0]
 
 
+def _open_battles(
+    snapshot: dict[str, Any], cards: dict[str, dict[str, Any]], order: list[str]
+) -> Text:
+    """The battle list for a short terminal: the battles over counted, the open ones named."""
+    won = [len(snapshot["won"][seat]) for seat in (0, 1)]
+    over = set(snapshot["won"][0]) | set(snapshot["won"][1]) | set(snapshot["cancelled"])
+    fought = snapshot["card"] if snapshot["battle"] is not None else None
+    text = Text("battles: ", style="bold")
+    text.append(
+        f"{won[0]} won by Germany, {won[1]} by Britain, {len(snapshot['cancelled'])} "
+        "cancelled; open: "
+    )
+    open_ = [
+        Text(
+            _short(str(cards[card_id]["name"])) + (" ⚔" if card_id == fought else ""),
+            style="bold underline" if card_id == fought else "",
+        )
+        for card_id in order
+        if card_id not in over
+    ]
+    text.append_text(Text(" · ").join(open_) if open_ else Text("none"))
+    return text
+
+
 def _battles(snapshot: dict[str, Any], cards: dict[str, dict[str, Any]], order: list[str]) -> Text:
     won = {card: seat for seat in (0, 1) for card in snapshot["won"][seat]}
     cancelled = set(snapshot["cancelled"])
     current = snapshot["card"]
-    text = Text("battle list: ", style="bold")
+    # Marks in words as well as styles: a terminal without them still tells the three apart.
+    text = Text("battle list ", style="bold")
+    text.append("(✔G won by Germany, ✔B by Britain, ✗ cancelled, ⚔ being fought)", style="dim")
+    text.append(": ", style="bold")
+    fought = snapshot["battle"] is not None
     entries = []
     for card_id in order:
         card = cards[card_id]
@@ -232,9 +273,11 @@ def _battles(snapshot: dict[str, Any], cards: dict[str, dict[str, Any]], order: 
         if card_id in won:
             entry = Text(f"{name} ✔{SIDES[won[card_id]][0]}", style=STYLES[won[card_id]])
         elif card_id in cancelled:
-            entry = Text(name, style="dim strike")
+            entry = Text(f"{name} ✗", style="dim strike")
+        elif fought and card_id == current:
+            entry = Text(f"{name} ⚔", style="bold underline")
         else:
-            entry = Text(name, style="bold underline" if card_id == current else "")
+            entry = Text(name)
         entries.append(entry)
     text.append_text(Text(" · ").join(entries))
     return text
@@ -278,18 +321,26 @@ def bonus_words(bonus: dict[str, Any]) -> str:
 
 
 def render(
-    state: State, names: Sequence[str] | None = None, player: int | None = None
+    state: State,
+    names: Sequence[str] | None = None,
+    player: int | None = None,
+    compact: bool = False,
 ) -> RenderableType:
     """Both sides' forces by name and values, the battle in progress and the battle list, as
-    ``player`` sees them (``None``: everything)."""
+    ``player`` sees them (``None``: everything). ``compact`` leaves out the key, the names of
+    the battles won (the list counts them), empty stacks, the battles that are over and the
+    units' values (the moves that pick a unit give them)."""
     snapshot = _snapshot(state)
     cards = _cards(state)
     parts: list[RenderableType] = [_status(snapshot, names)]
     for seat in (0, 1):
-        parts.append(_side(snapshot, cards, seat, player, names))
+        parts.append(_side(snapshot, cards, seat, player, names, compact))
     battle = _battle(snapshot, cards)
     if battle is not None:
         parts.append(battle)
+    if compact:
+        parts.append(_open_battles(snapshot, cards, _battle_list(state)))
+        return Group(*parts)
     parts.append(_battles(snapshot, cards, _battle_list(state)))
     parts.append(
         Text(

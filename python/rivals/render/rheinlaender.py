@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup
+from rivals.render import MenuGroup, ranked_result, ranking
 
 __all__ = [
     "HELP",
@@ -48,7 +48,8 @@ SEAT_STYLES = (
 )
 SEAT_INK = ("bold red3", "bold gold1", "bold green4", "bold medium_purple3", "bold blue")
 CELL = 3
-ROW_TARGET = 18
+# The width of a row's label ("Rhine ") before the map's cells.
+LABEL = 6
 CHIP = {"city": "◼", "castle": "♜", "church": "✚"}
 
 
@@ -62,21 +63,19 @@ def _snapshot(state: State) -> dict[str, Any]:
 
 
 def result_text(state: State) -> str:
-    """``"yellow wins 44-42-36"``: the leaders by colour, then the points from the highest."""
+    """``"yellow wins with 44 points (red 42, green 36; green placed its last knight)"``: the
+    leaders, every other seat's points beside its colour, and why the game ended."""
     snapshot = _snapshot(state)
     scores = [int(score) for score in snapshot["scores"]]
-    # The winner's score first, as a table tells it.
-    points = "-".join(str(score) for score in sorted(scores, reverse=True))
+    labels = [seat_label(len(scores), seat) for seat in range(len(scores))]
     if not state.is_terminal():
-        return f"points {points} (game in progress)"
+        return f"points: {ranking(labels, scores)} (game in progress)"
     if snapshot["end_reason"] == "max_turns":
-        return f"a draw: the turn limit was reached ({points})"
-    leaders = [seat_label(len(scores), seat) for seat, s in enumerate(scores) if s == max(scores)]
-    if len(leaders) == len(scores):
-        return f"a draw, {points}"
-    if len(leaders) == 1:
-        return f"{leaders[0]} wins {points}"
-    return f"{' and '.join(leaders)} share the win {points}"
+        return f"a draw: the turn limit was reached ({ranking(labels, scores)})"
+    # The game ends the moment a seat takes the last knight of its supply.
+    emptied = [labels[seat] for seat, left in enumerate(snapshot["knights_left"]) if left == 0]
+    why = f"{' and '.join(emptied)} placed {'its' if len(emptied) == 1 else 'their'} last knight"
+    return ranked_result(labels, scores, "points", why)
 
 
 def _seat_text(seat: int, names: Sequence[str] | None) -> Text:
@@ -101,18 +100,26 @@ class _Map:
         for _, touches in self.sites:
             numbers = [n for space_id in touches for n in self.spaces[space_id]["numbers"]]
             joined.update(range(min(numbers), max(numbers)))
-        # Blocks of about equal size that never break between two numbers a site or an island
-        # joins.
-        self.blocks: list[tuple[int, int]] = []
-        first = 1
-        count = -(-self.top // ROW_TARGET)
-        while first <= self.top:
-            left = max(1, count - len(self.blocks))
-            last = min(self.top, first + -(-(self.top - first + 1) // left) - 1)
-            while last < self.top and last in joined:
-                last += 1
-            self.blocks.append((first, last))
-            first = last + 1
+        self.joined = joined
+
+    def blocks(self, most: int) -> list[tuple[int, int]]:
+        """The sections cut into the fewest blocks of about equal size with at most ``most``
+        numbers each (where the map allows), never broken between two numbers that a site or an
+        island joins."""
+        count = -(-self.top // max(1, most))
+        while True:
+            blocks: list[tuple[int, int]] = []
+            first = 1
+            while first <= self.top:
+                left = max(1, count - len(blocks))
+                last = min(self.top, first + -(-(self.top - first + 1) // left) - 1)
+                while last < self.top and last in self.joined:
+                    last += 1
+                blocks.append((first, last))
+                first = last + 1
+            if count >= self.top or all(last - first < most for first, last in blocks):
+                return blocks
+            count += 1
 
     def _bank(self, space: dict[str, Any]) -> str:
         if space["kind"] == "river":
@@ -150,8 +157,11 @@ def _chip(site_id: str, snapshot: dict[str, Any]) -> Text:
     return Text(text, style="bold")
 
 
-def _block(layout: _Map, snapshot: dict[str, Any], first: int, last: int) -> list[Text]:
+def _block(
+    layout: _Map, snapshot: dict[str, Any], first: int, last: int, labelled: bool
+) -> list[Text]:
     width = (last - first + 1) * CELL
+    label_width = LABEL if labelled else 0
 
     def blank() -> list[Text]:
         return [Text(" " * CELL) for _ in range(first, last + 1)]
@@ -185,7 +195,7 @@ def _block(layout: _Map, snapshot: dict[str, Any], first: int, last: int) -> lis
         row[min(numbers) - first] = chip
         for k in range(min(numbers) + 1, max(numbers) + 1):
             row[k - first] = Text("")
-    header = Text("      ")
+    header = Text(" " * label_width)
     for n in range(first, last + 1):
         header.append(f"{n:>{CELL}}", style="dim")
     out = [header]
@@ -201,12 +211,54 @@ def _block(layout: _Map, snapshot: dict[str, Any], first: int, last: int) -> lis
     for key in ("sL", "L", "iL", "W", "iR", "R", "sR"):
         if key in islands and not islands[key]:
             continue
-        line = Text(f"{labels[key]:>5} ", style="dim")
+        line = Text(f"{labels[key]:>5} " if labelled else "", style="dim")
         for cell in rows[key]:
             line.append_text(cell)
-        line.truncate(6 + width)
+        line.truncate(label_width + width)
         out.append(line)
     return out
+
+
+class _MapPicture:
+    """The map in as few blocks as the width it is drawn in allows: with the rows labelled
+    (left, Rhine, right) where that costs no block, else without labels, and then, when every
+    row starts with a space (as numbers below 100 do), one column narrower still, which makes
+    the shipped map's 54 sections two blocks at 80 columns rather than three."""
+
+    def __init__(self, layout: _Map, snapshot: dict[str, Any], explained: bool) -> None:
+        self.layout = layout
+        self.snapshot = snapshot
+        # Whether rows drawn without labels are followed by a line that names them.
+        self.explained = explained
+
+    def lines(self, width: int) -> tuple[list[Text], bool]:
+        """The map's lines at ``width`` columns, and whether its rows are labelled."""
+        layout = self.layout
+        labelled = layout.blocks((width - LABEL) // CELL)
+        bare = layout.blocks((width + 1) // CELL)
+        if len(labelled) <= len(bare):
+            return self._drawn(labelled, True), True
+        lines = self._drawn(bare, False)
+        if all(line.plain.startswith(" ") for line in lines):
+            return [line[1:] for line in lines], False
+        return self._drawn(layout.blocks(width // CELL), False), False
+
+    def _drawn(self, blocks: list[tuple[int, int]], labelled: bool) -> list[Text]:
+        return [
+            line
+            for first, last in blocks
+            for line in _block(self.layout, self.snapshot, first, last, labelled)
+        ]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        lines, labelled = self.lines(options.max_width)
+        yield from lines
+        if self.explained and not labelled:
+            yield Text(
+                "each block: landmarks, left bank, (islands), Rhine, (islands), right bank, "
+                "landmarks",
+                style="dim",
+            )
 
 
 def _domains(snapshot: dict[str, Any]) -> Text:
@@ -233,13 +285,22 @@ def _domains(snapshot: dict[str, Any]) -> Text:
     return text
 
 
-def _seats(snapshot: dict[str, Any], names: Sequence[str] | None, player: int | None) -> Table:
-    table = Table.grid(padding=(0, 2))
+def _seats(
+    snapshot: dict[str, Any],
+    names: Sequence[str] | None,
+    player: int | None,
+    compact: bool = False,
+) -> Table:
+    """A row per seat; ``compact``: the numbers named in their cells rather than in a row of
+    headings."""
+    table = Table.grid(padding=(0, 2 - compact))
     headings = ("", "seat", "knights", "bastions", "points", "bishops", "hand")
     for heading in headings[:-1]:
         table.add_column(heading, no_wrap=True)
     table.add_column("hand")
-    table.add_row(*(Text(heading, style="dim") for heading in headings))
+    if not compact:
+        table.add_row(*(Text(heading, style="dim") for heading in headings))
+    units = ("", "", " kn", " bast", " pts", " bish") if compact else ("",) * 6
     to_move = int(snapshot["current_player"])
     for seat, hand in enumerate(snapshot["hands"]):
         sees = player is None or player == seat
@@ -249,10 +310,10 @@ def _seats(snapshot: dict[str, Any], names: Sequence[str] | None, player: int | 
         table.add_row(
             marks,
             _seat_text(seat, names),
-            Text(str(snapshot["knights_left"][seat])),
-            Text(str(snapshot["bastions_left"][seat])),
-            Text(str(snapshot["scores"][seat]), style="bold"),
-            Text(str(snapshot["bishops"][seat])),
+            Text(f"{snapshot['knights_left'][seat]}{units[2]}"),
+            Text(f"{snapshot['bastions_left'][seat]}{units[3]}"),
+            Text(f"{snapshot['scores'][seat]}{units[4]}", style="bold"),
+            Text(f"{snapshot['bishops'][seat]}{units[5]}"),
             Text(shown or "-", style="bold" if sees else "dim"),
         )
     return table
@@ -273,28 +334,41 @@ def _status(snapshot: dict[str, Any], names: Sequence[str] | None) -> Text:
 
 
 def render(
-    state: State, names: Sequence[str] | None = None, player: int | None = None
+    state: State,
+    names: Sequence[str] | None = None,
+    player: int | None = None,
+    compact: bool = False,
 ) -> RenderableType:
     """The compact map, the domains and the seats as ``player`` sees them (``None``: every
-    hand)."""
+    hand). ``compact`` leaves out the legend and the headings and puts the map last, so that
+    on a short terminal what scrolls away first is the least needed."""
     snapshot = _snapshot(state)
     layout = _Map(state.game.map)
-    parts: list[RenderableType] = [_status(snapshot, names)]
-    for first, last in layout.blocks:
-        parts.extend(_block(layout, snapshot, first, last))
-    parts.append(
+    discard = " ".join(map(str, snapshot["discard"])) or "-"
+    piles = f"turn {snapshot['turn']} · deck {snapshot['deck_size']} · discard {discard}"
+    if compact:
+        status = _status(snapshot, names)
+        status.append(f" · {piles}", style="dim")
+        # The map last, right above the moves: on a short terminal the lines above it are the
+        # ones that scroll out of sight (the moves name every card of the hand).
+        return Group(
+            status,
+            _domains(snapshot),
+            _seats(snapshot, names, player, compact=True),
+            _MapPicture(layout, snapshot, explained=False),
+        )
+    parts: list[RenderableType] = [
+        _status(snapshot, names),
+        _MapPicture(layout, snapshot, explained=True),
         Text(
             "0-4 a seat's knight · # bastion · ◼4 city 4 · ♜ castle (♜1 manned by seat 1) "
             "· ✚ church · A archbishop",
             style="dim",
-        )
-    )
-    parts.append(_domains(snapshot))
-    parts.append(_seats(snapshot, names, player))
-    discard = " ".join(map(str, snapshot["discard"])) or "-"
-    parts.append(
-        Text(f"turn {snapshot['turn']} · deck {snapshot['deck_size']} · discard {discard}", "dim")
-    )
+        ),
+        _domains(snapshot),
+        _seats(snapshot, names, player),
+        Text(piles, style="dim"),
+    ]
     return Group(*parts)
 
 
@@ -378,7 +452,7 @@ def menu(state: State) -> list[MenuGroup]:
                 "reinforce with any card",
                 tuple(entry for space in spaces for entry in reinforce[space]),
                 numbered=False,
-                note=f"{' '.join(spaces)} (type reinforce SPACE with CARD, or SPACE CARD: "
+                note=f"{' '.join(spaces)} (reinforce {example[0]} with {example[1]}, or "
                 f"{example[0]} {example[1]})",
             )
         )
@@ -390,8 +464,8 @@ def menu(state: State) -> list[MenuGroup]:
                 "bastion",
                 tuple(bastions),
                 numbered=False,
-                note=f"type bastion SPACE for any of the {len(bastions)} free land spaces "
-                f"(e.g. {bastions[0][1]}), then play your card",
+                note=f"{bastions[0][1]} or any of {len(bastions)} free land spaces "
+                "(or b SPACE), then your card",
             )
         )
     return groups

@@ -65,25 +65,28 @@ def _groups(board: Sequence[str], colour: str) -> list[int]:
 
 
 def result_text(state: State) -> str:
-    """``"Red wins 156 to 148"``, with the tie-break named when the scores are level."""
+    """``"Red wins 156 to 148 (the last stone was placed)"``, with the tie-break named when the
+    scores are level."""
     snapshot = _snapshot(state)
     red, white = (int(score) for score in state.scores()[:2])
     if not state.is_terminal():
         return f"Red {red}, White {white} (game in progress)"
+    # The game ends when the supply is empty or when nobody can do anything but pass.
+    why = "the last stone was placed" if snapshot["stones_left"] == 0 else "no player could move"
     returns = state.returns()
     if returns[0] == 0:
-        return f"draw, {red} to {white}"
+        return f"draw, {red} to {white} ({why})"
     winner, loser = ("Red", "White") if returns[0] > 0 else ("White", "Red")
     high, low = max(red, white), min(red, white)
     if red != white:
-        return f"{winner} wins {high} to {low}"
+        return f"{winner} wins {high} to {low} ({why})"
     board = snapshot["board"]
     groups = {colour: _groups(board, colour[0]) for colour in COLOURS}
     if max(groups["Red"], default=0) != max(groups["White"], default=0):
         reason = "the largest group"
     else:
         reason = "more stones"
-    return f"{winner} wins on {reason} ({high} to {low}; {loser} level on points)"
+    return f"{winner} wins on {reason} ({high} to {low}; {loser} level on points; {why})"
 
 
 def _status(snapshot: dict[str, Any], num_players: int, names: Sequence[str] | None) -> Text:

@@ -105,7 +105,11 @@ def _camp(
     cards: dict[int, dict[str, Any]],
     seat: int,
     names: Sequence[str] | None,
+    abilities: bool = True,
 ) -> Group:
+    """A camp's header and its cards in order, each with the strength it counts now and, with
+    ``abilities``, its ability beneath it (wrapped, never cut: cut short, it would lose the very
+    words that say what it does)."""
     supply = int(snapshot["supply"][seat])
     header = Text.assemble(
         _who(seat, names),
@@ -117,38 +121,40 @@ def _camp(
     )
     if snapshot["phase"] != "terminal" and int(snapshot["turn_player"]) == seat:
         header = Text.assemble(("▶ ", "bold yellow"), header)
-    table = Table.grid(padding=(0, 1), expand=True)
-    for _ in range(5):
-        table.add_column(no_wrap=True)
-    # Only the ability gives way on a narrow terminal: it is cut short, never wrapped.
-    table.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
     camp = snapshot["camps"][seat]
     strengths = snapshot["strengths"][seat]
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column()
     if not camp:
-        table.add_row("  ", Text("no daimyō yet", style="dim"), "", "", "", "")
+        table.add_row("  ", Text("no daimyō yet", style="dim"))
+    width = max((len(str(cards[int(entry["id"])]["name"])) for entry in camp), default=0)
     for index, (entry, counted) in enumerate(zip(camp, strengths)):
         card = cards[int(entry["id"])]
         printed = int(card["strength"])
-        strength = Text(str(counted), style="bold")
-        if counted != printed:
-            strength = Text.assemble((str(counted), "bold cyan"), (f" (printed {printed})", "dim"))
-        note = Text("blank: no ability", style="bold magenta") if entry["blank"] else Text("")
-        if not entry["blank"]:
-            note = Text(str(card.get("ability", "")), style="dim")
-        table.add_row(
-            Text(f"  {index + 1}.", style="dim"),
-            Text(f"#{card['id']}", style="bold"),
-            Text(str(card["name"])),
-            Text("str"),
-            strength,
-            note,
+        line = Text.assemble(
+            (f"#{card['id']}", "bold"),
+            f" {card['name']!s:<{width}} str ",
+            (str(counted), "bold"),
         )
+        if counted != printed:
+            line.stylize("bold cyan", len(line) - len(str(counted)))
+            line.append(f" (printed {printed})", style="dim")
+        cell: RenderableType = line
+        if entry["blank"]:
+            line.append("  blank: no ability", style="bold magenta")
+        elif abilities:
+            cell = Group(line, Text(str(card.get("ability", "")), style="dim"))
+        table.add_row(Text(f"  {index + 1}.", style="dim"), cell)
     return Group(header, table)
 
 
-def _centre(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]]) -> Table:
+def _centre(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]]) -> Group:
     table = Table.grid(padding=(0, 2))
-    table.title = Text(f"central daimyō (deck: {len(snapshot['deck'])} cards)", style="bold")
+    deck = len(snapshot["deck"])
+    table.title = Text(
+        f"central daimyō (deck: {deck} card{'' if deck == 1 else 's'})", style="bold"
+    )
     table.title_justify = "left"
     headings = ("card", "name", "str", "req", SIDES[0], SIDES[1], "")
     for heading in headings:
@@ -177,27 +183,49 @@ def _centre(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]]) -> Table
             _tokens(red, 1) if red else Text("-", style="dim"),
             status,
         )
-    return table
+    # Beneath the table, where a line has room for them: the abilities of the cards in play.
+    abilities = Table.grid(padding=(0, 1))
+    abilities.add_column(no_wrap=True)
+    abilities.add_column(ratio=1)
+    for entry in snapshot["neutral"]:
+        card = cards[int(entry["id"])]
+        abilities.add_row(
+            Text(f"  #{card['id']}", style="dim"), Text(str(card.get("ability", "")), style="dim")
+        )
+    return Group(table, abilities)
 
 
 def render(
-    state: State, names: Sequence[str] | None = None, player: int | None = None
+    state: State,
+    names: Sequence[str] | None = None,
+    player: int | None = None,
+    compact: bool = False,
 ) -> RenderableType:
-    """Ishida's camp, the central cards, Tokugawa's camp; every card by name and strength."""
+    """Ishida's camp, the central cards, Tokugawa's camp; every card by name and strength, with
+    its ability. ``compact`` leaves out the key to the columns and the camps' abilities."""
     del player  # everything is public
     snapshot = _snapshot(state)
     cards = _cards(state)
+    # A short terminal leaves the camps' abilities to `board`: the strengths beside the cards
+    # count them in, and the central cards' are the ones a move decides on.
+    status = _status(snapshot, names)
+    if compact and any(snapshot["camps"]):
+        status.append(" · the camps' abilities: board", style="dim")
     parts: list[RenderableType] = [
-        _status(snapshot, names),
-        _camp(snapshot, cards, 0, names),
+        status,
+        _camp(snapshot, cards, 0, names, not compact),
         _centre(snapshot, cards),
-        _camp(snapshot, cards, 1, names),
-        Text(
-            f"turn {snapshot['turn']} · str: the strength a card counts now · req: a central "
-            "card locks for more influence than this (and more than the opponent's)",
-            style="dim",
-        ),
+        _camp(snapshot, cards, 1, names, not compact),
     ]
+    if not compact:
+        parts.append(
+            Text(
+                f"turn {snapshot['turn']} · str: the strength a card counts now · req: a "
+                "central card locks for more influence than this (and more than the "
+                "opponent's)",
+                style="dim",
+            )
+        )
     return Group(*parts)
 
 

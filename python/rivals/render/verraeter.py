@@ -16,10 +16,10 @@ from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup
+from rivals.render import MenuGroup, ranked_result, ranking
 from rivals.render._data import documents
 
-__all__ = ["HELP", "menu", "move_texts", "render", "result_text", "seat_label"]
+__all__ = ["HELP", "end_reason", "menu", "move_texts", "render", "result_text", "seat_label"]
 
 HELP = """\
 Each round: the strategist picks the conflict site between two neighbouring landscapes of
@@ -77,18 +77,27 @@ def _action_cards(state: State) -> dict[str, dict[str, Any]]:
 
 
 def result_text(state: State) -> str:
-    """``"seat 2 wins 23-19-15-12"``: the leaders, then the victory points from the highest."""
-    vp = [int(points) for points in _snapshot(state)["vp"]]
-    # The winner's points first, as a table tells them.
-    points = "-".join(str(value) for value in sorted(vp, reverse=True))
+    """``"seat 2 wins with 23 VP (seat 0 19, seat 1 15, seat 3 12; all 8 rounds were
+    played)"``: the leaders, every other seat's points beside its name, and why the game
+    ended."""
+    snapshot = _snapshot(state)
+    vp = [int(points) for points in snapshot["vp"]]
+    labels = [f"seat {seat}" for seat in range(len(vp))]
     if not state.is_terminal():
-        return f"victory points {points} (game in progress)"
-    leaders = [seat for seat, value in enumerate(vp) if value == max(vp)]
-    if len(leaders) == len(vp):
-        return f"a draw: everybody has {vp[0]}"
-    if len(leaders) == 1:
-        return f"seat {leaders[0]} wins {points}"
-    return f"{' and '.join(f'seat {seat}' for seat in leaders)} share the win {points}"
+        return f"victory points: {ranking(labels, vp)} (game in progress)"
+    return ranked_result(labels, vp, "VP", end_reason(state))
+
+
+def end_reason(state: State) -> str:
+    """Why a finished game ended: ``"all 8 rounds were played"``, or ``"after 6 of 8 rounds
+    every landscape shows the rose"``."""
+    snapshot = _snapshot(state)
+    rounds = int(snapshot["round"])
+    planned = int(state.game.params["rounds"])
+    houses = {str(land["house"]) for land in snapshot["ring"]}
+    if rounds < planned and len(houses) == 1:
+        return f"after {rounds} of {planned} rounds every landscape shows the {houses.pop()}"
+    return f"all {rounds} rounds were played"
 
 
 def _visible(state: State, player: int | None, num_players: int) -> dict[str, Any]:
@@ -287,7 +296,11 @@ def render(
         aside = snapshot["aside"] or "-"
         parts.append(Text(f"draw pile: {pile_text} · set aside: {aside}", style="dim"))
     parts.append(
-        Text(f"draw pile {pile} cards · discard {discard} · draws due: {queue}", style="dim")
+        Text(
+            f"draw pile {pile} card{'' if pile == 1 else 's'} · discard {discard} · "
+            f"draws due: {queue}",
+            style="dim",
+        )
     )
     return Group(*parts)
 

@@ -221,7 +221,7 @@ def train(
             trained[-1],
             {
                 "generation": generation,
-                "seed": settings.seed,
+                "settings": settings.to_json(),
                 "positions": int(sum(len(w.targets) for w in window)),
                 **_losses(_model, settings, data, window, scale, trained, previous),
             },

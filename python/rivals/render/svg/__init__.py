@@ -33,6 +33,7 @@ __all__ = [
     "escape",
     "fitted",
     "generic",
+    "headline",
     "move_texts",
     "moves",
     "to_svg",
@@ -96,6 +97,28 @@ def fitted(
     return (
         f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}"{squeeze}{extra}>'
         f"{title}{escape(text)}</text>"
+    )
+
+
+def headline(x: float, y: float, name: str, status: str, room: float, size: int = 21) -> str:
+    """A picture's first line: the game's ``name`` in bold, then ``— status``, within ``room``
+    units: a status a little too long is squeezed, a longer one cut with an ellipsis and kept
+    whole in a tooltip (a result names every seat and why the game ended)."""
+    # DejaVu Sans: about 0.63 em a character in bold, 0.58 in the normal weight.
+    head = size * 0.63 * (len(name) + 1)
+    width = head + size * 0.58 * (len(status) + 2)
+    title = ""
+    shown = status
+    if width > room * SQUEEZE:
+        title = f"<title>{escape(status)}</title>"
+        keep = max(1, int((room * SQUEEZE - head) / (size * 0.58)) - 3)
+        shown = status[:keep].rstrip() + "\u2026"
+        width = head + size * 0.58 * (len(shown) + 2)
+    squeeze = f' textLength="{room:.0f}" lengthAdjust="spacingAndGlyphs"' if width > room else ""
+    return (
+        f'<text x="{x}" y="{y}" font-size="{size}" font-weight="bold" fill="{INK}"{squeeze}>'
+        f'{title}{escape(name)} <tspan font-weight="normal" fill="{MUTED}">— '
+        f"{escape(shown)}</tspan></text>"
     )
 
 

@@ -16,7 +16,17 @@ from rivals._core import CHANCE, State
 from rivals.render import move_texts, result_text
 from rivals.render._data import card_index
 from rivals.render.battlecards import SIDES, TYPES, bonus_words, effect_words, values
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
+from rivals.render.svg import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    Move,
+    document,
+    escape,
+    fitted,
+    headline,
+)
 
 __all__ = ["draw"]
 
@@ -59,8 +69,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     marked = {word for word in last.replace("(", " ").replace(")", " ").split() if word in cards}
     status = _status(state, snapshot)
     parts = [
-        f'<text x="{MARGIN}" y="32" font-size="21" font-weight="bold" fill="{INK}">Battlecards '
-        f'<tspan font-weight="normal" fill="{MUTED}">— {escape(status)}</tspan></text>',
+        headline(MARGIN, 32, "Battlecards", status, WIDTH - 2 * MARGIN - 80),
         f'<text x="{WIDTH - MARGIN}" y="32" font-size="12" fill="{MUTED}" text-anchor="end">'
         f"turn {snapshot['turn']}</text>",
     ]

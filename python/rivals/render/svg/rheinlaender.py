@@ -15,7 +15,17 @@ from typing import Any, cast
 from rivals._core import CHANCE, State
 from rivals.render import move_texts, result_text
 from rivals.render.rheinlaender import SEAT_NAMES
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
+from rivals.render.svg import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    Move,
+    document,
+    escape,
+    fitted,
+    headline,
+)
 
 __all__ = ["draw"]
 
@@ -160,11 +170,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     last = _last_decision(history)
     status = _status(state, snapshot, player)
     parts = [f'<rect width="{width}" height="{height}" fill="{PAPER}"/>']
-    parts.append(
-        f'<text x="{MAP_X - 16}" y="30" font-size="21" font-weight="bold" fill="{INK}">'
-        f'Rheinländer <tspan font-weight="normal" fill="{MUTED}">— {escape(status)}</tspan>'
-        "</text>"
-    )
+    parts.append(headline(MAP_X - 16, 30, "Rheinländer", status, width - MAP_X - 16))
     if last is not None:
         said = f"{_seat_name(last.player, player)}: {move_texts(state, player, last.step)[0]}"
         parts.append(

@@ -13,7 +13,17 @@ from typing import Any, cast
 
 from rivals._core import CHANCE, State
 from rivals.render import result_text, seat_label
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape
+from rivals.render.svg import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    Move,
+    document,
+    escape,
+    fitted,
+    headline,
+)
 
 __all__ = ["draw"]
 
@@ -163,15 +173,26 @@ def _header(
     state: State, snapshot: dict[str, Any], history: Sequence[Move], num_players: int
 ) -> str:
     parts = [
-        f'<text x="{BOARD_X - 16}" y="30" font-size="21" font-weight="bold" fill="{INK}">'
-        f"Rosenkönig <tspan font-weight="
-        f'"normal" fill="{MUTED}">— {escape(_status(state, snapshot, num_players))}</tspan></text>'
+        headline(BOARD_X - 16, 30, "Rosenkönig", _status(state, snapshot, num_players), WIDTH - 110)
     ]
     last = _last_move(history, num_players)
+    play = _last_play(history)
+    if play is not None and play is not history[-1]:
+        # A draw or a deal since: the arrow on the board is the last card played, not the last
+        # move, and the caption says which it is.
+        who = _who(num_players, play.player)
+        last += f" · arrow: {who} played {play.text} (move {play.step + 1})"
     if last:
         parts.append(
-            f'<text x="{BOARD_X - 16}" y="52" font-size="14" fill="{HIGHLIGHT}">'
-            f"Last move: {escape(last)}</text>"
+            fitted(
+                BOARD_X - 16,
+                52,
+                f"Last move: {last}",
+                14,
+                WIDTH - BOARD_X,
+                ' class="last-move-text"',
+                HIGHLIGHT,
+            )
         )
     parts.append(
         f'<text x="{WIDTH - 16}" y="30" font-size="12" fill="{MUTED}" text-anchor="end">'
@@ -226,14 +247,16 @@ def _board(snapshot: dict[str, Any], history: Sequence[Move]) -> str:
                     f'class="stone stone-{cell}" data-square="{row},{col}"/>'
                 )
     if last is not None:
-        parts.append(_last_play_marks(last, crown_row, crown_col))
+        # An older play (a card drawn since) is drawn fainter than the move just made.
+        parts.append(_last_play_marks(last, crown_row, crown_col, last is history[-1]))
     x, y = _centre(crown_row, crown_col)
     parts.append(f'<use href="#rk-crown" x="{x}" y="{y}" class="crown"/>')
     return "".join(parts)
 
 
-def _last_play_marks(last: Move, row: int, col: int) -> str:
-    """The landing square framed, and an arrow from the square the crown came from."""
+def _last_play_marks(last: Move, row: int, col: int, latest: bool) -> str:
+    """The landing square framed, and an arrow from the square the crown came from; faint when
+    other moves have followed the play."""
     card = last.action % NUM_CARDS
     _, d_row, d_col = DIRECTIONS[card // 3]
     distance = card % 3 + 1
@@ -245,6 +268,7 @@ def _last_play_marks(last: Move, row: int, col: int) -> str:
     start = (x0 + ux * 10, y0 + uy * 10)
     end = (x1 - ux * 27, y1 - uy * 27)
     parts = [
+        f'<g class="last-play" data-step="{last.step}" opacity="{1 if latest else 0.45}">',
         f'<rect x="{BOARD_X + col * CELL + 1.5}" y="{BOARD_Y + row * CELL + 1.5}" '
         f'width="{CELL - 3}" height="{CELL - 3}" rx="5" fill="none" stroke="{HIGHLIGHT}" '
         'stroke-width="3.5" class="last-move"/>',
@@ -259,6 +283,7 @@ def _last_play_marks(last: Move, row: int, col: int) -> str:
             f'<use href="#rk-shield" x="{x1 + 19}" y="{y1 - 18}" fill="{HERO_GOLD}" '
             f'stroke="{INK}" stroke-width="1.2"/>'
         )
+    parts.append("</g>")
     return "".join(parts)
 
 
@@ -394,9 +419,17 @@ def _score_block(state: State, snapshot: dict[str, Any], y: float) -> str:
             f'<text x="{x + 24}" y="{y + 48}" font-size="11" fill="{MUTED}">{name}</text>'
         )
     if state.is_terminal():
+        # Who won and by what: why the game ended is in the headline, with room for it.
         parts.append(
-            f'<text x="{PANEL_X - 4}" y="{y + 66}" font-size="13" font-weight="bold" '
-            f'fill="{HIGHLIGHT}">{escape(result_text(state))}</text>'
+            fitted(
+                PANEL_X - 4,
+                y + 66,
+                result_text(state).split(" (", 1)[0],
+                13,
+                WIDTH - PANEL_X - 12,
+                ' font-weight="bold" class="result"',
+                HIGHLIGHT,
+            )
         )
     return "".join(parts)
 

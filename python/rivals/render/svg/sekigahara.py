@@ -14,7 +14,17 @@ from typing import Any, cast
 from rivals._core import CHANCE, State
 from rivals.render import result_text
 from rivals.render._data import documents
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
+from rivals.render.svg import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    Move,
+    document,
+    escape,
+    fitted,
+    headline,
+)
 
 __all__ = ["draw"]
 
@@ -25,7 +35,15 @@ MARGIN = 24
 WIDTH = MARGIN * 2 + 9 * CARD_W + 8 * GAP
 CAMP_Y = (110, 520)
 CENTRE_Y = 316
-HEIGHT = CAMP_Y[1] + CARD_H + 56
+ABILITIES_Y = CAMP_Y[1] + CARD_H + 40
+ABILITY_SIZE = 12
+ABILITY_LINE = 15
+# Two columns of abilities, each entry on at most two lines: the longest shipped ability with
+# its card's name fits in two.
+ABILITY_COLUMNS = 2
+ABILITY_ROWS = 5
+ABILITY_ENTRY = 2 * ABILITY_LINE + 6
+HEIGHT = ABILITIES_Y + 24 + ABILITY_ROWS * ABILITY_ENTRY
 SIDES = ("Ishida Mitsunari", "Tokugawa Ieyasu")
 TOKEN = ("#2565b5", "#c0392b")
 TOKEN_EDGE = ("#123c70", "#7a1d14")
@@ -79,8 +97,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
         'patternTransform="rotate(45)"><rect width="8" height="8" fill="#e6e0d4"/>'
         '<line x1="0" y1="0" x2="0" y2="8" stroke="#c9c0af" stroke-width="3"/></pattern></defs>',
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{PAPER}"/>',
-        f'<text x="{MARGIN}" y="32" font-size="21" font-weight="bold" fill="{INK}">Sekigahara '
-        f'<tspan font-weight="normal" fill="{MUTED}">— {escape(status)}</tspan></text>',
+        headline(MARGIN, 32, "Sekigahara", status, WIDTH - 2 * MARGIN - 130),
         f'<text x="{WIDTH - MARGIN}" y="32" font-size="12" fill="{MUTED}" text-anchor="end">'
         f"turn {snapshot['turn']} · step {len(history)}</text>",
     ]
@@ -101,6 +118,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     for seat in (0, 1):
         parts.append(_camp(snapshot, cards, seat, player, marked, scores[seat], strengths[seat]))
     parts.append(_centre(snapshot, cards, marked))
+    parts.append(_abilities(snapshot, cards))
     return document(WIDTH, HEIGHT, "".join(parts), f"Sekigahara: {status}")
 
 
@@ -202,7 +220,7 @@ def _card(
     parts = [
         f'<g class="{classes}" data-card="{card["id"]}" '
         f'data-strength="{card["strength"] if final is None else final}">'
-        f"<title>{escape(str(card['name']))}</title>",
+        f"<title>{escape(_tooltip(card, blank))}</title>",
         f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="7" '
         f'fill="{"url(#sk-blank)" if blank else CARD_FILL}" '
         f'stroke="{HIGHLIGHT if marked else "#8a7a5c"}" stroke-width="{3.5 if marked else 1.2}"/>',
@@ -239,6 +257,63 @@ def _card(
             f'fill="none" stroke="{HIGHLIGHT}" stroke-width="1.5" stroke-dasharray="4 3" '
             'class="last-move"/>'
         )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _tooltip(card: dict[str, Any], blank: bool) -> str:
+    ability = "blank: its ability does not count" if blank else str(card.get("ability", ""))
+    return f"#{card['id']} {card['name']} (strength {card['strength']}): {ability}"
+
+
+def _lines(text: str, room: float, size: int) -> list[str]:
+    """``text`` broken between words into lines of at most ``room`` units at ``size``."""
+    most = max(1, int(room / (size * 0.58)))
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= most:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _abilities(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]]) -> str:
+    """Every ability of the cards on the table, by card number: the cards have no room for
+    them, and a tooltip is out of reach of a printed page or a touch screen."""
+    blank = {int(entry["id"]) for camp in snapshot["camps"] for entry in camp if entry["blank"]}
+    shown = sorted(
+        {int(entry["id"]) for camp in snapshot["camps"] for entry in camp}
+        | {int(entry["id"]) for entry in snapshot["neutral"]}
+    )
+    column_w = (WIDTH - 2 * MARGIN) / ABILITY_COLUMNS
+    parts = [
+        f'<g class="abilities"><text x="{MARGIN}" y="{ABILITIES_Y}" font-size="13" '
+        f'font-weight="bold" fill="{MUTED}">ABILITIES</text>'
+    ]
+    for index, card_id in enumerate(shown):
+        card = cards[card_id]
+        column, row = divmod(index, ABILITY_ROWS)
+        x = MARGIN + column * column_w
+        y = ABILITIES_Y + 22 + row * ABILITY_ENTRY
+        ability = "blank: no ability" if card_id in blank else str(card.get("ability", ""))
+        head = f"#{card_id} {card['name']}: "
+        room = column_w - 16
+        lines = _lines(head + ability, room, ABILITY_SIZE)
+        if len(lines) > 2:  # a card set of its own may say more than the shipped one
+            lines = [lines[0], " ".join(lines[1:])]
+        parts.append(f'<g class="ability" data-card="{card_id}">')
+        for k, line in enumerate(lines):
+            if k == 0 and line.startswith(head.rstrip()):
+                rest = line[len(head) :]
+                parts.append(
+                    f'<text x="{x}" y="{y + k * ABILITY_LINE}" font-size="{ABILITY_SIZE}" '
+                    f'fill="{INK}"><tspan font-weight="bold">{escape(head)}</tspan>'
+                    f"{escape(rest)}</text>"
+                )
+            else:
+                parts.append(fitted(x, y + k * ABILITY_LINE, line, ABILITY_SIZE, room))
+        parts.append("</g>")
     parts.append("</g>")
     return "".join(parts)
 

@@ -17,7 +17,18 @@ from typing import Any, cast
 from rivals._core import CHANCE, State
 from rivals.render import move_texts, result_text
 from rivals.render._data import documents
-from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted
+from rivals.render.svg import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    Move,
+    document,
+    escape,
+    fitted,
+    headline,
+)
+from rivals.render.verraeter import end_reason
 
 __all__ = ["draw"]
 
@@ -44,6 +55,12 @@ def _english(state: State) -> tuple[dict[str, str], dict[str, str]]:
     lands = {str(land["type"]): str(land.get("name_en", "")) for land in cards["landscapes"]}
     actions = {str(card["name"]): str(card.get("name_en", "")) for card in cards["action_cards"]}
     return lands, actions
+
+
+def _values(state: State) -> dict[str, int]:
+    """The conflict value of each landscape type: what it adds to its house at a conflict."""
+    lands = documents(state.game)["cards"]["landscapes"]
+    return {str(land["type"]): int(land["conflict"]) for land in lands}
 
 
 def _seen(state: State, viewer: int) -> dict[str, Any]:
@@ -99,8 +116,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
     status = _status(state, snapshot)
     parts = [
         f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>',
-        f'<text x="24" y="32" font-size="21" font-weight="bold" fill="{INK}">Verräter '
-        f'<tspan font-weight="normal" fill="{MUTED}">— {escape(status)}</tspan></text>',
+        headline(24, 32, "Verräter", status, WIDTH - 48 - 80),
         f'<text x="{WIDTH - 24}" y="32" font-size="12" fill="{MUTED}" text-anchor="end">'
         f"step {len(history)}</text>",
     ]
@@ -112,7 +128,7 @@ def draw(state: State, player: int | None, history: Sequence[Move]) -> str:
             )
         )
     lands, actions = _english(state)
-    parts.append(_ring(snapshot, lands))
+    parts.append(_ring(snapshot, lands, _values(state)))
     parts.append(_panel(state, snapshot, player, num_players, actions))
     return document(WIDTH, height, "".join(parts), f"Verräter: {status}")
 
@@ -138,7 +154,7 @@ def _status(state: State, snapshot: dict[str, Any]) -> str:
     return f"seat {to_move} {doing}"
 
 
-def _ring(snapshot: dict[str, Any], english: dict[str, str]) -> str:
+def _ring(snapshot: dict[str, Any], english: dict[str, str], values: dict[str, int]) -> str:
     ring: list[dict[str, Any]] = snapshot["ring"]
     parts = [
         f'<circle cx="{RING_CX}" cy="{RING_CY}" r="{RING_R}" fill="none" stroke="#d8ccb2" '
@@ -168,16 +184,34 @@ def _ring(snapshot: dict[str, Any], english: dict[str, str]) -> str:
                 'stroke-dasharray="5 4"/>'
             )
             continue
-        parts.append(_tile(index, ring[index], x, y, index in fought, english))
+        parts.append(_tile(index, ring[index], x, y, index in fought, english, values))
     parts.append(
         f'<text x="{RING_CX}" y="{RING_CY - 6}" font-size="14" fill="{MUTED}" '
         'text-anchor="middle">the ring</text>'
         f'<text x="{RING_CX}" y="{RING_CY + 14}" font-size="11" fill="{MUTED}" '
         'text-anchor="middle">position 0 at the top, clockwise</text>'
         f'<text x="{RING_CX}" y="{RING_CY + 30}" font-size="11" fill="{MUTED}" '
-        'text-anchor="middle" class="legend">G2: Gutshof of seat 2 · K2: its Kontor</text>'
+        'text-anchor="middle" class="legend">G2: Gutshof of seat 2 · K2: its Kontor · '
+        "7: conflict value</text>"
     )
     totals = snapshot.get("conflict_totals")
+    if conflict is not None and totals is None:
+        # Before the reveal only the landscapes' share is certain: a traitor may still change
+        # house, and the supply cards count for their player's house at the reveal.
+        site = int(conflict)
+        pair = [ring[site], ring[(site + 1) % 12]]
+        base = {
+            house: sum(values.get(str(land["type"]), 0) for land in pair if land["house"] == house)
+            for house in ("eagle", "rose")
+        }
+        parts.append(
+            f'<text x="{RING_CX}" y="{RING_CY + 54}" font-size="15" font-weight="bold" '
+            f'fill="{INK}" text-anchor="middle" class="conflict-landscapes" '
+            f'data-eagle="{base["eagle"]}" data-rose="{base["rose"]}">'
+            f"landscapes: eagle {base['eagle']} · rose {base['rose']}</text>"
+            f'<text x="{RING_CX}" y="{RING_CY + 72}" font-size="12" fill="{MUTED}" '
+            'text-anchor="middle">supply cards and diplomats add at the reveal</text>'
+        )
     if totals is not None:
         eagle, rose = int(totals["eagle"]), int(totals["rose"])
         verdict = "a tie" if eagle == rose else f"the {'eagle' if eagle > rose else 'rose'} won"
@@ -192,10 +226,20 @@ def _ring(snapshot: dict[str, Any], english: dict[str, str]) -> str:
 
 
 def _tile(
-    index: int, land: dict[str, Any], x: float, y: float, fought: bool, english: dict[str, str]
+    index: int,
+    land: dict[str, Any],
+    x: float,
+    y: float,
+    fought: bool,
+    english: dict[str, str],
+    values: dict[str, int],
 ) -> str:
     house = str(land["house"])
     kind = str(land["type"])
+    # The conflict value hangs off the tile towards the ring's centre, clear of the
+    # estates outside the ring and of the conflict mark between two tiles.
+    angle = _angle(index)
+    bx, by = x - (TILE_R + 4) * math.cos(angle), y - (TILE_R + 4) * math.sin(angle)
     parts = [
         f'<g class="landscape" data-index="{index}" data-type="{escape(kind)}" '
         f'data-house="{house}">',
@@ -223,6 +267,10 @@ def _tile(
         ),
         f'<text x="{x:.1f}" y="{y + 28:.1f}" font-size="11" font-style="italic" '
         f'fill="{HOUSE_TEXT[house]}" text-anchor="middle">{house}</text>',
+        f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="12" fill="#fffaf0" stroke="{INK}" '
+        'stroke-width="1.2"/>'
+        f'<text x="{bx:.1f}" y="{by + 4.5:.1f}" font-size="13" font-weight="bold" fill="{INK}" '
+        f'text-anchor="middle" class="value">{values.get(kind, "")}</text>',
     ]
     estate = land["estate"]
     if estate is not None:
@@ -231,7 +279,6 @@ def _tile(
         label = "K" if kontor else "G"
         # The estate stands outside the ring by its landscape: a house for a Gutshof, a bigger
         # hall for a Kontor, in its owner's colour.
-        angle = _angle(index)
         x = RING_CX + (RING_R + TILE_R + 16) * math.cos(angle)
         ey = RING_CY + (RING_R + TILE_R + 16) * math.sin(angle) - 5
         width = 34 if kontor else 24
@@ -276,7 +323,10 @@ def _panel(
     x = PANEL_X
     done = int(snapshot["round"])
     if state.is_terminal():
-        progress = f'game over after <tspan font-weight="bold" class="round">{done}</tspan> rounds'
+        progress = (
+            f'game over: <tspan class="round" data-round="{done}">'
+            f"{escape(end_reason(state))}</tspan>"
+        )
     else:
         progress = (
             f'Round <tspan font-weight="bold" class="round">{done + 1}</tspan> of {rounds} · '
@@ -295,9 +345,10 @@ def _panel(
         )
         y += SEAT_H
     discard = " ".join(str(value) for value in snapshot["discard"]) or "-"
+    pile = len(snapshot["draw_pile"])
     parts.append(
         f'<text x="{x}" y="{y + 14}" font-size="13" fill="{INK}">draw pile: '
-        f'<tspan font-weight="bold" class="draw-pile">{len(snapshot["draw_pile"])}</tspan> cards'
+        f'<tspan font-weight="bold" class="draw-pile">{pile}</tspan> card{"" if pile == 1 else "s"}'
         f" · discard: {escape(discard)}</text>"
     )
     if player is not None:
