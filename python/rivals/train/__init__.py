@@ -59,7 +59,9 @@ class Settings:
 
     ``bot`` (a bot or preset of the game) plays the self-play games with ``bot_params`` at
     ``iterations`` per move (never by the clock, so runs repeat); from the second generation on
-    it values positions with the last network, with ``net_params`` on top. The first
+    it reads the last network, valuing positions with it unless ``net_params`` names another
+    ``evaluation`` (a bot whose prior is the network's policy may value them by the game's own
+    evaluation), with ``net_params`` on top. The first
     ``random_decisions`` decisions of each game are uniformly random, so games differ. The network
     has the ``hidden`` layers and learns from the last ``window`` generations' positions for
     ``epochs`` passes; its target is the game's result for the seat, mixed with the mover's search
@@ -114,9 +116,11 @@ class Settings:
                 f"hidden must be 1 to {network.MAX_LAYERS} layer widths of 1 to "
                 f"{network.MAX_WIDTH}, got {list(widths)}"
             )
-        for name in ("bot_params", "net_params"):
-            given = getattr(self, name)
-            reserved = {"evaluation", "network", "time_s", "iterations", "solve_s"} & set(given)
+        for name, taken in (
+            ("bot_params", {"evaluation", "network", "time_s", "iterations", "solve_s"}),
+            ("net_params", {"network", "time_s", "iterations", "solve_s"}),
+        ):
+            reserved = taken & set(getattr(self, name))
             if reserved:
                 raise TrainingError(
                     f"{name} may not set {sorted(reserved)[0]!r}: the training sets it"
@@ -170,8 +174,9 @@ class Settings:
         if "solve_s" in accepted:
             params["solve_s"] = None
         if previous is not None:
+            params.update(evaluation="net")
             params.update(self.net_params)
-            params.update(evaluation="net", network=str(previous))
+            params.update(network=str(previous))
         return self.bot, params
 
 
