@@ -228,7 +228,9 @@ def train(
             for g in range(max(0, generation - settings.window + 1), generation)
         ] + [data]
         scale = _Scale.of(run.load_positions(0) if generation else data)
-        trained = _fit(_model, settings, generation, window, scale, previous, progress)
+        trained, curve = _fit(
+            _model, settings, generation, window, data, scale, previous, run, progress
+        )
         net = network.Network(
             settings.game,
             board_shape,
@@ -240,6 +242,7 @@ def train(
                 "settings": settings.to_json(),
                 "positions": int(sum(len(w.targets) for w in window)),
                 **_losses(_model, settings, data, window, scale, trained, previous),
+                "validation_curve": curve,
             },
             evaluations,
             trained.get("policy"),
@@ -251,7 +254,7 @@ def train(
             progress,
             f"generation {generation}: {len(data.targets)} positions of {settings.games} games "
             f"in {played:.1f} s, trained in {elapsed - played:.1f} s; "
-            + ", ".join(f"{k} {v:.4f}" for k, v in net.about.items() if k.endswith("loss")),
+            + ", ".join(f"{k} {v:.4f}" for k, v in net.about.items() if "loss" in k),
         )
     assert previous is not None
     run.log(progress, f"done: {previous}")
@@ -360,10 +363,14 @@ def _fit(
     settings: Settings,
     generation: int,
     window: list[_Positions],
+    data: _Positions,
     scale: _Scale,
     previous: Path | None,
+    run: _Run,
     progress: Progress,
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], list[float]]:
+    """The trained layers, and the loss on the generation's held-out games after each epoch
+    (each also logged with the time it took)."""
     inputs = window[0].boards.shape[1] + window[0].features.shape[1]
     actions = settings.policy_actions()
     if previous is None:
@@ -375,16 +382,27 @@ def _fit(
     rows = sum(int((~w.holdout).sum()) for w in window)
     progress.phase(generation, "training", rows * settings.epochs)
     seen = {"loss": 0.0, "rows": 0}
+    curve: list[float] = []
+    started = time.perf_counter()
 
     def on_batch(count: int, loss: float) -> None:
         seen["loss"] += loss * count
         seen["rows"] += count
         progress.advance(count, seen["loss"] / seen["rows"])
 
+    def on_epoch(epoch: int, params: Any) -> None:
+        held_out = _batches(scale, [data], None, settings.batch_size, True, actions)()
+        curve.append(round(trainer.loss(params, held_out), 6))
+        run.log(
+            progress,
+            f"generation {generation} epoch {epoch + 1}: validation_loss {curve[-1]:.4f} after "
+            f"{time.perf_counter() - started:.1f} s of training",
+        )
+
     batches = _batches(scale, window, rng, settings.batch_size, False, actions)
-    params = trainer.fit(params, batches, settings.epochs, on_batch)
+    params = trainer.fit(params, batches, settings.epochs, on_batch, on_epoch)
     trained: dict[str, Any] = model.to_numpy(params)
-    return trained
+    return trained, curve
 
 
 def _unfolded(net: network.Network, scale: _Scale) -> dict[str, Any]:

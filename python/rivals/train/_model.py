@@ -100,13 +100,16 @@ class Trainer:
         batches: Callable[[], Iterator[Batch]],
         epochs: int,
         on_batch: Callable[[int, float], None],
+        on_epoch: Callable[[int, Params], None],
     ) -> Params:
-        """``epochs`` passes over ``batches()``; ``on_batch(rows, loss)`` after each step."""
+        """``epochs`` passes over ``batches()``; ``on_batch(rows, loss)`` after each step and
+        ``on_epoch(epoch, params)`` after each pass."""
         state = self.optimiser.init(params)
-        for _ in range(epochs):
+        for epoch in range(epochs):
             for inputs, targets, policy in batches():
                 params, state, loss = self._step(params, state, inputs, targets, policy)
                 on_batch(len(targets), float(loss))
+            on_epoch(epoch, params)
         return params
 
     def loss(self, params: Params, batches: Iterator[Batch]) -> float:
