@@ -371,6 +371,10 @@ NB_MODULE(_core, m) {
             out["players"] = to_numpy(std::move(positions.players), {rows});
             out["movers"] = to_numpy(std::move(positions.movers), {rows});
             out["search_values"] = to_numpy(std::move(positions.search_values), {rows});
+            const std::size_t entries = positions.policy_rows.size();
+            out["policy_rows"] = to_numpy(std::move(positions.policy_rows), {entries});
+            out["policy_actions"] = to_numpy(std::move(positions.policy_actions), {entries});
+            out["policy_shares"] = to_numpy(std::move(positions.policy_shares), {entries});
             return out;
           },
           "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0,
@@ -387,7 +391,10 @@ NB_MODULE(_core, m) {
           "(int8), the seat to move; 'games' (int32), the row of 'returns'; 'search_values' "
           "(float32), in the mover's row the mover's search value of the move played (NaN in "
           "the other rows, for a bot that gives none, and for the first random_decisions "
-          "decisions of each game, which are uniformly random).")
+          "decisions of each game, which are uniformly random); 'policy_rows', "
+          "'policy_actions' (int32) and 'policy_shares' (float32), the search's visits as a "
+          "policy: entry k gives the mover's row, a decision and its share of the root's "
+          "simulations.")
       .def_prop_ro(
           "state_size", [](const PyGame& g) { return g.impl->state_size(); },
           "Bytes of the engine's concrete state (a benchmark figure).")
@@ -541,6 +548,23 @@ NB_MODULE(_core, m) {
           "name, a path to a network file or the document; docs/learning.md). ValueError at the "
           "end of the game, for a bad player, for an evaluation the game does not offer and for "
           "a network that does not fit the game.")
+      .def(
+          "policy",
+          [](const PyState& s, nb::handle network) {
+            const Json network_value = from_python(network, "network");
+            const auto reading = s.reading("policy");
+            std::vector<std::pair<Action, double>> out;
+            for (const auto& o : s.impl->policy(network_value))
+              out.emplace_back(o.action, o.probability);
+            return out;
+          },
+          "network"_a.none() = nb::none(),
+          nb::sig("def policy(self, network: str | dict[str, object] | None = None) -> "
+                  "list[tuple[int, float]]"),
+          "The network's policy over the legal decisions of the player to move, from that "
+          "seat's view: (decision, probability) pairs in ascending order (network as for "
+          "evaluate; docs/learning.md). ValueError where nobody is to decide and for a network "
+          "without a policy head.")
       .def("history",
            [](const PyState& s) {
              const auto reading = s.reading("history");

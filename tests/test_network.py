@@ -21,7 +21,11 @@ SCALE = 0.9
 
 
 def random_network(
-    game: rivals.Game, hidden: tuple[int, ...], seed: int, evaluations: tuple[str, ...] = ()
+    game: rivals.Game,
+    hidden: tuple[int, ...],
+    seed: int,
+    evaluations: tuple[str, ...] = (),
+    policy: bool = False,
 ) -> network.Network:
     """A network of random weights for ``game``'s compact observation (and ``evaluations``),
     large enough that the values are spread over (-1, 1) rather than stuck at one end."""
@@ -34,8 +38,24 @@ def random_network(
     for inputs, outputs in zip(sizes[:-1], sizes[1:]):
         weights = rng.normal(0, 1 / np.sqrt(inputs), (inputs, outputs)).astype(np.float32)
         layers.append((weights, rng.normal(0, 0.1, outputs).astype(np.float32)))
+    scores = None
+    if policy:
+        width = sizes[-2]
+        scores = (
+            rng.normal(0, 1 / np.sqrt(width), (width, game.num_distinct_actions)).astype(
+                np.float32
+            ),
+            rng.normal(0, 0.1, game.num_distinct_actions).astype(np.float32),
+        )
     return network.Network(
-        game.name, board, features, tuple(layers[:-1]), layers[-1], {"seed": seed}, evaluations
+        game.name,
+        board,
+        features,
+        tuple(layers[:-1]),
+        layers[-1],
+        {"seed": seed},
+        evaluations,
+        scores,
     )
 
 
@@ -84,6 +104,42 @@ def test_engine_numpy_and_jax_forward_passes_agree(name: str) -> None:
             values.append(by_numpy)
     # The inputs reach the output: values differ from position to position and seat to seat.
     assert len(set(values)) > len(values) // 2
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_the_engine_and_numpy_agree_on_a_policy(name: str) -> None:
+    game = rivals.make(name)
+    net = random_network(game, (16,), seed=7, policy=True)
+    doc = document(net)
+    written = network.load(doc)
+    for state in random_states(game, 6, seed=4):
+        engine = dict(state.policy(network=doc))
+        legal = state.legal_actions()
+        assert sorted(engine) == legal
+        scores = written.policy(*written.inputs(state, state.current_player()))[0][legal]
+        shares = np.exp(scores - scores.max())
+        shares /= shares.sum()
+        assert [engine[a] for a in legal] == pytest.approx(list(shares), abs=1e-5)
+    with pytest.raises(ValueError, match="no policy head"):
+        random_states(game, 1, seed=5)[0].policy(network=document(random_network(game, (4,), 1)))
+
+
+def test_mcts_searches_with_a_policy_prior() -> None:
+    game = rivals.make("sekigahara")
+    doc = document(random_network(game, (8,), seed=8, policy=True))
+    state = random_states(game, 1, seed=6)[0]
+    bot = rivals.bots.make("mcts", game, iterations=300, policy_weight=2.0, network=doc)
+    assert bot.step(state) in state.legal_actions()
+    moves = bot.stats()["moves"]
+    assert sum(move["visits"] for move in moves) == 300
+    with pytest.raises(ValueError, match="needs a network with a policy head"):
+        rivals.bots.make(
+            "mcts", game, policy_weight=1.0, network=document(random_network(game, (4,), 1))
+        )
+    with pytest.raises(ValueError, match="two priors"):
+        rivals.bots.make(
+            "mcts", game, policy_weight=1.0, prior_weight=1.0, rollout_depth=0, network=doc
+        )
 
 
 def test_the_engine_reads_a_file_as_it_reads_the_document(tmp_path: Path) -> None:

@@ -50,7 +50,9 @@ class Network:
     """A value network: ``layers`` are the hidden layers as (weights [inputs, outputs], bias
     [outputs]) with ReLU, ``value`` the output layer (weights [inputs, 1], bias [1]) with tanh;
     the first layer's inputs are the board's cells, then the features, then the values of the
-    game's own ``evaluations`` it names."""
+    game's own ``evaluations`` it names. ``policy_layer``, when there is one, scores each of the
+    game's decisions from the last hidden layer (weights [inputs, decisions], bias
+    [decisions])."""
 
     game: str
     board_shape: tuple[int, ...]
@@ -59,6 +61,7 @@ class Network:
     value_layer: tuple[FloatArray, FloatArray]
     about: Mapping[str, Any] = field(default_factory=dict)
     evaluations: tuple[str, ...] = ()
+    policy_layer: tuple[FloatArray, FloatArray] | None = None
 
     @property
     def board_size(self) -> int:
@@ -79,6 +82,24 @@ class Network:
         extra = np.asarray(floats, dtype=np.float32).reshape(
             -1, self.features + len(self.evaluations)
         )
+        weights, bias = self.value_layer
+        values: npt.NDArray[np.float32] = np.tanh(self._trunk(board, extra) @ weights + bias)[:, 0]
+        return values
+
+    def policy(self, boards: npt.ArrayLike, floats: npt.ArrayLike) -> FloatArray:
+        """The policy head's scores [n, decisions] of the same inputs as ``value``'s; a softmax
+        over a position's legal decisions gives their probabilities."""
+        if self.policy_layer is None:
+            raise ValueError("this network has no policy head")
+        board = np.asarray(boards, dtype=np.float32).reshape(-1, self.board_size)
+        extra = np.asarray(floats, dtype=np.float32).reshape(
+            -1, self.features + len(self.evaluations)
+        )
+        weights, bias = self.policy_layer
+        scores: FloatArray = self._trunk(board, extra) @ weights + bias
+        return scores
+
+    def _trunk(self, board: FloatArray, extra: FloatArray) -> FloatArray:
         if board.shape[0] != extra.shape[0]:
             raise ValueError(
                 f"{board.shape[0]} boards and {extra.shape[0]} rows of floats: one of each per "
@@ -87,9 +108,7 @@ class Network:
         hidden = np.concatenate([board, extra], axis=1)
         for weights, bias in self.layers:
             hidden = np.maximum(hidden @ weights + bias, np.float32(0))
-        weights, bias = self.value_layer
-        values: npt.NDArray[np.float32] = np.tanh(hidden @ weights + bias)[:, 0]
-        return values
+        return hidden
 
     @classmethod
     def from_document(cls, document: Mapping[str, Any], source: str = "network") -> Network:
@@ -170,6 +189,8 @@ def dumps(network: Network) -> str:
     parts = [json.dumps(head, ensure_ascii=False)[:-1]]
     parts.append(',"layers":[' + ",".join(layer(*pair) for pair in network.layers) + "]")
     parts.append(',"value":' + layer(*network.value_layer))
+    if network.policy_layer is not None:
+        parts.append(',"policy":' + layer(*network.policy_layer))
     if network.about:
         parts.append(',"about":' + json.dumps(dict(network.about), ensure_ascii=False))
     text = "".join(parts) + "}\n"
@@ -197,7 +218,7 @@ def _parse(document: Any, source: str) -> Network:
     missing = sorted(required - set(document))
     if missing:
         raise fail(missing[0], "is missing")
-    unknown = sorted(set(document) - required - {"about"})
+    unknown = sorted(set(document) - required - {"about", "policy"})
     if unknown:
         raise fail(unknown[0], "is not a key of a network (docs/formats.md)")
     if document["format"] != FORMAT:
@@ -239,11 +260,21 @@ def _parse(document: Any, source: str) -> Network:
         hidden.append(pair)
         inputs = pair[1].shape[0]
     value_layer = _layer(document["value"], "value", inputs, 1, fail)
+    policy_layer = None
+    if "policy" in document:
+        policy_layer = _layer(document["policy"], "policy", inputs, 1 << 20, fail)
     about = document.get("about", {})
     if not isinstance(about, Mapping):
         raise fail("about", "must be an object")
     return Network(
-        game, tuple(board), features, tuple(hidden), value_layer, dict(about), tuple(evaluations)
+        game,
+        tuple(board),
+        features,
+        tuple(hidden),
+        value_layer,
+        dict(about),
+        tuple(evaluations),
+        policy_layer,
     )
 
 

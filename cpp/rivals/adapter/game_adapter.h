@@ -125,10 +125,31 @@ class StateAdapter final : public AnyState {
         throw InvalidArgument(std::string(G::kName) + ": evaluate: no evaluation " +
                               quoted(evaluation) + " (choices: " + choices + ")");
       }
-      return Evaluator<G>(rules(), Json::object({{"evaluation", evaluation}, {"network", network}}))
-          .value(state_, player);
+      const Json settings = Json::object({{"evaluation", evaluation}, {"network", network}});
+      check_network_use<G>(std::string(G::kName) + ": evaluate", settings, false);
+      return Evaluator<G>(rules(), settings).value(state_, player);
     } else {
       throw InvalidArgument(std::string(G::kName) + " has no evaluation");
+    }
+  }
+
+  std::vector<ChanceOutcome> policy(const Json& network) const override {
+    if (state_.is_terminal() || state_.is_chance_node())
+      throw InvalidArgument(std::string(G::kName) + ": policy: no player is to move");
+    if constexpr (EvaluatedGame<G>) {
+      const Evaluator<G> evaluator(
+          rules(), Json::object({{"evaluation", kNetworkEvaluation}, {"network", network}}));
+      if (!evaluator.has_policy())
+        throw InvalidArgument(std::string(G::kName) + ": policy: the network has no policy head");
+      Action legal[State::kMaxLegalActions];
+      float priors[State::kMaxLegalActions];
+      const int count = state_.legal_actions(legal);
+      evaluator.policy(state_, state_.current_player(), legal, count, priors);
+      std::vector<ChanceOutcome> out;
+      for (int k = 0; k < count; ++k) out.push_back({legal[k], priors[k]});
+      return out;
+    } else {
+      throw InvalidArgument(std::string(G::kName) + " has no evaluation, so no network");
     }
   }
 
@@ -413,6 +434,9 @@ class GameAdapter final : public AnyGame {
       std::vector<std::int8_t> players;
       std::vector<std::int8_t> movers;
       std::vector<float> values;
+      std::vector<std::int32_t> policy_rows;  // within the game
+      std::vector<std::int32_t> policy_actions;
+      std::vector<float> policy_shares;
     };
     std::vector<Recorded> recorded(static_cast<std::size_t>(num_games));
     const auto board_size = static_cast<std::size_t>(positions.board_size);
@@ -449,6 +473,16 @@ class GameAdapter final : public AnyGame {
                  } else {
                    action = bot_step<G>(bot, state, history);
                    value = bot_last_value<G>(bot);
+                   const std::vector<RootMove> moves = bot_root_moves<G>(bot);
+                   std::int64_t visits = 0;
+                   for (const RootMove& move : moves) visits += move.visits;
+                   for (const RootMove& move : moves) {
+                     if (move.visits == 0) continue;
+                     game.policy_rows.push_back(static_cast<std::int32_t>(first) + mover);
+                     game.policy_actions.push_back(move.action);
+                     game.policy_shares.push_back(static_cast<float>(move.visits) /
+                                                  static_cast<float>(visits));
+                   }
                  }
                  for (std::size_t seat = 0; seat < seats; ++seat)
                    game.values.push_back(static_cast<Player>(seat) == mover
@@ -468,6 +502,12 @@ class GameAdapter final : public AnyGame {
       positions.movers.insert(positions.movers.end(), game.movers.begin(), game.movers.end());
       positions.search_values.insert(positions.search_values.end(), game.values.begin(),
                                      game.values.end());
+      const auto offset = static_cast<std::int32_t>(positions.players.size() - game.players.size());
+      for (const std::int32_t row : game.policy_rows) positions.policy_rows.push_back(offset + row);
+      positions.policy_actions.insert(positions.policy_actions.end(), game.policy_actions.begin(),
+                                      game.policy_actions.end());
+      positions.policy_shares.insert(positions.policy_shares.end(), game.policy_shares.begin(),
+                                     game.policy_shares.end());
       game = Recorded{};
     }
     return positions;

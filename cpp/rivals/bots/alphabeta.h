@@ -62,6 +62,7 @@ class AlphaBetaBot {
         time_s_(params.find("time_s")->as_number()),
         clock_(parse_budget_clock(params)),
         rng_(seed) {
+    check_network_use<G>(kName, params, false);
     const std::int64_t table_mb = params.find("table_mb")->as_int();
     std::size_t entries = 1;
     while (entries * 2 * sizeof(Entry) <= static_cast<std::size_t>(table_mb) << 20) entries *= 2;

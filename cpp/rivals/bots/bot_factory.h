@@ -229,6 +229,20 @@ double bot_last_value(const BotOf<G>& bot) {
       bot);
 }
 
+// The root moves of the bot's last search with their visits (none for a bot without one, or a
+// move played without a search).
+template <Game G>
+std::vector<RootMove> bot_root_moves(const BotOf<G>& bot) {
+  return std::visit(
+      [](const auto& b) {
+        if constexpr (requires { b.searched_moves(); })
+          return b.searched_moves();
+        else
+          return std::vector<RootMove>{};
+      },
+      bot);
+}
+
 // An exact solver's value of `state` (game_concept.h, BotList); nothing for the other bots.
 template <Game G>
 std::optional<Json> bot_analyse(BotOf<G>& bot, const typename G::State& state) {

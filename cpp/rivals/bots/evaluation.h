@@ -77,10 +77,26 @@ std::vector<ParamSpec> evaluation_param_specs(const std::string& meaning) {
               .or_null("the game's shipped network")};
 }
 
+// A bot's `network` names a network for nothing unless its evaluation is "net" or something else
+// reads the network (`reads_network`: mcts's policy prior); that is refused, so that no setting
+// is silently ignored.
+template <EvaluatedGame G>
+void check_network_use(const std::string& bot, const Json& params, bool reads_network) {
+  const Json* network = params.find("network");
+  const std::string& evaluation = params.find("evaluation")->as_string();
+  if (network == nullptr || network->is_null() || reads_network || evaluation == kNetworkEvaluation)
+    return;
+  throw InvalidArgument(bot + ": network names a network, and the evaluation is " +
+                        quoted(evaluation) + "; give evaluation=" + kNetworkEvaluation +
+                        " to use it");
+}
+
 // The settings of an evaluation: its name, and the network when it is "net".
 inline Json evaluation_settings(const Json& params) {
-  return Json::object({{"evaluation", *params.find("evaluation")},
-                       {"network", params.find("network") ? *params.find("network") : Json()}});
+  const Json& evaluation = *params.find("evaluation");
+  const Json* network = params.find("network");
+  const bool net = evaluation.as_string() == kNetworkEvaluation && network != nullptr;
+  return Json::object({{"evaluation", evaluation}, {"network", net ? *network : Json()}});
 }
 
 // One of the game's evaluations, chosen by the `evaluation` of `params` (checked by
@@ -98,17 +114,10 @@ class Evaluator {
       if (names[k] == name) index_ = static_cast<int>(k);
     if (index_ < 0)
       throw InvalidArgument(std::string(G::kName) + ": no evaluation " + quoted(name));
-    if (name == kNetworkEvaluation) {
+    if (name == kNetworkEvaluation)
       network_ = load_network({G::kName, game.compact_board_shape(), game.compact_features_size(),
-                               own_evaluation_names_of<G>()},
+                               own_evaluation_names_of<G>(), game.num_distinct_actions()},
                               network != nullptr ? *network : Json());
-    } else if (network != nullptr && !network->is_null()) {
-      throw InvalidArgument(std::string(G::kName) +
-                            ": network names a network, and the "
-                            "evaluation is " +
-                            quoted(name) + "; give evaluation=" + kNetworkEvaluation +
-                            " to use it");
-    }
     const int players = game.num_players();
     for (Player p = 0; p < players; ++p) {
       side_of_[p] = p;
@@ -134,6 +143,16 @@ class Evaluator {
     return own_evaluation(*game_, state, player, index_);
   }
 
+  // Whether the evaluation is a network with a policy head (Network::has_policy).
+  bool has_policy() const { return network_ && network_->has_policy(); }
+  // The network's policy over `count` legal decisions of `player` in `state`, into `priors`.
+  // Needs has_policy().
+  void policy(const State& state, Player player, const Action* legal, int count,
+              float* priors) const {
+    const Inputs& in = network_inputs(state, player);
+    network_->policy(in.board.data(), in.floats.data(), legal, count, priors);
+  }
+
   // Whether the game is two opposed sides of a zero-sum game, where one side's value is the
   // other's negated.
   bool opposed() const { return opposed_; }
@@ -150,18 +169,29 @@ class Evaluator {
   }
 
  private:
-  float network_value(const State& state, Player player) const {
-    // Per thread, so that the evaluators of parallel trees share nothing.
-    thread_local std::vector<std::uint8_t> board;
-    thread_local std::vector<float> inputs;
+  struct Inputs {
+    std::vector<std::uint8_t> board;
+    std::vector<float> floats;
+  };
+
+  // What the network reads of `state` from `player`'s view: the compact observation, then the
+  // game's evaluations it names. Per thread, so that the evaluators of parallel trees share
+  // nothing.
+  const Inputs& network_inputs(const State& state, Player player) const {
+    thread_local Inputs in;
     const auto& evaluations = network_->evaluations();
-    board.resize(static_cast<std::size_t>(network_->board_size()));
-    inputs.resize(static_cast<std::size_t>(network_->features()) + evaluations.size());
-    game_->compact_observation(state, player, board.data(), inputs.data());
-    float* own = inputs.data() + network_->features();
+    in.board.resize(static_cast<std::size_t>(network_->board_size()));
+    in.floats.resize(static_cast<std::size_t>(network_->features()) + evaluations.size());
+    game_->compact_observation(state, player, in.board.data(), in.floats.data());
+    float* own = in.floats.data() + network_->features();
     for (const int k : evaluations)
       *own++ = static_cast<float>(own_evaluation(*game_, state, player, k));
-    return network_->value(board.data(), inputs.data());
+    return in;
+  }
+
+  float network_value(const State& state, Player player) const {
+    const Inputs& in = network_inputs(state, player);
+    return network_->value(in.board.data(), in.floats.data());
   }
 
   const G* game_;

@@ -72,6 +72,7 @@ class IsmctsBot {
         prior_(game, params),
         rollout_(game, params, kName, prior_.on()),
         seen_chance_(params.find(kChance)->as_string() == "seen") {
+    if constexpr (EvaluatedGame<G>) check_network_use<G>(kName, params, false);
     if constexpr (HiddenInformationGame<G>) per_deal_ = params.find(kPerDeal)->as_int();
     if constexpr (PartlyHiddenDecisions<G>)
       if (params.find(kSeatTrees)->as_bool()) seat_trees_ = game.num_players();
@@ -115,6 +116,8 @@ class IsmctsBot {
   // The mover's mean return of the move the last step played over its simulations (on the deals
   // it made); NaN for a move played without a search (the only legal one).
   double last_value() const { return last_value_; }
+  // The last step's root moves with their visits and values (none without a search).
+  std::vector<RootMove> searched_moves() const { return moves_.get(); }
 
  private:
   struct Node {

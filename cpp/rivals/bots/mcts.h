@@ -167,6 +167,7 @@ class MctsBot {
     WinProof<G>::add_specs(specs);
     ImplicitMinimax<G>::add_specs(specs);
     Prior<G>::add_specs(specs);
+    PolicyPrior<G>::add_specs(specs);
     RepetitionDraw<G>::add_specs(specs);
     EndgameSolve<G>::add_specs(specs);
     return specs;
@@ -176,6 +177,7 @@ class MctsBot {
     names.push_back(WinProof<G>::kParam);
     for (std::string& name : ImplicitMinimax<G>::param_names()) names.push_back(std::move(name));
     for (std::string& name : Prior<G>::param_names()) names.push_back(std::move(name));
+    for (std::string& name : PolicyPrior<G>::param_names()) names.push_back(std::move(name));
     return names;
   }
 
@@ -186,10 +188,12 @@ class MctsBot {
         reuse_(params.find(kReuse)->as_bool()),
         implicit_(game, params, kName),
         prior_(game, params),
-        rollout_(game, params, kName, implicit_.on() || prior_.on()),
+        policy_(game, params, kName),
+        rollout_(game, params, kName, implicit_.on() || prior_.on() || policy_.on()),
         proof_(game, params, seed),
         repetition_(game, params),
         solve_(game, params) {
+    if constexpr (EvaluatedGame<G>) check_network_use<G>(kName, params, policy_.on());
     trees_.resize(static_cast<std::size_t>(settings_.threads));
     reseed(seed);
   }
@@ -256,6 +260,8 @@ class MctsBot {
   // The mover's mean return of the move the last step played over its simulations; NaN for a
   // move played without a search (the only legal one, a win proven first, a position solved).
   double last_value() const { return last_value_; }
+  // The last step's root moves with their visits and values (none without a search).
+  std::vector<RootMove> searched_moves() const { return moves_.get(); }
 
   // The last move's search: the simulations its root has seen ("visits", over all trees), how
   // many of them a kept tree brought from the moves before ("kept"; reuse_tree), how many of
@@ -434,12 +440,15 @@ class MctsBot {
     const int count = state.legal_actions(buffer);
     if (static_cast<std::int64_t>(nodes.size()) + count > settings_.max_nodes) return false;
     const Player mover = state.current_player();
+    float priors[State::kMaxLegalActions];
+    if (policy_.on()) policy_.priors(state, buffer, count, priors);
     std::int32_t next = -1;
     for (int k = count - 1; k >= 0; --k) {
       Node child;
       child.action = buffer[k];
       child.mover = static_cast<std::int8_t>(mover);
       child.next_sibling = next;
+      if (policy_.on()) child.prior = pack_prior(priors[k]);
       if (implicit_.on() || prior_.on()) {
         State after = state;
         after.apply(buffer[k]);
@@ -461,10 +470,11 @@ class MctsBot {
   std::int32_t unvisited_child(Tree& tree, std::int32_t node) const {
     const auto& nodes = tree.nodes;
     int count = 0;
+    const bool ranked = prior_.on() || policy_.on();
     std::int16_t top = std::numeric_limits<std::int16_t>::min();
     for (std::int32_t c = nodes[node].first_child; c >= 0; c = nodes[c].next_sibling) {
       if (nodes[c].visits != 0) continue;
-      if (prior_.on() && nodes[c].prior != top) {
+      if (ranked && nodes[c].prior != top) {
         if (nodes[c].prior < top) continue;
         top = nodes[c].prior;
         count = 0;
@@ -473,10 +483,11 @@ class MctsBot {
     }
     int pick = static_cast<int>(tree.rng.below(static_cast<std::uint32_t>(count)));
     for (std::int32_t c = nodes[node].first_child;; c = nodes[c].next_sibling)
-      if (nodes[c].visits == 0 && (!prior_.on() || nodes[c].prior == top) && pick-- == 0) return c;
+      if (nodes[c].visits == 0 && (!ranked || nodes[c].prior == top) && pick-- == 0) return c;
   }
 
   std::int32_t select_child(Tree& tree, std::int32_t node) const {
+    if (policy_.on()) return select_by_policy(tree, node);
     const auto& nodes = tree.nodes;
     std::int32_t best = -1;
     double best_score = -1e300;
@@ -491,6 +502,28 @@ class MctsBot {
                   implicit_.weight() * implicit_.sign(child.mover) * child.implicit;
       double score = exploit + settings_.exploration * std::sqrt(log_parent / n);
       if (prior_.on()) score += prior_.weight() * unpack_prior(child.prior) / (n + 1);
+      if (score > best_score) {
+        best_score = score;
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  // PUCT (PolicyPrior): the mean return, mixed with the implicit minimax value as in UCT, plus
+  // the policy's share of the exploration; a child not yet visited counts as a draw.
+  std::int32_t select_by_policy(Tree& tree, std::int32_t node) const {
+    const auto& nodes = tree.nodes;
+    const double spread = policy_.weight() * std::sqrt(static_cast<double>(nodes[node].visits));
+    std::int32_t best = -1;
+    double best_score = -1e300;
+    for (std::int32_t c = nodes[node].first_child; c >= 0; c = nodes[c].next_sibling) {
+      const Node& child = nodes[c];
+      double exploit = child.visits > 0 ? child.value / child.visits : 0.0;
+      if (implicit_.on())
+        exploit = (1 - implicit_.weight()) * exploit +
+                  implicit_.weight() * implicit_.sign(child.mover) * child.implicit;
+      const double score = exploit + spread * unpack_prior(child.prior) / (1.0 + child.visits);
       if (score > best_score) {
         best_score = score;
         best = c;
@@ -532,6 +565,7 @@ class MctsBot {
   Guarded<std::vector<RootMove>> moves_;
   ImplicitMinimax<G> implicit_;
   Prior<G> prior_;
+  PolicyPrior<G> policy_;
   Rollout<G> rollout_;
   WinProof<G> proof_;
   RepetitionDraw<G> repetition_;

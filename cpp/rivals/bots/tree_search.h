@@ -284,6 +284,65 @@ class Prior<G> {
   double weight_;
 };
 
+// With a network that has a policy head (`network`, whatever `evaluation` values the positions),
+// the network's probability of each move as its prior in AlphaZero's selection rule (PUCT; Silver
+// et al. 2017): a child scores its mean return plus policy_weight * prior * sqrt(parent's visits) /
+// (1 + its visits), where a child not yet visited counts as a draw (0). The search then tries moves
+// in the policy's order and may leave the moves it rates unlikely untried, where plain UCT tries
+// every move once. 0 (the default) is off. Without an evaluation there is no network, and no such
+// parameter.
+template <Game G>
+class PolicyPrior {
+ public:
+  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
+  static std::vector<std::string> param_names() { return {}; }
+  PolicyPrior(const G& /*game*/, const Json& /*params*/, const char* /*bot*/) {}
+  bool on() const { return false; }
+  double weight() const { return 0; }
+  void priors(const typename G::State& /*state*/, const Action* /*legal*/, int /*count*/,
+              float* /*out*/) const {}
+};
+
+template <EvaluatedGame G>
+class PolicyPrior<G> {
+ public:
+  static constexpr const char* kParam = "policy_weight";
+  static void add_specs(std::vector<ParamSpec>& specs) {
+    specs.push_back(ParamSpec::number(kParam, Json(0.0), 0, 1e6,
+                                      "weight of the network's policy as a prior in the PUCT "
+                                      "rule (needs a network with a policy head: network); 0 "
+                                      "is off"));
+  }
+  static std::vector<std::string> param_names() { return {kParam}; }
+
+  PolicyPrior(const G& game, const Json& params, const char* bot)
+      : weight_(params.find(kParam)->as_number()) {
+    if (!on()) return;
+    const Json* prior = params.find("prior_weight");
+    if (prior != nullptr && prior->as_number() > 0)
+      throw InvalidArgument(std::string(bot) +
+                            ": prior_weight and policy_weight are two priors; give one");
+    const Json* network = params.find("network");
+    evaluator_.emplace(game, Json::object({{"evaluation", kNetworkEvaluation},
+                                           {"network", network != nullptr ? *network : Json()}}));
+    if (!evaluator_->has_policy())
+      throw InvalidArgument(std::string(bot) +
+                            ": policy_weight needs a network with a policy head (network names "
+                            "it; null: the game's shipped one)");
+  }
+
+  bool on() const { return weight_ > 0; }
+  double weight() const { return weight_; }
+  // The policy's probabilities of the `count` legal decisions of the player to move.
+  void priors(const typename G::State& state, const Action* legal, int count, float* out) const {
+    evaluator_->policy(state, state.current_player(), legal, count, out);
+  }
+
+ private:
+  double weight_;
+  std::optional<Evaluator<G>> evaluator_;  // the network's, whatever values the positions
+};
+
 // A prior in a tree node: values lie in [-1, 1], and 16 bits keep a node within 32 bytes.
 inline std::int16_t pack_prior(double value) {
   return static_cast<std::int16_t>(std::lround(std::clamp(value, -1.0, 1.0) * 32767.0));

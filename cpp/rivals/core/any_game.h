@@ -53,6 +53,11 @@ class AnyState {
   // through the network that `network` names (null: the game's shipped one; core/network.h).
   virtual double evaluate(Player player, const std::string& evaluation,
                           const Json& network) const = 0;
+  // The policy head of the network `network` names (as evaluate's) over the legal decisions of
+  // the player to move: (decision, probability) in ascending order of decisions. Throws
+  // std::invalid_argument where nobody decides, for a game without an evaluation and for a
+  // network without a policy head.
+  virtual std::vector<ChanceOutcome> policy(const Json& network) const = 0;
   virtual const std::vector<Action>& history() const = 0;
   virtual std::uint64_t hash() const = 0;
 
@@ -125,6 +130,11 @@ struct Positions {
   std::vector<std::int8_t> players;
   std::vector<std::int8_t> movers;
   std::vector<float> search_values;
+  // The searches' visits, for a policy: entry k is decision `policy_actions[k]` in the mover's row
+  // `policy_rows[k]`, with the share `policy_shares[k]` of the root's simulations.
+  std::vector<std::int32_t> policy_rows;
+  std::vector<std::int32_t> policy_actions;
+  std::vector<float> policy_shares;
 };
 
 // What a vectorised environment writes on every step besides players, rewards and ends.

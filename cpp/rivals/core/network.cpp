@@ -71,7 +71,7 @@ int NetworkInput::board_size() const {
 
 Network Network::parse(const DataDocument& document, const NetworkInput& input) {
   const DataNode root(document);
-  root.keys({"format", "version", "game", "input", "layers", "value"}, {"about"});
+  root.keys({"format", "version", "game", "input", "layers", "value"}, {"policy", "about"});
   if (root["format"].json() != Json(kFormat))
     root["format"].fail(std::string("must be \"") + kFormat + "\", got " + root["format"].shown());
   root["version"].integer(1, 1);
@@ -127,14 +127,26 @@ Network Network::parse(const DataDocument& document, const NetworkInput& input) 
     inputs = network.hidden_.back().outputs;
   }
   network.value_ = read_layer(root["value"], inputs, 1, 1);
+  if (const auto policy = root.get("policy")) {
+    if (input.actions < 1) policy->fail("is a policy head, and the game has no decisions to score");
+    Layer scores = read_layer(*policy, inputs, input.actions, input.actions);
+    if (scores.outputs != input.actions)
+      policy->fail("must score the game's " + std::to_string(input.actions) + " decisions");
+    // Transposed, so that an action's score reads one contiguous row.
+    network.policy_ = scores;
+    for (int i = 0; i < scores.inputs; ++i)
+      for (int a = 0; a < scores.outputs; ++a)
+        network.policy_.weights[static_cast<std::size_t>(a) * scores.inputs + i] =
+            scores.weights[static_cast<std::size_t>(i) * scores.outputs + a];
+  }
   // What made the network (command, seed, time): for people, so any object.
   if (const auto about = root.get("about"); about && !about->json().is_object())
     about->fail("must be an object, got " + about->shown());
   return network;
 }
 
-float Network::value(const std::uint8_t* board, const float* inputs) const {
-  float buffers[2][kMaxNetworkWidth];
+const float* Network::trunk(const std::uint8_t* board, const float* inputs,
+                            float (&buffers)[2][kMaxNetworkWidth]) const {
   float* in = buffers[0];
   float* out = buffers[1];
   // The first layer reads 0/1 bytes and mostly sparse features: only the non-zero inputs add
@@ -157,17 +169,34 @@ float Network::value(const std::uint8_t* board, const float* inputs) const {
     relu(out, layer.outputs);
     std::swap(in, out);
   }
+  return in;
+}
+
+float Network::value(const std::uint8_t* board, const float* inputs) const {
+  float buffers[2][kMaxNetworkWidth];
+  const float* hidden = trunk(board, inputs, buffers);
   float sum = value_.bias[0];
   for (int i = 0; i < value_.inputs; ++i)
-    sum += in[i] * value_.weights[static_cast<std::size_t>(i)];
+    sum += hidden[i] * value_.weights[static_cast<std::size_t>(i)];
   return std::tanh(sum);
 }
 
-std::int64_t Network::multiply_adds() const {
-  std::int64_t total = static_cast<std::int64_t>(value_.inputs) * value_.outputs;
-  for (const Layer& layer : hidden_)
-    total += static_cast<std::int64_t>(layer.inputs) * layer.outputs;
-  return total;
+void Network::policy(const std::uint8_t* board, const float* inputs, const Action* actions,
+                     int count, float* priors) const {
+  float buffers[2][kMaxNetworkWidth];
+  const float* hidden = trunk(board, inputs, buffers);
+  float top = -std::numeric_limits<float>::infinity();
+  for (int k = 0; k < count; ++k) {
+    const float* row =
+        policy_.weights.data() + static_cast<std::size_t>(actions[k]) * policy_.inputs;
+    float score = policy_.bias[static_cast<std::size_t>(actions[k])];
+    for (int i = 0; i < policy_.inputs; ++i) score += hidden[i] * row[i];
+    priors[k] = score;
+    top = std::max(top, score);
+  }
+  float total = 0;
+  for (int k = 0; k < count; ++k) total += priors[k] = std::exp(priors[k] - top);
+  for (int k = 0; k < count; ++k) priors[k] /= total;
 }
 
 std::string shipped_network_name(std::string_view game) { return std::string(game) + "-net"; }
@@ -200,6 +229,7 @@ std::shared_ptr<const Network> load_network(const NetworkInput& input, const Jso
   if (!key.empty()) {
     key += "\n" + shape_text(input.board_shape) + "\n" + std::to_string(input.features);
     for (const std::string& name : input.evaluations) key += "\n" + name;
+    key += "\n" + std::to_string(input.actions);
     const auto hit = std::find_if(cache.begin(), cache.end(),
                                   [&](const Cached& entry) { return entry.key == key; });
     if (hit != cache.end()) {

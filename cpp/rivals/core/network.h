@@ -19,6 +19,7 @@
 
 #include "rivals/core/data.h"
 #include "rivals/core/json.h"
+#include "rivals/core/types.h"
 
 namespace rivals {
 
@@ -36,6 +37,7 @@ struct NetworkInput {
   std::vector<int> board_shape;
   int features = 0;
   std::vector<std::string> evaluations;
+  int actions = 0;  // the game's distinct decisions, which a policy head scores
 
   int board_size() const;
 };
@@ -50,12 +52,17 @@ class Network {
   // `inputs` features() floats of the observation, then the values of evaluations() in order.
   float value(const std::uint8_t* board, const float* inputs) const;
 
+  // Whether the network has a policy head: a score for each of the game's decisions.
+  bool has_policy() const { return !policy_.bias.empty(); }
+  // The policy's probabilities of the `count` decisions `actions` (a softmax of their scores
+  // over these alone) for the same inputs, into `priors`. Needs has_policy().
+  void policy(const std::uint8_t* board, const float* inputs, const Action* actions, int count,
+              float* priors) const;
+
   int board_size() const { return board_size_; }
   int features() const { return features_; }
   // The game's own evaluations the network reads, as indices into NetworkInput::evaluations.
   const std::vector<int>& evaluations() const { return evaluations_; }
-  // The number of multiply-adds of a dense forward pass, for the benchmarks.
-  std::int64_t multiply_adds() const;
 
  private:
   struct Layer {
@@ -65,11 +72,16 @@ class Network {
     std::vector<float> bias;     // outputs
   };
 
+  // The last hidden layer's activations into one of `buffers`; returns it.
+  const float* trunk(const std::uint8_t* board, const float* inputs,
+                     float (&buffers)[2][kMaxNetworkWidth]) const;
+
   int board_size_ = 0;
   int features_ = 0;
   std::vector<int> evaluations_;
   std::vector<Layer> hidden_;
   Layer value_;
+  Layer policy_;  // weights held one row of hidden inputs per action: a score is one dot product
 };
 
 // The network that a bot's `network` parameter names, for a game whose compact observation is

@@ -88,10 +88,13 @@ GameInfo Sekigahara::info() {
       .observation_low = 0,
       .observation_high = 1,
       .presets = {{"best", "mcts",
-                   Json::object(
-                       {{"time_s", 0.1}, {"rollout_depth", 12}, {"repetition_draw", true}}),
+                   Json::object({{"time_s", 0.1},
+                                 {"rollout_depth", 12},
+                                 {"repetition_draw", true},
+                                 {"solve_s", 0.3}}),
                    "mcts, rollouts cut off by the evaluation after 12 decisions, a line that "
-                   "comes back scored a draw (docs/bots.md)"}},
+                   "comes back scored a draw, the exact solver from three cards in the deck on "
+                   "(docs/bots.md)"}},
   };
 }
 

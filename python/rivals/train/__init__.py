@@ -59,13 +59,17 @@ class Settings:
 
     ``bot`` (a bot or preset of the game) plays the self-play games with ``bot_params`` at
     ``iterations`` per move (never by the clock, so runs repeat); from the second generation on
-    it values positions with the last network, with ``net_params`` on top. The first
+    it reads the last network, valuing positions with it unless ``net_params`` names another
+    ``evaluation`` (a bot whose prior is the network's policy may value them by the game's own
+    evaluation), with ``net_params`` on top. The first
     ``random_decisions`` decisions of each game are uniformly random, so games differ. The network
     has the ``hidden`` layers and learns from the last ``window`` generations' positions for
     ``epochs`` passes; its target is the game's result for the seat, mixed with the mover's search
     value by ``value_mix`` (0: the result alone). Besides the compact observation it reads the
     game's own ``evaluations`` (None: all of them), which compute exactly what a small network
-    could only approximate (Rosenkönig's score by flood fill)."""
+    could only approximate (Rosenkönig's score by flood fill). With ``policy`` it also learns a
+    policy head, by cross-entropy, from the share of each move in the searches' visits, which a
+    search can use as its prior (mcts's ``policy_weight``)."""
 
     game: str
     game_params: Mapping[str, Any] = field(default_factory=dict)
@@ -85,6 +89,7 @@ class Settings:
     window: int = 3
     value_mix: float = 0.0
     evaluations: tuple[str, ...] | None = None
+    policy: bool = False
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool, str]] = [
@@ -111,9 +116,11 @@ class Settings:
                 f"hidden must be 1 to {network.MAX_LAYERS} layer widths of 1 to "
                 f"{network.MAX_WIDTH}, got {list(widths)}"
             )
-        for name in ("bot_params", "net_params"):
-            given = getattr(self, name)
-            reserved = {"evaluation", "network", "time_s", "iterations"} & set(given)
+        for name, taken in (
+            ("bot_params", {"evaluation", "network", "time_s", "iterations", "solve_s"}),
+            ("net_params", {"network", "time_s", "iterations", "solve_s"}),
+        ):
+            reserved = taken & set(getattr(self, name))
             if reserved:
                 raise TrainingError(
                     f"{name} may not set {sorted(reserved)[0]!r}: the training sets it"
@@ -141,6 +148,10 @@ class Settings:
     def make_game(self) -> Game:
         return make_game(self.game, dict(self.game_params))
 
+    def policy_actions(self) -> int | None:
+        """The decisions a policy head scores, or None without one."""
+        return self.make_game().num_distinct_actions if self.policy else None
+
     def evaluation_names(self, game: Game) -> tuple[str, ...]:
         """The game's own evaluations the network reads."""
         own = tuple(name for name in game.info.evaluations if name != "net")
@@ -155,12 +166,17 @@ class Settings:
         return self.evaluations
 
     def self_play_bot(self, previous: Path | None) -> tuple[str, dict[str, Any]]:
-        """The bot spec of a generation: the configured bot, by iterations, valuing positions
-        with the network at ``previous`` (None for the first generation)."""
+        """The bot spec of a generation: the configured bot, by iterations and never by the clock
+        (an endgame solver's time limit, ``solve_s``, is off), valuing positions with the network
+        at ``previous`` (None for the first generation)."""
         params: dict[str, Any] = {**self.bot_params, "time_s": 0, "iterations": self.iterations}
+        accepted = make_game(self.game, dict(self.game_params)).make_bot(self.bot, params).params
+        if "solve_s" in accepted:
+            params["solve_s"] = None
         if previous is not None:
+            params.update(evaluation="net")
             params.update(self.net_params)
-            params.update(evaluation="net", network=str(previous))
+            params.update(network=str(previous))
         return self.bot, params
 
 
@@ -212,20 +228,24 @@ def train(
             for g in range(max(0, generation - settings.window + 1), generation)
         ] + [data]
         scale = _Scale.of(run.load_positions(0) if generation else data)
-        trained = _fit(_model, settings, generation, window, scale, previous, progress)
+        trained, curve = _fit(
+            _model, settings, generation, window, data, scale, previous, run, progress
+        )
         net = network.Network(
             settings.game,
             board_shape,
             features,
-            tuple(scale.folded(trained[:-1])),
-            trained[-1],
+            tuple(scale.folded(trained["hidden"])),
+            trained["value"],
             {
                 "generation": generation,
                 "settings": settings.to_json(),
                 "positions": int(sum(len(w.targets) for w in window)),
                 **_losses(_model, settings, data, window, scale, trained, previous),
+                "validation_curve": curve,
             },
             evaluations,
+            trained.get("policy"),
         )
         network.write(net, target)
         previous = target
@@ -234,7 +254,7 @@ def train(
             progress,
             f"generation {generation}: {len(data.targets)} positions of {settings.games} games "
             f"in {played:.1f} s, trained in {elapsed - played:.1f} s; "
-            + ", ".join(f"{k} {v:.4f}" for k, v in net.about.items() if k.endswith("loss")),
+            + ", ".join(f"{k} {v:.4f}" for k, v in net.about.items() if "loss" in k),
         )
     assert previous is not None
     run.log(progress, f"done: {previous}")
@@ -247,6 +267,22 @@ class _Positions:
     features: npt.NDArray[np.float32]  # the observation's features, then the evaluations read
     targets: npt.NDArray[np.float32]
     holdout: npt.NDArray[np.bool_]
+    # The searches' visits by row, as compressed rows (row r's entries are [starts[r],
+    # starts[r + 1])): decisions and shares. Empty for a row without a search.
+    policy_starts: npt.NDArray[np.int64]
+    policy_actions: npt.NDArray[np.int32]
+    policy_shares: npt.NDArray[np.float32]
+
+    def policy_targets(self, rows: npt.NDArray[np.int64], actions: int) -> npt.NDArray[np.float32]:
+        """Dense policy targets [rows, actions]: each row's shares, zeros where it has none."""
+        out = np.zeros((len(rows), actions), dtype=np.float32)
+        counts = self.policy_starts[rows + 1] - self.policy_starts[rows]
+        entries = np.repeat(self.policy_starts[rows] - np.cumsum(counts) + counts, counts)
+        entries += np.arange(int(counts.sum()))
+        out[np.repeat(np.arange(len(rows)), counts), self.policy_actions[entries]] = (
+            self.policy_shares[entries]
+        )
+        return out
 
 
 @dataclass(frozen=True)
@@ -282,17 +318,22 @@ class _Scale:
         return [(weights.astype(np.float32), bias.astype(np.float32)), *layers[1:]]
 
 
+Batch = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], Any]
+
+
 def _batches(
     scale: _Scale,
     window: list[_Positions],
     rng: np.random.Generator | None,
     batch_size: int,
     held_out: bool,
-) -> Callable[[], Iterator[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]]:
-    """Mini-batches over the rows of ``window`` (the held-out rows, or the others), shuffled by
-    ``rng`` anew for each pass when given."""
+    actions: int | None,
+) -> Callable[[], Iterator[Batch]]:
+    """Mini-batches (inputs, value targets, policy targets over ``actions`` or None) over the
+    rows of ``window`` (the held-out rows, or the others), shuffled by ``rng`` anew for each pass
+    when given."""
 
-    def batches() -> Iterator[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+    def batches() -> Iterator[Batch]:
         rows = [
             (k, np.flatnonzero(p.holdout == held_out).astype(np.int64))
             for k, p in enumerate(window)
@@ -304,12 +345,15 @@ def _batches(
             order = order[rng.permutation(len(order))]
         for start in range(0, len(order), batch_size):
             chunk = order[start : start + batch_size]
-            inputs, targets = [], []
+            inputs, targets, policies = [], [], []
             for k in np.unique(chunk[:, 0]):
                 picked = chunk[chunk[:, 0] == k, 1]
                 inputs.append(scale.inputs(window[k], picked))
                 targets.append(window[k].targets[picked])
-            yield np.concatenate(inputs), np.concatenate(targets)
+                if actions is not None:
+                    policies.append(window[k].policy_targets(picked, actions))
+            policy = np.concatenate(policies) if actions is not None else None
+            yield np.concatenate(inputs), np.concatenate(targets), policy
 
     return batches
 
@@ -319,35 +363,49 @@ def _fit(
     settings: Settings,
     generation: int,
     window: list[_Positions],
+    data: _Positions,
     scale: _Scale,
     previous: Path | None,
+    run: _Run,
     progress: Progress,
-) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+) -> tuple[dict[str, Any], list[float]]:
+    """The trained layers, and the loss on the generation's held-out games after each epoch
+    (each also logged with the time it took)."""
     inputs = window[0].boards.shape[1] + window[0].features.shape[1]
+    actions = settings.policy_actions()
     if previous is None:
-        params = model.init(settings.seed, [inputs, *settings.hidden, 1])
+        params = model.init(settings.seed, inputs, settings.hidden, actions)
     else:
         params = model.from_numpy(_unfolded(network.load(previous), scale))
-    trainer = model.Trainer(settings.learning_rate, settings.weight_decay, settings.batch_size)
+    trainer = model.Trainer(settings.learning_rate, settings.weight_decay)
     rng = np.random.default_rng([settings.seed, generation, 1])
     rows = sum(int((~w.holdout).sum()) for w in window)
     progress.phase(generation, "training", rows * settings.epochs)
     seen = {"loss": 0.0, "rows": 0}
+    curve: list[float] = []
+    started = time.perf_counter()
 
     def on_batch(count: int, loss: float) -> None:
         seen["loss"] += loss * count
         seen["rows"] += count
         progress.advance(count, seen["loss"] / seen["rows"])
 
-    batches = _batches(scale, window, rng, settings.batch_size, held_out=False)
-    params = trainer.fit(params, batches, settings.epochs, on_batch)
-    layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = model.to_numpy(params)
-    return layers
+    def on_epoch(epoch: int, params: Any) -> None:
+        held_out = _batches(scale, [data], None, settings.batch_size, True, actions)()
+        curve.append(round(trainer.loss(params, held_out), 6))
+        run.log(
+            progress,
+            f"generation {generation} epoch {epoch + 1}: validation_loss {curve[-1]:.4f} after "
+            f"{time.perf_counter() - started:.1f} s of training",
+        )
+
+    batches = _batches(scale, window, rng, settings.batch_size, False, actions)
+    params = trainer.fit(params, batches, settings.epochs, on_batch, on_epoch)
+    trained: dict[str, Any] = model.to_numpy(params)
+    return trained, curve
 
 
-def _unfolded(
-    net: network.Network, scale: _Scale
-) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+def _unfolded(net: network.Network, scale: _Scale) -> dict[str, Any]:
     """The layers of a written network as the training sees them (standardised features): the
     inverse of _Scale.folded."""
     written, written_bias = net.layers[0]
@@ -358,7 +416,11 @@ def _unfolded(
         np.concatenate([weights[: scale.board], feature_rows]).astype(np.float32),
         bias.astype(np.float32),
     )
-    return [first, *net.layers[1:], net.value_layer]
+    return {
+        "hidden": [first, *net.layers[1:]],
+        "value": net.value_layer,
+        "policy": net.policy_layer,
+    }
 
 
 def _losses(
@@ -367,27 +429,30 @@ def _losses(
     data: _Positions,
     window: list[_Positions],
     scale: _Scale,
-    trained: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]],
+    trained: dict[str, Any],
     previous: Path | None,
 ) -> dict[str, float]:
-    """The mean squared errors of the trained network on the rows it learnt from and on the
-    generation's held-out games, and of the network before on those games (how much the
-    generation taught it)."""
-    trainer = model.Trainer(settings.learning_rate, settings.weight_decay, settings.batch_size)
+    """The losses (the value's mean squared error, plus the policy's cross-entropy where there
+    is a policy) of the trained network on the rows it learnt from and on the generation's
+    held-out games, and of the network before on those games (how much the generation taught
+    it)."""
+    trainer = model.Trainer(settings.learning_rate, settings.weight_decay)
     params = model.from_numpy(trained)
+    actions = settings.policy_actions()
+    size = settings.batch_size
+
+    def held_out() -> Iterator[Batch]:
+        return _batches(scale, [data], None, size, True, actions)()
+
     losses = {
         "training_loss": trainer.loss(
-            params, _batches(scale, window, None, settings.batch_size, held_out=False)()
+            params, _batches(scale, window, None, size, False, actions)()
         ),
-        "validation_loss": trainer.loss(
-            params, _batches(scale, [data], None, settings.batch_size, held_out=True)()
-        ),
+        "validation_loss": trainer.loss(params, held_out()),
     }
     if previous is not None:
         before = model.from_numpy(_unfolded(network.load(previous), scale))
-        losses["validation_loss_before"] = trainer.loss(
-            before, _batches(scale, [data], None, settings.batch_size, held_out=True)()
-        )
+        losses["validation_loss_before"] = trainer.loss(before, held_out())
     return {key: round(value, 6) for key, value in losses.items()}
 
 
@@ -461,6 +526,7 @@ class _Run:
         parts: list[dict[str, Any]] = []
         progress.phase(generation, "self-play", settings.games)
         chunk = max(2 * threads, 8)
+        rows_before = 0
         for first in range(0, settings.games, chunk):
             count = min(chunk, settings.games - first)
             part = game.self_play(
@@ -472,6 +538,8 @@ class _Run:
                 random_decisions=settings.random_decisions,
             )
             part["games"] = part["games"] + first
+            part["policy_rows"] = part["policy_rows"] + rows_before
+            rows_before += len(part["players"])
             parts.append(part)
             progress.advance(count)
         arrays = {
@@ -484,9 +552,12 @@ class _Run:
                 "movers",
                 "games",
                 "search_values",
+                "policy_actions",
+                "policy_shares",
             )
         }
         arrays["returns"] = np.concatenate([p["returns"] for p in parts]).astype(np.float32)
+        arrays["policy_rows"] = np.concatenate([p["policy_rows"] for p in parts])
         buffer = io.BytesIO()
         np.savez_compressed(buffer, **cast("dict[str, Any]", arrays))
         files.write_new(path, buffer.getvalue())
@@ -514,11 +585,18 @@ class _Run:
         floats = np.concatenate(
             [arrays["features"], arrays["evaluations"][:, columns]], axis=1
         ).astype(np.float32)
+        rows = len(targets)
+        entries = np.asarray(arrays.get("policy_rows", np.zeros(0, np.int32)), dtype=np.int64)
+        order = np.argsort(entries, kind="stable")
+        starts = np.searchsorted(entries[order], np.arange(rows + 1)).astype(np.int64)
         return _Positions(
             arrays["boards"],
             floats,
             targets,
             arrays["games"] % HOLDOUT_EVERY == 0,
+            starts,
+            np.asarray(arrays.get("policy_actions", np.zeros(0, np.int32)))[order],
+            np.asarray(arrays.get("policy_shares", np.zeros(0, np.float32)))[order],
         )
 
 

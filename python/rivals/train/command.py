@@ -95,6 +95,11 @@ def add_parser(commands: Any, handler: Any, seed: Any, integer: Any, game_params
         help="share of the search's value in the target (0: the game's result)",
     )
     sub.add_argument(
+        "--policy",
+        action="store_true",
+        help="also learn a policy head from the searches' visits (mcts's policy_weight uses it)",
+    )
+    sub.add_argument(
         "--threads",
         type=integer(1, 256),
         default=os.cpu_count() or 1,
@@ -135,6 +140,7 @@ def run(
         weight_decay=args.weight_decay,
         window=args.window,
         value_mix=args.value_mix,
+        policy=args.policy,
     )
     game.make_bot(*settings.self_play_bot(None))
     # Without JAX the run stops here, before anything is written.
