@@ -3,7 +3,8 @@ the C++ engine, so each rule is checked on both implementations (both must provi
 tests/test_api.py fails when one of them lacks a game); and the smoke selection.
 
 ``pytest --smoke`` runs only the modules of ``SMOKE``: the public API, errors, replays, threads,
-VectorEnv, the fuzz regressions, the rules of every game and the ecosystem adapters. It needs
+VectorEnv, the fuzz regressions, the ecosystem adapters and the rules of every game of the engine
+(``tests/<game>/test_rules.py``; tests/test_api.py fails while a game has none). It needs
 nothing but the installed package, pytest and hypothesis (an ecosystem module whose optional
 package is missing skips itself, see tests/optional.py), so it is what a freshly built wheel is
 tested with, and what CI runs on the oldest and newest supported Python.
@@ -20,6 +21,7 @@ import pytest
 import rivals
 from rivals import reference
 from tests import optional
+from tests.games import SMOKE
 
 # A process started in the background of a script inherits SIGINT ignored, Python then sets no
 # KeyboardInterrupt handler, and so do the programs it starts: Ctrl-C is meant to be ignored
@@ -35,21 +37,6 @@ IMPLEMENTATIONS: dict[str, Callable[..., Any]] = {
 }
 
 TESTS = Path(__file__).resolve().parent
-SMOKE = {
-    "test_api.py",
-    "test_errors.py",
-    "test_fuzz_regressions.py",
-    "test_openspiel.py",
-    "test_pettingzoo.py",
-    "test_replay.py",
-    "test_threads.py",
-    "test_vector_env.py",
-    "battlecards/test_rules.py",
-    "rheinlaender/test_rules.py",
-    "rosenkoenig/test_rules.py",
-    "sekigahara/test_rules.py",
-    "verraeter/test_rules.py",
-}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

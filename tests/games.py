@@ -1,7 +1,8 @@
 """The parameter sets every generic suite runs each game under, and how hard to push each one.
 
-Every game of the engine must have a row here (tests/test_api.py checks it), so a new game gets
-the differential, invariant, VectorEnv, thread and error suites from the start.
+Each game's own test folder says them (``CONFIGS`` in ``tests/<game>/__init__.py``), and this
+collects them for every game of the engine; tests/test_api.py fails while a game has none, so a
+new game gets the differential, invariant, VectorEnv, thread and error suites from the start.
 
 Test ids and random seeds come from :func:`config_id`. Data parameters are given by their shipped
 names, never by a path, so the ids and seeds (and a failure they reproduce) do not depend on where
@@ -10,31 +11,43 @@ the repository is checked out.
 
 from __future__ import annotations
 
+import importlib
 import os
+from types import ModuleType
 from typing import Any
+
+import rivals
+
+
+def _tests_of(name: str) -> ModuleType | None:
+    """The test package of game ``name`` (``tests/<name>/``), or None while it has none."""
+    try:
+        return importlib.import_module(f"tests.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"tests.{name}":
+            raise
+        return None
+
 
 # name -> list of (params, differential games in CI, invariant games in CI)
 CONFIGS: dict[str, list[tuple[dict[str, Any], int, int]]] = {
-    # Full Battlecards games run about a thousand actions, so most differential games stop at the
-    # 60-turn limit (a draw): the early and middle game in bulk, whole games in fewer numbers.
-    "battlecards": [
-        ({}, 40, 1),
-        ({"max_turns": 60}, 250, 3),
-        ({"expansions": ["battlecards_commanders"]}, 12, 1),
-    ],
-    "rheinlaender": [
-        ({"players": 3}, 120, 1),
-        ({"players": 4}, 80, 1),
-        ({"players": 5}, 60, 1),
-        ({"players": 3, "max_turns": 40}, 60, 1),
-    ],
-    "rosenkoenig": [({"players": 2}, 300, 20), ({"players": 4}, 200, 10)],
-    "sekigahara": [
-        ({"repetition_rule": "turn_start"}, 200, 20),
-        ({"repetition_rule": "symmetric"}, 150, 10),
-        ({"repetition_rule": "off"}, 150, 10),
-    ],
-    "verraeter": [({"players": 4}, 160, 5), ({"players": 3}, 160, 6)],
+    name: getattr(_tests_of(name), "CONFIGS", []) for name in rivals.games()
+}
+
+
+# What a built wheel is tested with (``pytest --smoke``, tests/conftest.py): the public API,
+# errors, replays, threads, VectorEnv, the fuzz regressions, the ecosystem adapters and the rules
+# of every game of the engine.
+SMOKE = {
+    "test_api.py",
+    "test_errors.py",
+    "test_fuzz_regressions.py",
+    "test_openspiel.py",
+    "test_pettingzoo.py",
+    "test_replay.py",
+    "test_threads.py",
+    "test_vector_env.py",
+    *(f"{name}/test_rules.py" for name in CONFIGS),
 }
 
 

@@ -9,9 +9,9 @@ from importlib import metadata
 import pytest
 
 import rivals
-from rivals import reference
-from tests.games import CONFIGS
-from tests.isolated import run_isolated
+from rivals import boxes, reference
+from tests.games import CONFIGS, SMOKE
+from tests.isolated import ROOT, run_isolated
 
 
 def test_games_lists_every_registered_game_sorted() -> None:
@@ -26,10 +26,46 @@ def test_the_version_is_the_installed_distributions() -> None:
     assert metadata.version("rivals") == rivals.__version__
 
 
-def test_every_game_has_a_reference_and_a_row_in_the_generic_suites() -> None:
-    """A game missing from tests/games.py would get no differential, invariant, VectorEnv,
+def missing_parts(name: str) -> list[str]:
+    """What game ``name`` lacks of the parts every game has: its box's modules, its rules page,
+    its tests (rules, and the parameter sets of the generic suites) and its place in the smoke
+    selection. A game of the engine without them would be checked less, silently."""
+    missing = [
+        f"rivals/boxes/{name}/{part}.py" for part in boxes.REQUIRED if not boxes.part(name, part)
+    ]
+    if not (ROOT / "docs" / "rules" / f"{name}.md").is_file():
+        missing.append(f"docs/rules/{name}.md")
+    if not (ROOT / "tests" / name / "test_rules.py").is_file():
+        missing.append(f"tests/{name}/test_rules.py")
+    if f"{name}/test_rules.py" not in SMOKE:
+        missing.append(f"{name}/test_rules.py in the smoke selection (tests/conftest.py)")
+    if not CONFIGS.get(name):
+        missing.append(f"CONFIGS in tests/{name}/__init__.py")
+    return missing
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_every_game_has_every_part(name: str) -> None:
+    assert missing_parts(name) == []
+
+
+def test_a_game_without_its_parts_is_told_what_it_lacks() -> None:
+    assert missing_parts("tictactoe") == [
+        "rivals/boxes/tictactoe/reference.py",
+        "rivals/boxes/tictactoe/terminal.py",
+        "rivals/boxes/tictactoe/svg.py",
+        "rivals/boxes/tictactoe/bench.py",
+        "docs/rules/tictactoe.md",
+        "tests/tictactoe/test_rules.py",
+        "tictactoe/test_rules.py in the smoke selection (tests/conftest.py)",
+        "CONFIGS in tests/tictactoe/__init__.py",
+    ]
+
+
+def test_the_boxes_the_reference_and_the_generic_suites_know_the_engine_s_games() -> None:
+    """A game missing from the generic suites would get no differential, invariant, VectorEnv,
     thread or error test, and one missing from the reference no rules test on it."""
-    assert set(CONFIGS) == set(rivals.games()) == set(reference.games())
+    assert set(CONFIGS) == set(rivals.games()) == set(reference.games()) == set(boxes.names())
 
 
 def test_unknown_game_lists_the_known_ones() -> None:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import rivals
+from rivals.boxes.rosenkoenig import svg as rk_svg
 from rivals.render import svg
-from rivals.render.svg import rosenkoenig as rk_svg
 from tests.ecosystem_cases import CASE_IDS, CASES, random_game
 
 NS = {"svg": "http://www.w3.org/2000/svg"}

@@ -12,20 +12,12 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rivals import bots, replay
-from rivals._core import (
-    CHANCE,
-    TERMINAL,
-    BudgetExceeded,
-    Game,
-    GameInfo,
-    State,
-    game_names,
-    make_game,
-)
-from rivals.vector_env import VectorEnv
+if TYPE_CHECKING:
+    from rivals import bots, replay
+    from rivals._core import CHANCE, TERMINAL, BudgetExceeded, Game, GameInfo, State
+    from rivals.vector_env import VectorEnv
 
 __all__ = [
     "CHANCE",
@@ -43,22 +35,38 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-# The rest of the package loads when first named (``rivals.arena.Lineup``), so that ``import
-# rivals`` stays quick and needs none of their dependencies (rich, for the pictures). The
-# framework adapters, which need packages of their own, are imported by name.
+# Everything loads when first named (``rivals.make``, ``rivals.arena.Lineup``), the compiled
+# engine too: ``import rivals`` stays quick and needs none of the dependencies of the parts not
+# used (rich, for the pictures), and the pure-Python reference (``rivals.reference``), which
+# imports nothing of the engine, works where the engine does not load. The framework adapters,
+# which need packages of their own, are imported by name.
 _SUBMODULES = frozenset(
-    {"arena", "reference", "render", "rulebook", "stats", "tournament", "viewer"}
+    {"arena", "bots", "reference", "render", "replay", "rulebook", "stats", "tournament", "viewer"}
 )
+_ENGINE_NAMES = frozenset({"CHANCE", "TERMINAL", "BudgetExceeded", "Game", "GameInfo", "State"})
 
 
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"rivals.{name}")
-    raise AttributeError(f"module 'rivals' has no attribute {name!r}")
+    if name in _ENGINE_NAMES:
+        value = getattr(importlib.import_module("rivals._core"), name)
+    elif name == "VectorEnv":
+        value = importlib.import_module("rivals.vector_env").VectorEnv
+    else:
+        raise AttributeError(f"module 'rivals' has no attribute {name!r}")
+    globals()[name] = value  # found once: the next use is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, *_SUBMODULES})
 
 
 def games() -> list[str]:
     """Sorted names of every game: ``battlecards``, ``rheinlaender``, ``rosenkoenig``, ..."""
+    from rivals._core import game_names
+
     return list(game_names())
 
 
@@ -67,4 +75,6 @@ def make(name: str, **params: Any) -> Game:
 
     An unknown name or parameter, or a bad value, raises ``ValueError`` listing what is accepted.
     """
+    from rivals._core import make_game
+
     return make_game(name, params)

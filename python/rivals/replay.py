@@ -20,8 +20,9 @@ import os
 import re
 import stat
 from functools import cache
-from typing import IO, Any, cast
+from typing import IO, Any
 
+from rivals import boxes
 from rivals._core import Game, State, json_error, make_game, shipped_data_names
 from rivals._core import portable_params as _portable_params
 
@@ -477,28 +478,15 @@ def _check_result(state: State, result: Any) -> None:
 def _v1_chance_offset(state: State) -> int:
     """How much higher than today's id version 1 numbered the outcomes of chance node ``state``.
 
-    Version 1 put chance outcomes after the decision ids: Rosenkönig's were already 0-23;
-    Sekigahara's reveal of card c was 108 + c; Rheinländer's card c was N*S + S + N + c and chip
-    kind k N*S + S + 2N + 1 + k (N*S + S + N is today's decision count, N + 1 the card count);
-    Verräter's landscapes, set-aside cards and draws started at 56, 68 and 74; Battlecards'
-    arsenal card of global index a was 899 + a and conflict card k 1155 + k. Version 1 knew these
-    five games only, so the list is closed: a game added since has no version-1 replays.
+    Version 1 put chance outcomes after the decision ids; each game's box says by how much
+    (``rivals.boxes.<game>.replay``), and a game without that part (Rosenkönig, whose outcomes
+    were already 0-23, and every game added since version 1) numbers them as today.
     """
-    game = state.game
-    if game.name == "sekigahara":
-        return 109
-    if game.name in ("rheinlaender", "verraeter", "battlecards"):
-        snapshot = cast("dict[str, Any]", state.to_dict())
-        phase = snapshot["phase"]
-        if game.name == "rheinlaender":
-            chips = game.max_chance_outcomes if phase == "landmarks" else 0
-            return game.num_distinct_actions + chips
-        if game.name == "verraeter":
-            return {"ring": 56, "draft": 68}.get(phase, 74)
-        if phase in ("conflict_draw", "flip"):
-            return 1155
-        return 899 + 128 * int(snapshot["subject"])
-    return 0
+    migration = boxes.part(state.game.name, "replay")
+    if migration is None:
+        return 0
+    offset: int = migration.v1_chance_offset(state)
+    return offset
 
 
 def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:

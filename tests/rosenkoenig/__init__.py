@@ -1,0 +1,11 @@
+"""Rosenkönig's tests. ``CONFIGS``: the parameter sets every generic suite runs the game
+under, each with its differential and invariant games in CI (tests/games.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+CONFIGS: list[tuple[dict[str, Any], int, int]] = [
+    ({"players": 2}, 300, 20),
+    ({"players": 4}, 200, 10),
+]

@@ -1,4 +1,5 @@
-"""Benchmarks, printed by ``rivals bench GAME``: one module per game, each returning table rows.
+"""Benchmarks, printed by ``rivals bench GAME``: one module per game (the ``bench`` part of its box,
+``rivals.boxes.<game>.bench``), each returning table rows; ``scale`` and ``learning`` here.
 
 Every compared figure is measured side by side in the same run, alternating A and B over several
 rounds, and reported as medians and a ratio. bench/README.md explains each row.
@@ -7,26 +8,25 @@ rounds, and reported as medians and a ratio. bench/README.md explains each row.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from rich.console import Console
 
+from rivals import boxes
 from rivals._core import game_names
 
 from ._common import Row, Sizes, choose_sizes, machine_line, render
 
 __all__ = ["games", "main"]
 
-# Game name -> module with ``TITLE`` and ``run(sizes, log) -> (rows, notes)``: every public module
-# of this package, found by name, so a game's benchmarks need only their module. ``scale`` and
-# ``learning`` are not games: VectorEnv and search figures over every game (rivals bench scale);
-# VectorEnv encodings, bots inside step() and playouts (rivals bench learning).
+# Name -> module with ``TITLE`` and ``run(sizes, log) -> (rows, notes)``: each game's ``bench``
+# part, so a game's benchmarks need only their module, and two tables that are not games:
+# VectorEnv and search figures over every game (rivals bench scale); VectorEnv encodings, bots
+# inside step() and playouts (rivals bench learning).
 _GAMES: dict[str, ModuleType] = {
-    info.name: importlib.import_module(f"{__name__}.{info.name}")
-    for info in pkgutil.iter_modules(__path__)
-    if not info.name.startswith("_")
+    **{name: module for name in boxes.names() if (module := boxes.part(name, "bench"))},
+    **{name: importlib.import_module(f"{__name__}.{name}") for name in ("learning", "scale")},
 }
 
 

@@ -1,17 +1,3 @@
-"""Battlecards benchmarks: the shared table of games with hidden information (_hidden.py)."""
+"""Importable here as before: the module is ``rivals.boxes.battlecards.bench``."""
 
-from __future__ import annotations
-
-from ._hidden import HiddenInformationBench
-
-BENCH = HiddenInformationBench(
-    name="battlecards",
-    title="Battlecards",
-    seed=20240605,
-    player_counts=(None,),
-    ismcts_iterations={"full": 500, "quick": 100, "tiny": 10},
-    # A playout is about a thousand plies: fewer iterations and positions than short games.
-    ismcts_positions={"full": 60, "quick": 20, "tiny": 3},
-)
-TITLE = BENCH.title
-run = BENCH.run
+from rivals.boxes.battlecards.bench import *  # noqa: F403

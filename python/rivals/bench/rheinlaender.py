@@ -1,15 +1,3 @@
-"""Rheinländer benchmarks: the shared table of games with hidden information (_hidden.py)."""
+"""Importable here as before: the module is ``rivals.boxes.rheinlaender.bench``."""
 
-from __future__ import annotations
-
-from ._hidden import HiddenInformationBench
-
-BENCH = HiddenInformationBench(
-    name="rheinlaender",
-    title="Rheinländer",
-    seed=20240604,
-    player_counts=(3, 5),
-    ismcts_iterations={"full": 1000, "quick": 300, "tiny": 20},
-)
-TITLE = BENCH.title
-run = BENCH.run
+from rivals.boxes.rheinlaender.bench import *  # noqa: F403

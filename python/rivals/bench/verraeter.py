@@ -1,15 +1,3 @@
-"""Verräter benchmarks: the shared table of games with hidden information (_hidden.py)."""
+"""Importable here as before: the module is ``rivals.boxes.verraeter.bench``."""
 
-from __future__ import annotations
-
-from ._hidden import HiddenInformationBench
-
-BENCH = HiddenInformationBench(
-    name="verraeter",
-    title="Verräter",
-    seed=20240603,
-    player_counts=(4, 3),
-    ismcts_iterations={"full": 2000, "quick": 500, "tiny": 50},
-)
-TITLE = BENCH.title
-run = BENCH.run
+from rivals.boxes.verraeter.bench import *  # noqa: F403

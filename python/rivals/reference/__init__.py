@@ -14,20 +14,10 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Protocol
 
-from . import battlecards, rheinlaender, rosenkoenig, sekigahara, verraeter
+from rivals import boxes
 
 CHANCE = -1
 TERMINAL = -4
-
-# Game name -> module. Each module provides ``Game(**params)`` (ValueError for unknown
-# parameters or bad values, naming what is accepted).
-_GAMES: dict[str, ModuleType] = {
-    "battlecards": battlecards,
-    "rheinlaender": rheinlaender,
-    "rosenkoenig": rosenkoenig,
-    "sekigahara": sekigahara,
-    "verraeter": verraeter,
-}
 
 
 class State(Protocol):
@@ -67,17 +57,29 @@ class Game(Protocol):
 
 
 def games() -> list[str]:
-    """Sorted names of the games that have a reference implementation."""
-    return sorted(_GAMES)
+    """Sorted names of the games that have a reference implementation: the games whose box
+    (``rivals.boxes.<game>``) has a ``reference`` module."""
+    return [name for name in boxes.names() if boxes.part(name, "reference") is not None]
 
 
 def make(name: str, **params: Any) -> Game:
-    """The reference ``Game`` called ``name``; ``ValueError`` for an unknown name or parameter."""
-    module = _GAMES.get(name) if isinstance(name, str) else None
+    """The reference ``Game`` called ``name``; ``ValueError`` for an unknown name or parameter.
+
+    Each game's module provides ``Game(**params)`` (ValueError for unknown parameters or bad
+    values, naming what is accepted)."""
+    module = boxes.part(name, "reference") if isinstance(name, str) else None
     if module is None:
         raise ValueError(f"unknown reference game {name!r}; accepted: {', '.join(games())}")
     factory: Callable[..., Game] = module.Game
     return factory(**params)
+
+
+def __getattr__(name: str) -> ModuleType:
+    """``reference.<game>``: the reference module of every game, as ``reference.make`` finds it."""
+    module = boxes.part(name, "reference") if not name.startswith("_") else None
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return module
 
 
 __all__ = [
@@ -85,11 +87,6 @@ __all__ = [
     "TERMINAL",
     "Game",
     "State",
-    "battlecards",
     "games",
     "make",
-    "rheinlaender",
-    "rosenkoenig",
-    "sekigahara",
-    "verraeter",
 ]

@@ -6,27 +6,26 @@ replays and analysis). ``result_text`` says how a game ended in words, ``move_te
 move of the history reads to a seat (hiding what it may not see), ``menu`` groups the legal moves
 for a person to choose from and ``moves_help`` explains a game's moves briefly.
 
-A game gets its own versions by adding a module ``rivals.render.<game name>`` that defines any of
-``render(state, names, player)`` (with a ``compact`` flag too if it has a shorter picture for a
-short terminal), ``seat_label(num_players, seat)``, ``result_text(state)``,
+A game gets its own versions in the ``terminal`` module of its box (``rivals.boxes.<game>``),
+which defines any of ``render(state, names, player)`` (with a ``compact`` flag too if it has a
+shorter picture for a short terminal), ``seat_label(num_players, seat)``, ``result_text(state)``,
 ``move_texts(state, viewer, start)``, ``menu(state)``, ``parse(state, text)`` and ``HELP``;
 whatever a module leaves out, or a game without a module, falls back to the plain versions here.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, cast
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from rivals import boxes
 from rivals._core import CHANCE, State
 
 __all__ = [
@@ -46,8 +45,6 @@ __all__ = [
     "seat_name",
 ]
 
-_modules: dict[str, ModuleType | None] = {}
-
 
 @dataclass(frozen=True)
 class MenuGroup:
@@ -60,24 +57,8 @@ class MenuGroup:
     note: str = ""
 
 
-def _module(game_name: str) -> ModuleType | None:
-    if game_name not in _modules:
-        qualified = f"{__name__}.{game_name}"
-        try:
-            _modules[game_name] = importlib.import_module(qualified)
-        except ModuleNotFoundError as error:
-            # Only a missing renderer means "use the fallback"; a renderer that itself fails to
-            # import something is a bug that should surface.
-            if error.name != qualified:
-                raise
-            _modules[game_name] = None
-    return _modules[game_name]
-
-
 def _hook(game_name: str, hook: str) -> Callable[..., Any] | None:
-    module = _module(game_name)
-    found = getattr(module, hook, None) if module is not None else None
-    return cast("Callable[..., Any] | None", found)
+    return boxes.hook(game_name, "terminal", hook)
 
 
 def _check_seat(state: State, player: int | None) -> None:
@@ -256,7 +237,7 @@ def rules_hint(game_name: str) -> str:
 
 def moves_help(game_name: str) -> str:
     """A few lines on the moves of game ``game_name`` and where its rules are."""
-    module = _module(game_name)
+    module = boxes.part(game_name, "terminal")
     text = str(getattr(module, "HELP", "")) if module is not None else ""
     # One paragraph, wrapped by the terminal rather than where the source breaks its lines.
     text = " ".join(text.split())

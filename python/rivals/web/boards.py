@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from rivals._core import State
-from rivals.render.svg import rheinlaender as rheinlaender_svg
-from rivals.render.svg import rosenkoenig as rosenkoenig_svg
-from rivals.render.svg import verraeter as verraeter_svg
+from rivals.boxes.rheinlaender import svg as rheinlaender_svg
+from rivals.boxes.rosenkoenig import svg as rosenkoenig_svg
+from rivals.boxes.verraeter import svg as verraeter_svg
 
 __all__ = ["targets"]
 

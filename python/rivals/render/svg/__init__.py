@@ -4,7 +4,7 @@
 with hidden information only what that seat may see appears; ``None`` is a spectator, who sees the
 public part only.
 
-A game gets a picture of its own with a module ``rivals.render.svg.<game name>`` that defines
+A game gets a picture of its own from the ``svg`` module of its box (``rivals.boxes.<game>``):
 ``draw(state, player, moves) -> str``; ``moves`` is the list of ``Move`` that led to ``state``, so a
 picture can highlight the last move without replaying the game. A game without a module gets the
 generic picture here: the game's own text picture (its observation string for a seat, the whole
@@ -15,13 +15,12 @@ may not see.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any, cast
+from typing import Any
 from xml.sax.saxutils import escape as _escape
 
+from rivals import boxes
 from rivals import render as _render
 from rivals._core import CHANCE, State
 from rivals.render import player_label, result_text
@@ -47,8 +46,6 @@ PAPER = "#fbf7ee"
 HIGHLIGHT = "#1e7bd6"
 # How far fitted() squeezes a text before it cuts it instead: letters at 3/4 of their width.
 SQUEEZE = 4 / 3
-
-_modules: dict[str, ModuleType | None] = {}
 
 
 @dataclass(frozen=True)
@@ -131,24 +128,8 @@ def document(width: int, height: int, body: str, title: str) -> str:
     )
 
 
-def _module(game_name: str) -> ModuleType | None:
-    if game_name not in _modules:
-        qualified = f"{__name__}.{game_name}"
-        try:
-            _modules[game_name] = importlib.import_module(qualified)
-        except ModuleNotFoundError as error:
-            # Only a missing module means "use the generic picture"; a module that itself fails
-            # to import something is a bug that should surface.
-            if error.name != qualified:
-                raise
-            _modules[game_name] = None
-    return _modules[game_name]
-
-
 def _hook(game_name: str, hook: str) -> Callable[..., Any] | None:
-    module = _module(game_name)
-    found = getattr(module, hook, None) if module is not None else None
-    return cast("Callable[..., Any] | None", found)
+    return boxes.hook(game_name, "svg", hook)
 
 
 def _check_player(state: State, player: int | None) -> None:

@@ -1,0 +1,1 @@
+"""Sekigahara's box: every part of the game on the Python side (see ``rivals.boxes``)."""
