@@ -1,6 +1,6 @@
 """How much duplicate games narrow the Elo interval against unpaired games of the same count.
 
-    nice python bench/duplicate_interval.py                       # the figures in docs/bots.md
+    nice python bench/duplicate_interval.py               # the figures in docs/bots-results.md
     nice python bench/duplicate_interval.py --games 100 --seeds 3 --pairing sekigahara/mcts
 
 For each game, two bots play ``--games`` games per seed, once as duplicate pairs (the same deals,

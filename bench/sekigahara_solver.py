@@ -1,7 +1,7 @@
 """Sekigahara's bots against the exact solver: how often each bot's move is optimal, and how much
 expected value its moves lose, by the number of cards left.
 
-    nice python bench/sekigahara_solver.py                 # the figures in docs/bots.md
+    nice python bench/sekigahara_solver.py                 # the figures in docs/bots-results.md
     nice python bench/sekigahara_solver.py --games 4 --deck 1 --deck 2
     nice python bench/sekigahara_solver.py --deck 1 --deck 2 --bot "mcts 1000" --bot "alphabeta 8"
 

@@ -249,7 +249,7 @@ def test_a_bench_script_stops_on_ctrl_c_without_a_traceback() -> None:
 
 
 def test_the_bots_page_accounts_for_every_pairing_of_the_interval_script() -> None:
-    """docs/bots.md, "What duplicate pairs buy": a row for each pairing of
+    """docs/bots-results.md, "What duplicate pairs buy": a row for each pairing of
     bench/duplicate_interval.py, or a word that it is not in the table."""
     root = Path(__file__).resolve().parents[1]
     spec = importlib.util.spec_from_file_location(
@@ -258,7 +258,7 @@ def test_the_bots_page_accounts_for_every_pairing_of_the_interval_script() -> No
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    page = (root / "docs" / "bots.md").read_text(encoding="utf-8")
+    page = (root / "docs" / "bots-results.md").read_text(encoding="utf-8")
     section = page.split("### What duplicate pairs buy", 1)[1].split("\n- ", 1)[0]
     titles = {
         rivals.make(name).info.long_name.split()[0].strip(":"): name for name in rivals.games()

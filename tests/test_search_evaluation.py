@@ -546,9 +546,9 @@ def test_the_tuned_presets_cut_rollouts_off(name: str) -> None:
 
 
 def test_rosenkoenigs_best_backs_up_the_calibrated_evaluation_and_explores_narrowly() -> None:
-    """docs/bots.md, "How the presets were chosen" and "The strength of `best`": Rosenkönig cuts
-    its rollouts off with the calibrated evaluation, mixes that evaluation's implicit minimax into
-    selection and explores less widely than plain mcts."""
+    """docs/bots-results.md, "How the presets were chosen" and "The strength of `best`":
+    Rosenkönig cuts its rollouts off with the calibrated evaluation, mixes that evaluation's
+    implicit minimax into selection and explores less widely than plain mcts."""
     game = rivals.make("rosenkoenig")
     tuned = rivals.bots.make("best", game).params
     plain = rivals.bots.make("mcts", game).params
@@ -559,13 +559,14 @@ def test_rosenkoenigs_best_backs_up_the_calibrated_evaluation_and_explores_narro
 
 
 def test_verraeters_best_plays_its_rollouts_to_the_end() -> None:
-    # The cut-off lost there (docs/bots.md), so its preset keeps full rollouts.
+    # The cut-off lost there (docs/bots-results.md), so its preset keeps full rollouts.
     params = rivals.bots.make("best", rivals.make("verraeter")).params
     assert params["rollout_depth"] is None
 
 
 def test_battlecards_best_shares_each_deal_among_simulations() -> None:
-    # Dealing costs most of a simulation there (docs/bots.md), so its preset deals less often.
+    # Dealing costs most of a simulation there (docs/bots-results.md), so its preset deals less
+    # often.
     game = rivals.make("battlecards")
     assert rivals.bots.make("best", game).params["simulations_per_deal"] == 16
     assert rivals.bots.make("ismcts", game).params["simulations_per_deal"] == 1
