@@ -410,3 +410,46 @@ def test_a_solver_waiting_for_the_shared_table_keeps_to_its_time_budget() -> Non
     solving.join()
     assert still_solving and len(failures) == 1, "the opening was solved in under a second?"
     assert waited < 2.5  # not until the table was free
+
+
+def endgame_positions(deck: int) -> Iterator[rivals.State]:
+    """Decision states of seeded random games, each once its deck is down to ``deck`` cards."""
+    game = rivals.make("sekigahara")
+    for seed in range(1000):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node() and len(state.to_dict()["deck"]) <= deck:
+                yield state
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_best_plays_the_solvers_move_where_the_solver_reaches() -> None:
+    """mcts's solve_s (Sekigahara's best): from three cards in the deck on, the move is one the
+    exact solver values best, however few simulations the search would have had."""
+    game = rivals.make("sekigahara")
+    solver = rivals.bots.make("solver", game)  # one table for every position: quicker
+    assert rivals.bots.make("best", game).params["solve_s"] > 0
+    # A limit no solve here comes near, so that the test does not depend on the machine's load.
+    best = rivals.bots.make("best", game, time_s=0, iterations=1, solve_s=60)
+    plain = rivals.bots.make("best", game, time_s=0, iterations=1, solve_s=None)
+    differs = counted = 0
+    for state in endgame_positions(deck=3):
+        if counted == 8:
+            break
+        values = {}
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            sign = 1 if state.current_player() == 0 else -1
+            values[action] = sign * solver.analyse(child)["returns"][0]
+        top = max(values.values())
+        if min(values.values()) == pytest.approx(top):
+            continue  # every move is as good
+        counted += 1
+        assert values[best.step(state)] == pytest.approx(top)
+        assert best.stats()["visits"] == 0  # played as the solver says, without a search
+        differs += values[plain.step(state)] < top - 1e-9
+    # A search of one simulation misses the best move somewhere: the solver is what found it.
+    assert counted == 8 and differs > 0
