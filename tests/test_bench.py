@@ -269,3 +269,36 @@ def test_the_bots_page_accounts_for_every_pairing_of_the_interval_script() -> No
         if title in titles
     }
     assert told == set(script.PAIRINGS)
+
+
+HEADER_LINES = ("- Command: `rivals bench ", "- Run: started ", "- Machine: ", "- Load average: ")
+
+
+def test_the_markdown_page_is_one_run_with_its_date_machine_and_load() -> None:
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        status = bench.main(["sekigahara"], quick=True, tiny=True, markdown_page=True)
+    assert status == 0
+    page = buffer.getvalue()
+    lines = page.splitlines()
+    assert lines[0] == "# Benchmarks: measured figures"
+    for start in HEADER_LINES:
+        assert sum(line.startswith(start) for line in lines) == 1, (start, page)
+    assert re.search(r"- Run: started \d{4}-\d\d-\d\d \d\d:\d\d UTC, ended \d{4}-\d\d-\d\d", page)
+    assert "## Sekigahara benchmarks (tiny mode)" in lines
+    rows = [line.split(" | ") for line in lines if re.match(r"\| \d+ \| ", line)]
+    assert len(rows) >= 7 and all(len(row) == 7 for row in rows)
+    assert rows[0][1] == "random playouts: games/s, C++ / reference"
+    assert number(rows[0][2]) > 0
+
+
+def test_the_benchmarks_page_is_what_the_command_wrote() -> None:
+    """docs/benchmarks.md is written whole by ``rivals bench --markdown``: its tables are those of
+    the one run its header dates, never figures of another time beside them."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md").read_text("utf-8")
+    lines = page.splitlines()
+    assert lines[0] == "# Benchmarks: measured figures"
+    for start in HEADER_LINES:
+        assert sum(line.startswith(start) for line in lines) == 1, start
+    titles = [line for line in lines if line.startswith("## ")]
+    assert titles and all(title.endswith(" mode)") for title in titles), titles

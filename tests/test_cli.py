@@ -922,17 +922,23 @@ def test_no_command_prints_help(capsys: Capture) -> None:
 def test_bench_calls_rivals_bench(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
     from rivals import bench
 
-    calls: list[tuple[list[str], bool]] = []
+    calls: list[tuple[list[str], bool, bool]] = []
 
-    def fake(games: list[str], quick: bool) -> int:
-        calls.append((games, quick))
+    def fake(games: list[str], quick: bool, markdown_page: bool = False) -> int:
+        calls.append((games, quick, markdown_page))
         return 0
 
     monkeypatch.setattr(bench, "main", fake)
     assert cli.main(["bench", "rosenkoenig", "--quick"]) == 0
     assert cli.main(["bench"]) == 0
     assert cli.main(["bench", "scale"]) == 0
-    assert calls == [(["rosenkoenig"], True), (rivals.games(), False), (["scale"], False)]
+    assert cli.main(["bench", "sekigahara", "--markdown"]) == 0
+    assert calls == [
+        (["rosenkoenig"], True, False),
+        (rivals.games(), False, False),
+        (["scale"], False, False),
+        (["sekigahara"], False, True),
+    ]
     status, _, err = run(capsys, "bench", "chess")
     assert status == 2 and "chess" in err
 
@@ -1015,10 +1021,11 @@ def test_bench_help_names_every_benchmark_that_is_not_a_game(
 def test_render_falls_back_to_str(monkeypatch: pytest.MonkeyPatch) -> None:
     from rich.console import Console
 
-    from rivals import render
+    from rivals import boxes, render
 
     state = rivals.make("rosenkoenig").new_initial_state()
-    monkeypatch.setitem(render._modules, "rosenkoenig", None)
+    # As for a game whose box has no terminal pictures.
+    monkeypatch.setitem(boxes._found, ("rosenkoenig", "terminal"), None)
     console = Console(width=100, record=True)
     console.print(render.render(state, ["you", "mcts"]))
     text = console.export_text()

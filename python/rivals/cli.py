@@ -1035,7 +1035,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     unknown = [name for name in args.games if name not in known]
     if unknown:
         raise CliError(f"unknown benchmark {unknown[0]!r}; choose from {', '.join(known)}")
-    status = bench.main(list(args.games) or rivals.games(), args.quick)
+    status = bench.main(list(args.games) or rivals.games(), args.quick, markdown_page=args.markdown)
     return status if isinstance(status, int) else 0
 
 
@@ -1336,6 +1336,12 @@ def build_parser() -> ArgumentParser:
         "encodings, bots inside step() and playouts); default: every game",
     )
     bench.add_argument("--quick", action="store_true", help="a short run")
+    bench.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print one Markdown page of every table, with the run's date, machine and load "
+        "(docs/benchmarks.md is written so)",
+    )
     bench.set_defaults(handler=cmd_bench)
 
     games = commands.add_parser("games", help="list the games")

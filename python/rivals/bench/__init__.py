@@ -8,6 +8,7 @@ rounds, and reported as medians and a ratio. bench/README.md explains each row.
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
@@ -16,7 +17,7 @@ from rich.console import Console
 from rivals import boxes
 from rivals._core import game_names
 
-from ._common import Row, Sizes, choose_sizes, machine_line, render
+from ._common import Row, Sizes, choose_sizes, cpu_model, load_line, machine_line, markdown, render
 
 __all__ = ["games", "main"]
 
@@ -41,12 +42,16 @@ def main(
     *,
     tiny: bool | None = None,
     pyspiel: bool | None = None,
+    markdown_page: bool = False,
 ) -> int:
     """Runs the benchmarks of ``games`` (every game that has some if empty), a table per game.
 
     ``quick`` does less work per measurement. ``tiny`` (default: RIVALS_BENCH_TINY=1) shrinks
     everything to a couple of seconds for tests and turns the pyspiel row off; ``pyspiel``
-    (default: RIVALS_BENCH_PYSPIEL) turns it on or off explicitly. Returns an exit status.
+    (default: RIVALS_BENCH_PYSPIEL) turns it on or off explicitly. ``markdown_page`` prints one
+    Markdown page of every table instead, headed by when the run started and ended, the machine and
+    its load then (``rivals bench --markdown > docs/benchmarks.md``), so that the tables on the
+    page are always those of one run. Returns an exit status.
     """
     out = Console()
     err = Console(stderr=True)
@@ -70,14 +75,36 @@ def main(
     def log(message: str) -> None:
         err.print(f"[dim]{message}[/dim]", highlight=False)
 
+    started, load_before = _now(), load_line()
+    tables = []
     for name in selected:
         module = _GAMES[name]
         runner: Callable[[Sizes, Callable[[str], None]], tuple[list[Row], list[str]]] = module.run
         rows, notes = runner(sizes, log)
-        render(
-            out,
-            f"{module.TITLE} benchmarks ({sizes.mode} mode)",
-            rows,
-            [*notes, f"Machine: {machine_line()}."],
-        )
+        title = f"{module.TITLE} benchmarks ({sizes.mode} mode)"
+        if markdown_page:
+            tables.append(markdown(title, rows, notes))
+        else:
+            render(out, title, rows, [*notes, f"Machine: {machine_line()}."])
+    if markdown_page:
+        head = [
+            "# Benchmarks: measured figures",
+            "",
+            "Written by `rivals bench --markdown` in one run; run it again to replace this page",
+            "whole (`rivals bench --markdown > docs/benchmarks.md`). What each row measures:",
+            "`bench/README.md`. Speeds are never asserted in tests; these are the figures of one",
+            "machine at one time, and on a shared machine the paired ratios mean more than the",
+            "absolute figures.",
+            "",
+            f"- Command: `rivals bench {' '.join(selected)}` ({sizes.mode} mode)",
+            f"- Run: started {started}, ended {_now()}",
+            f"- Machine: {machine_line()}" + (f", {cpu_model()}" if cpu_model() else ""),
+            f"- Load average: {load_before} at the start, {load_line()} at the end",
+            "",
+        ]
+        print("\n".join(head) + "\n" + "\n\n".join(tables), end="")
     return 0
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

@@ -209,6 +209,49 @@ def machine_line() -> str:
     )
 
 
+def cpu_model() -> str:
+    """The processor's name as the system gives it (Linux: /proc/cpuinfo), or ''."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
+def load_line() -> str:
+    """The load average over 1, 5 and 15 minutes, where the system has one."""
+    try:
+        one, five, fifteen = os.getloadavg()
+    except (AttributeError, OSError):
+        return "not available"
+    return f"{one:.1f}, {five:.1f}, {fifteen:.1f} (1, 5, 15 min)"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def markdown(title: str, rows: Sequence[Row], notes: Sequence[str]) -> str:
+    """One table as Markdown, with the columns of ``render`` and its notes below it."""
+    lines = [
+        f"## {title}",
+        "",
+        "| # | measurement | rivals | baseline | ratio | clock | target |",
+        "| --- | --- | ---: | ---: | ---: | --- | --- |",
+    ]
+    for row in rows:
+        baseline = row.note if row.baseline is None and row.note else fmt_number(row.baseline)
+        cells = [row.section, row.label, fmt_number(row.rivals), baseline, fmt_ratio(row.ratio)]
+        cells += [row.clock, row.target]
+        lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
+    lines.append("")
+    lines += [f"- {note}" for note in notes]
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def render(console: Console, title: str, rows: Sequence[Row], notes: Sequence[str]) -> None:
     table = Table(title=title, title_justify="left")
     table.add_column("#", justify="right")
