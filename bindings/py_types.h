@@ -138,7 +138,11 @@ struct PyBot {
   }
 };
 
-void bind_vector_env(nanobind::module_& m);
+// Each bound class, from a file of its own (the module, module.cpp, calls them in this order).
+void bind_game(nanobind::module_& m);
+void bind_state(nanobind::module_& m);
+void bind_bot(nanobind::module_& m);
 void bind_game_info(nanobind::module_& m);
+void bind_vector_env(nanobind::module_& m);
 
 }  // namespace rivals::bindings

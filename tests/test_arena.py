@@ -25,7 +25,7 @@ BOTS: list[arena.BotSpec] = [("mcts", {"iterations": 20}), ("random", {})]
 def test_local_chunks_and_threads_give_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
     game = rivals.make("rosenkoenig")
     direct = game.play_match(BOTS, 12, seed=3, keep_histories=True)
-    monkeypatch.setattr(arena, "CHUNK_SECONDS", 0.0)
+    monkeypatch.setattr(arena.backends, "CHUNK_SECONDS", 0.0)
     for threads in (1, 2):
         seen: list[int] = []
         result = arena.run(
@@ -330,7 +330,7 @@ def test_iteration_budgets_give_the_same_file_whatever_the_threads(
 ) -> None:
     files = []
     for threads, chunk_seconds in ((1, 0.5), (2, 0.0), (2, 0.5)):
-        monkeypatch.setattr(arena, "CHUNK_SECONDS", chunk_seconds)
+        monkeypatch.setattr(arena.backends, "CHUNK_SECONDS", chunk_seconds)
         path = tmp_path / f"{threads}-{chunk_seconds}.jsonl"
         with arena.Arena(
             small_lineup(name), 5, seed=9, out=path, backend=arena.LocalBackend(threads)

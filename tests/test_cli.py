@@ -124,7 +124,7 @@ def test_arena_is_independent_of_threads_and_chunks(
         assert status == 0
         outputs.append((table_rows(out, ["mcts", "random"]), path.read_bytes()))
     # Chunks of one game each (the chunk size follows the time per chunk) change nothing either.
-    monkeypatch.setattr(rivals.arena, "CHUNK_SECONDS", 0.0)
+    monkeypatch.setattr(rivals.arena.backends, "CHUNK_SECONDS", 0.0)
     path = tmp_path / "chunked.jsonl"
     status, out, _ = run(capsys, *common, "--threads", "1", "--out", str(path))
     outputs.append((table_rows(out, ["mcts", "random"]), path.read_bytes()))

@@ -135,7 +135,7 @@ def test_the_sprt_stops_at_its_decision_whatever_the_chunks(
     earlier.write_bytes(b"".join(lines[:-2]))
     assert stats.Sprt(0, 150).decision(arena.tally(earlier).counts()[::-1]) is None
     # Tiny chunks, and a resume from the middle, stop at the same game with the same file.
-    monkeypatch.setattr(arena, "CHUNK_SECONDS", 0.0)
+    monkeypatch.setattr(arena.backends, "CHUNK_SECONDS", 0.0)
     part = tmp_path / "part.jsonl"
     part.write_bytes(b"".join(lines[:5]))
     with sprt_arena(part, 400, resume=True) as match:

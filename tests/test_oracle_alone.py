@@ -66,3 +66,19 @@ print(json.dumps({
     assert len(result["games"]) == 5
     for name, (length, returns) in result["played"].items():
         assert length > 10 and len(returns) >= 2, name
+
+
+def test_the_package_s_names_are_there_when_first_used() -> None:
+    """``import rivals`` loads the engine lazily, and every name it had is still an attribute."""
+    out = run_isolated(
+        """
+        import sys
+        import rivals
+        print("rivals._core" in sys.modules)
+        names = ["CHANCE", "TERMINAL", "BudgetExceeded", "Game", "GameInfo", "State",
+                 "VectorEnv", "game_names", "make_game", "bots", "replay"]
+        print(all(hasattr(rivals, name) for name in names), "rivals._core" in sys.modules)
+        print(rivals.CHANCE, rivals.TERMINAL, rivals.make_game("sekigahara", {}).name)
+        """
+    )
+    assert out.split() == ["False", "True", "True", "-1", "-4", "sekigahara"]

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rivals import bots, replay
     from rivals._core import CHANCE, TERMINAL, BudgetExceeded, Game, GameInfo, State
+    from rivals._core import game_names as game_names
+    from rivals._core import make_game as make_game
     from rivals.vector_env import VectorEnv
 
 __all__ = [
@@ -43,7 +45,10 @@ __version__ = "0.1.0"
 _SUBMODULES = frozenset(
     {"arena", "bots", "reference", "render", "replay", "rulebook", "stats", "tournament", "viewer"}
 )
-_ENGINE_NAMES = frozenset({"CHANCE", "TERMINAL", "BudgetExceeded", "Game", "GameInfo", "State"})
+# The engine's names that ``import rivals`` made attributes of the package before it loaded lazily.
+_ENGINE_NAMES = frozenset(
+    {"CHANCE", "TERMINAL", "BudgetExceeded", "Game", "GameInfo", "State", "game_names", "make_game"}
+)
 
 
 def __getattr__(name: str) -> Any:

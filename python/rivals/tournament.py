@@ -1,6 +1,9 @@
 """Tournaments: every pairing of a list of bots (round robin) or the first against each other
 (gauntlet), played as arenas into one replay log, rated by maximum likelihood.
 
+Past 600 lines on purpose: a tournament is one object (its pairings, their resumption from one log
+and the ratings), and its parts shared with the arena already live in ``rivals.arena``.
+
 >>> import rivals
 >>> from rivals import tournament
 >>> game = rivals.make("sekigahara")

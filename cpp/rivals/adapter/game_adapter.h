@@ -4,7 +4,8 @@
 // concrete State with no virtual call per move.
 //
 // This layer sits above both the core and the bots (it builds a game's bots by name), so neither
-// of them depends on it; each game's register.cpp instantiates it once.
+// of them depends on it; each game's register.cpp instantiates it once. One header on purpose:
+// it is one class template per type-erased interface, instantiated per game.
 #pragma once
 
 #include <algorithm>

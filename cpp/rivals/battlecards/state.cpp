@@ -1,3 +1,5 @@
+// Battlecards' hot path, one file as its rules page's Flow procedure is one sequence of steps
+// (docs/rules/battlecards.md); the game's presentation is game.cpp, resampling hidden.cpp.
 #include "rivals/battlecards/state.h"
 
 #include "rivals/core/zobrist.h"

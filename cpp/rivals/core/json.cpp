@@ -1,3 +1,5 @@
+// The engine's JSON reader and writer: one file, as the parser is one recursive descent with its
+// error reporting (line, column and entry).
 #include "rivals/core/json.h"
 
 #include <algorithm>

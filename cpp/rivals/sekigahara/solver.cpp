@@ -1,3 +1,5 @@
+// Sekigahara's exact solver (solver.h). One file on purpose: the table, its concurrent solving and
+// the search that fills it are one algorithm, documented in docs/rules/sekigahara.md.
 #include "rivals/sekigahara/solver.h"
 
 #include <algorithm>

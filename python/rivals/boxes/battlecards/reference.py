@@ -1,5 +1,8 @@
 """Pure-Python reference implementation of Battlecards: Western European Theater.
 
+One module on purpose, long as the rules are: it is read beside its rules page, step for step,
+and split into parts it would be harder to check against the page.
+
 This module is the oracle that the fast engine is checked against, so it is written for clarity:
 sets of card indices, a phase string and one method per step of the Flow procedure of
 ``docs/rules/battlecards.md``, whose names it follows (``start_turn``, ``run_effects``,

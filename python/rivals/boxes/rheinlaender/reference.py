@@ -1,5 +1,8 @@
 """Pure-Python reference implementation of Rheinländer.
 
+One module on purpose, long as the rules are: it is read beside its rules page, step for step,
+and split into parts it would be harder to check against the page.
+
 This module is the oracle that the fast engine is checked against, so it is written for clarity:
 per-space lists, domains found by breadth-first search over the map's adjacency, the turn's
 consequences spelt out step by step. It implements exactly ``docs/rules/rheinlaender.md``; the

@@ -1,5 +1,8 @@
 """Pure-Python reference implementation of Sekigahara.
 
+One module on purpose, long as the rules are: it is read beside its rules page, step for step,
+and split into parts it would be harder to check against the page.
+
 This module is the oracle that the fast engine is checked against, so it is written for clarity:
 lists and dicts, explicit loops, a phase string. It implements exactly
 ``docs/rules/sekigahara.md``; the comments cite that page.

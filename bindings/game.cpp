@@ -1,0 +1,273 @@
+// The Python class Game: a game of the engine, its rules, parameters and batch runs.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <pthread.h>
+
+#include <atomic>
+#include <climits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "convert.h"
+#include "py_types.h"
+#include "rivals/core/any_game.h"
+#include "rivals/core/data.h"
+#include "rivals/core/error.h"
+#include "rivals/core/interrupt.h"
+#include "rivals/core/json.h"
+#include "rivals/core/registry.h"
+#include "rivals/core/threads.h"
+
+#include "shared.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace rivals::bindings {
+
+void bind_game(nb::module_& m) {
+  nb::class_<PyGame>(m, "Game", "A game: its rules and parameters. Make one with rivals.make().")
+      .def_prop_ro("name", [](const PyGame& g) { return g.impl->name(); })
+      .def_prop_ro(
+          "params", [](const PyGame& g) { return nb::cast<AnyDict>(to_python(g.impl->params())); },
+          "Every parameter, defaults filled in.")
+      .def_prop_ro(
+          "data", [](const PyGame& g) { return nb::cast<AnyDict>(to_python(g.impl->data())); },
+          "The documents of the data parameters (card sets, maps), by parameter name.")
+      .def(
+          "__getattr__",
+          [](const PyGame& g, const nb::str& attribute) {
+            const std::string name = to_utf8(attribute, "attribute name");
+            const Json* document = g.impl->data().find(name);
+            if (document == nullptr)
+              throw nb::attribute_error(("a " + g.impl->name() + " game has no attribute " +
+                                         quoted(name) + " (nor a data parameter of that name)")
+                                            .c_str());
+            return to_python(*document);
+          },
+          "name"_a, nb::sig("def __getattr__(self, name: str) -> typing.Any"),
+          "A data parameter's document by the parameter's name (game.map is game.data['map']).")
+      .def_prop_ro(
+          "info", [](const PyGame& g) { return g.impl->info(); },
+          "What the game is: names, players, information, utility, what the engine offers.")
+      .def_prop_ro("num_players", [](const PyGame& g) { return g.impl->num_players(); })
+      .def_prop_ro("num_distinct_actions",
+                   [](const PyGame& g) { return g.impl->num_distinct_actions(); })
+      .def_prop_ro("max_chance_outcomes",
+                   [](const PyGame& g) { return g.impl->max_chance_outcomes(); })
+      .def_prop_ro(
+          "max_game_length", [](const PyGame& g) { return g.impl->max_game_length(); },
+          "An upper bound on the number of actions in a game, chance included.")
+      .def_prop_ro("observation_shape",
+                   [](const PyGame& g) {
+                     const auto& shape = g.impl->observation_shape();
+                     nb::list dims;
+                     for (int d : shape) dims.append(d);
+                     return Shape(nb::tuple(dims));
+                   })
+      .def_prop_ro(
+          "compact_observation_shape",
+          [](const PyGame& g) {
+            nb::list dims;
+            for (int d : g.impl->compact_board_shape()) dims.append(d);
+            nb::dict out;
+            out["board"] = Shape(nb::tuple(dims));
+            out["features"] = Shape(nb::make_tuple(g.impl->compact_features_size()));
+            return out;
+          },
+          nb::sig("def compact_observation_shape(self) -> dict[str, tuple[int, ...]]"),
+          "The shapes of the compact observation: {'board': ..., 'features': (F,)}.")
+      .def_prop_ro(
+          "max_legal_actions", [](const PyGame& g) { return g.impl->max_legal_actions(); },
+          "An upper bound on the number of legal actions of any decision.")
+      .def("new_initial_state",
+           [](const PyGame& g) { return PyState{g.impl->new_initial_state()}; })
+      .def(
+          "state_from_history",
+          [](const PyGame& g, nb::handle actions) {
+            return PyState{g.impl->state_from_history(to_actions(*g.impl, actions))};
+          },
+          "actions"_a.none(),
+          "Replays the actions with full checks; ValueError names the first bad one.")
+      .def(
+          "random_playouts",
+          [](const PyGame& g, nb::handle num_games_arg, nb::handle seed_arg,
+             nb::handle threads_arg) {
+            const int num_games = to_num_games(*g.impl, num_games_arg, "random_playouts");
+            const std::uint64_t seed = to_seed(seed_arg);
+            const int threads = to_threads(*g.impl, threads_arg, "random_playouts");
+            MatchResults results;
+            {
+              nb::gil_scoped_release release;
+              results = g.impl->random_playouts(seed, num_games, threads);
+            }
+            return results_to_python(std::move(results));
+          },
+          "num_games"_a.none(), "seed"_a.none() = 0, "threads"_a.none() = 1,
+          nb::sig("def random_playouts(self, num_games: int, seed: int = 0, threads: int = 1) -> "
+                  "dict[str, typing.Any]"),
+          "Plays uniformly random games in C++ (the GIL released). Returns numpy arrays: "
+          "'returns' [games, players], 'lengths' [games], 'seating' [games, players].")
+      .def(
+          "play_match",
+          [](const PyGame& g, nb::handle bots, nb::handle num_games_arg, nb::handle seed_arg,
+             nb::handle first_game_arg, nb::handle threads_arg, bool keep_histories,
+             nb::handle chance_group_arg) {
+            const auto specs = to_bot_specs(*g.impl, bots);
+            const int num_games = to_num_games(*g.impl, num_games_arg, "play_match");
+            const std::uint64_t seed = to_seed(seed_arg);
+            const std::int64_t first_game = to_integer(
+                first_game_arg, g.impl->name() + " play_match: first_game", 0, kMaxFirstGame);
+            const int threads = to_threads(*g.impl, threads_arg, "play_match");
+            const int chance_group = to_int(
+                chance_group_arg, g.impl->name() + " play_match: chance_group", 1, kMaxChanceGroup);
+            MatchResults results;
+            {
+              nb::gil_scoped_release release;
+              results = g.impl->play_match(specs, seed, first_game, num_games, threads,
+                                           keep_histories, chance_group);
+            }
+            return results_to_python(std::move(results));
+          },
+          "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0,
+          "threads"_a.none() = 1, "keep_histories"_a = false, "chance_group"_a.none() = 1,
+          nb::sig("def play_match(self, bots: object, "
+                  "num_games: int, seed: int = 0, first_game: int = 0, threads: int = 1, "
+                  "keep_histories: bool = False, chance_group: int = 1) -> dict[str, typing.Any]"),
+          "Bots (names or (name, params) pairs, one per seat) play each other in C++. Game i seats "
+          "bot (seat + i) % players in each seat; 'seating' records it. Games i and j with "
+          "i // chance_group == j // chance_group draw their chance outcomes from one stream "
+          "(duplicate games); bots are seeded per game.")
+      .def(
+          "self_play",
+          [](const PyGame& g, nb::handle bots, nb::handle num_games_arg, nb::handle seed_arg,
+             nb::handle first_game_arg, nb::handle threads_arg, nb::handle random_arg) {
+            const auto specs = to_bot_specs(*g.impl, bots);
+            const int num_games = to_num_games(*g.impl, num_games_arg, "self_play");
+            const std::uint64_t seed = to_seed(seed_arg);
+            const std::int64_t first_game = to_integer(
+                first_game_arg, g.impl->name() + " self_play: first_game", 0, kMaxFirstGame);
+            const int threads = to_threads(*g.impl, threads_arg, "self_play");
+            const int random_decisions =
+                to_int(random_arg, g.impl->name() + " self_play: random_decisions", 0,
+                       g.impl->max_game_length());
+            Positions positions;
+            {
+              nb::gil_scoped_release release;
+              positions =
+                  g.impl->self_play(specs, seed, first_game, num_games, threads, random_decisions);
+            }
+            const std::size_t rows = positions.players.size();
+            AnyDict out = results_to_python(std::move(positions.results));
+            out["boards"] = to_numpy(std::move(positions.boards),
+                                     {rows, static_cast<std::size_t>(positions.board_size)});
+            out["features"] = to_numpy(std::move(positions.feature_rows),
+                                       {rows, static_cast<std::size_t>(positions.features)});
+            out["evaluations"] = to_numpy(std::move(positions.evaluation_rows),
+                                          {rows, static_cast<std::size_t>(positions.evaluations)});
+            out["games"] = to_numpy(std::move(positions.games), {rows});
+            out["players"] = to_numpy(std::move(positions.players), {rows});
+            out["movers"] = to_numpy(std::move(positions.movers), {rows});
+            out["search_values"] = to_numpy(std::move(positions.search_values), {rows});
+            const std::size_t entries = positions.policy_rows.size();
+            out["policy_rows"] = to_numpy(std::move(positions.policy_rows), {entries});
+            out["policy_actions"] = to_numpy(std::move(positions.policy_actions), {entries});
+            out["policy_shares"] = to_numpy(std::move(positions.policy_shares), {entries});
+            return out;
+          },
+          "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0,
+          "threads"_a.none() = 1, "random_decisions"_a.none() = 0,
+          nb::sig("def self_play(self, bots: object, num_games: int, seed: int = 0, "
+                  "first_game: int = 0, threads: int = 1, random_decisions: int = 0) -> "
+                  "dict[str, typing.Any]"),
+          "Plays games as play_match does (no duplicate deals) and records every decision from "
+          "every seat's view, for learning: besides play_match's arrays, a row per decision and "
+          "seat of 'boards' [n, board cells] (uint8) and 'features' [n, features] (float32), the "
+          "compact observation from the seat's view; 'evaluations' [n, k] (float32), the game's "
+          "own evaluations (game.info.evaluations but 'net') from the seat's side; 'players' "
+          "(int8), the seat; 'movers' "
+          "(int8), the seat to move; 'games' (int32), the row of 'returns'; 'search_values' "
+          "(float32), in the mover's row the mover's search value of the move played (NaN in "
+          "the other rows, for a bot that gives none, and for the first random_decisions "
+          "decisions of each game, which are uniformly random); 'policy_rows', "
+          "'policy_actions' (int32) and 'policy_shares' (float32), the search's visits as a "
+          "policy: entry k gives the mover's row, a decision and its share of the root's "
+          "simulations.")
+      .def_prop_ro(
+          "state_size", [](const PyGame& g) { return g.impl->state_size(); },
+          "Bytes of the engine's concrete state (a benchmark figure).")
+      .def(
+          "copy_ns",
+          [](const PyGame& g, nb::handle copies_arg) {
+            const int copies =
+                to_int(copies_arg, g.impl->name() + " copy_ns: copies", 1, kMaxCopies);
+            nb::gil_scoped_release release;
+            return g.impl->copy_ns(copies);
+          },
+          "copies"_a.none() = 1000000, nb::sig("def copy_ns(self, copies: int = 1000000) -> float"),
+          "Mean nanoseconds to copy a mid-game state (a benchmark figure).")
+      .def(
+          "evaluation_ns",
+          [](const PyGame& g, const std::string& evaluation, nb::handle network,
+             nb::handle count_arg) {
+            const Json network_value = from_python(network, "network");
+            const int count =
+                to_int(count_arg, g.impl->name() + " evaluation_ns: count", 1, kMaxCopies);
+            nb::gil_scoped_release release;
+            return g.impl->evaluation_ns(evaluation, network_value, count);
+          },
+          "evaluation"_a, "network"_a.none() = nb::none(), "count"_a.none() = 100000,
+          nb::sig("def evaluation_ns(self, evaluation: str, network: str | dict[str, object] | "
+                  "None = None, count: int = 100000) -> float"),
+          "Mean CPU nanoseconds of one evaluation (a benchmark figure; state.evaluate's "
+          "arguments) over the decision positions of a random game.")
+      .def(
+          "make_bot",
+          [](const PyGame& g, const nb::str& name, nb::handle params, nb::handle seed_arg) {
+            const std::uint64_t seed = to_seed(seed_arg);
+            return PyBot{g.impl->make_bot(
+                {to_utf8(name, "bot name"), from_python(params, "bot params")}, seed)};
+          },
+          "name"_a, "params"_a = nb::dict(), "seed"_a.none() = 0,
+          nb::sig("def make_bot(self, name: str, params: dict[str, typing.Any] = {}, seed: int = "
+                  "0) -> Bot"))
+      .def("__eq__",
+           [](const PyGame& a, nb::handle other) {
+             PyGame* b = nullptr;
+             if (!nb::try_cast<PyGame*>(other, b) || b == nullptr) return false;
+             return a.impl->same_rules(*b->impl);
+           })
+      .def("__hash__",
+           [](const PyGame& g) {
+             const std::string& identity = g.impl->identity();
+             return nb::hash(nb::str(identity.data(), identity.size()));
+           })
+      .def("__repr__",
+           [](const PyGame& g) {
+             return "rivals.make(\"" + g.impl->name() + "\", **" + g.impl->params().dump() + ")";
+           })
+      .def("__getstate__",
+           [](const PyGame& g) {
+             return nb::typed<nb::tuple, nb::str, AnyDict>(
+                 nb::make_tuple(g.impl->name(), to_python(g.impl->portable_params())));
+           })
+      .def("__setstate__", [](PyGame& g, const std::tuple<std::string, AnyDict>& t) {
+        new (&g) PyGame{make_game(std::get<0>(t), from_python(std::get<1>(t), "params"))};
+      });
+
+  // Every call on a State holds its guard (py_types.h): reads share it, changes need it alone, so
+  // a change while a bot in another thread reads the state raises instead of corrupting it.
+}
+
+}  // namespace rivals::bindings
