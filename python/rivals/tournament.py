@@ -66,7 +66,7 @@ def pairings_of(count: int, mode: str) -> list[tuple[int, int]]:
     raise ValueError(f"unknown tournament mode {mode!r} (have: {', '.join(MODES)})")
 
 
-class Tournament:
+class Tournament(arena.LogSession):
     """``games`` games per pairing of ``bots`` (names or ``(name, params)``; ``labels`` names
     them, by default their names with copies numbered) with ``seed``, replays in ``out``.
 
@@ -195,21 +195,6 @@ class Tournament:
                 f"{where}: a pairing goes on past {self.games} games: written with more games "
                 f"per pairing than {self.games}"
             )
-
-    def __enter__(self) -> Tournament:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @one_caller
-    def close(self) -> None:
-        if self.log is not None:
-            self.log.close()
-        self._keepers = []
-
-    def bot_stats(self) -> dict[str, dict[str, Any]]:
-        return {label: dict(bot.stats()) for label, bot in self._keepers}
 
     @one_caller
     def run(self, on_chunk: Callable[[Tournament], None] | None = None) -> None:

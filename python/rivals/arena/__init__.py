@@ -78,6 +78,7 @@ from rivals.arena.log import (
     CorruptLog,
     ExistingLog,
     LogLine,
+    LogSession,
     OtherArena,
     ReplayLog,
     _check_line,
@@ -146,7 +147,7 @@ def interrupts_deferred() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-class Arena:
+class Arena(LogSession):
     """Games ``0 .. num_games - 1`` of ``lineup`` with ``seed``, their replays in ``out``.
 
     With ``resume``, the games already in ``out`` are re-checked (replayed: their actions must
@@ -236,19 +237,6 @@ class Arena:
         self.log.keep(valid)
         return index
 
-    def __enter__(self) -> Arena:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @one_caller
-    def close(self) -> None:
-        """Releases the log (and its lock) and the bots kept for their shared work."""
-        if self.log is not None:
-            self.log.close()
-        self._keepers = []
-
     @property
     def remaining(self) -> int:
         return 0 if self.decision is not None else self.num_games - self.standings.games
@@ -281,11 +269,6 @@ class Arena:
             if trial.pending is None and self.sprt.decision(trial.counts()[::-1]) is not None:
                 return offset + 1
         return chunk.size
-
-    def bot_stats(self) -> dict[str, dict[str, Any]]:
-        """Per label, the progress of bots that work for long (the solver: contexts solved),
-        readable from another thread while ``run`` plays."""
-        return {label: dict(bot.stats()) for label, bot in self._keepers}
 
     @one_caller
     def run(self, on_chunk: Callable[[Standings], None] | None = None) -> Standings:

@@ -13,11 +13,12 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from rivals import files
 from rivals import replay as replays
-from rivals._core import Game
+from rivals._core import Bot, Game
+from rivals._guard import UseGuard, one_caller
 from rivals.arena.lineups import Lineup
 
 
@@ -483,3 +484,35 @@ class ExistingLog(ValueError):
         if self.lines == 0:
             return f"{self.size} bytes and no whole line"
         return f"{self.lines} line{'s' if self.lines != 1 else ''} ({self.size} bytes)"
+
+
+SessionT = TypeVar("SessionT", bound="LogSession")
+
+
+class LogSession:
+    """What an arena and a tournament share around their games: the replay log they write
+    (``log``, None when the games are not kept), the bots kept alive for the work their games
+    share (``_keepers``: the Sekigahara solver's table), one caller at a time (``_guard``), and
+    their release by ``close`` or at the end of a ``with`` block."""
+
+    log: ReplayLog | None
+    _keepers: list[tuple[str, Bot]]
+    _guard: UseGuard
+
+    def __enter__(self: SessionT) -> SessionT:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @one_caller
+    def close(self) -> None:
+        """Releases the log (and its lock) and the bots kept for their shared work."""
+        if self.log is not None:
+            self.log.close()
+        self._keepers = []
+
+    def bot_stats(self) -> dict[str, dict[str, Any]]:
+        """Per label, the progress of bots that work for long (the solver: contexts solved),
+        readable from another thread while the games are played."""
+        return {label: dict(bot.stats()) for label, bot in self._keepers}

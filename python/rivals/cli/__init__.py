@@ -21,18 +21,7 @@ from typing import TextIO, cast
 from rich.console import Console
 
 import rivals
-from rivals.cli import (
-    arena,
-    bench,
-    bots,
-    games,
-    play,
-    render,
-    replay,
-    rules,
-    tournament,
-    train,
-)
+from rivals.cli import arena, bench, bots, games, play, render, replay, rules, tournament, train
 from rivals.cli._common import (
     SEED,
     ArgumentParser,

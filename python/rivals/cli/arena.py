@@ -42,9 +42,7 @@ from rivals.cli._common import (
     parse_bots,
     print_table,
 )
-from rivals.render import (
-    params_text,
-)
+from rivals.render import params_text
 
 
 def _lineup(args: argparse.Namespace, game: Game) -> arena.Lineup:

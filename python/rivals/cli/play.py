@@ -28,11 +28,7 @@ from rivals.cli._common import (
 )
 from rivals.cli.replay import _load_replay_data
 from rivals.play import PLAY_HELP, PlaySession, printable
-from rivals.render import (
-    player_label,
-    rules_hint,
-    seat_name,
-)
+from rivals.render import player_label, rules_hint, seat_name
 
 
 def _bot_params(items: Sequence[str], bot: str, hint: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -12,9 +12,7 @@ from rich.text import Text
 from rivals import files, viewer
 from rivals.cli._common import CliError, integer, write_out
 from rivals.cli.replay import _check_player, _load_replay_data, _refuse_overwriting_input
-from rivals.render import (
-    svg,
-)
+from rivals.render import svg
 
 
 def cmd_render(args: argparse.Namespace, console: Console) -> int:

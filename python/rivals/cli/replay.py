@@ -13,14 +13,7 @@ from rivals import arena, files, viewer
 from rivals import replay as replays
 from rivals._core import Game
 from rivals.cli._common import CliError, integer
-from rivals.render import (
-    move_texts,
-    params_text,
-    player_label,
-    render,
-    result_text,
-    seat_name,
-)
+from rivals.render import move_texts, params_text, player_label, render, result_text, seat_name
 
 
 def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:

@@ -29,9 +29,7 @@ from rivals.cli._common import (
     print_table,
 )
 from rivals.cli.arena import _backend, _games_progress, _resumed_text, _shown, _warn_clock
-from rivals.render import (
-    params_text,
-)
+from rivals.render import params_text
 
 
 def _open_tournament(args: argparse.Namespace, game: Game) -> tournaments.Tournament:

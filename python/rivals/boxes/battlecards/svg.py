@@ -16,17 +16,7 @@ from rivals._core import CHANCE, State
 from rivals.boxes.battlecards.terminal import SIDES, TYPES, bonus_words, effect_words, values
 from rivals.render import move_texts, result_text
 from rivals.render._data import card_index
-from rivals.render.svg import (
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    Move,
-    document,
-    escape,
-    fitted,
-    headline,
-)
+from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted, headline
 
 __all__ = ["draw"]
 

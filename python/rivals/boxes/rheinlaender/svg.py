@@ -15,17 +15,7 @@ from typing import Any, cast
 from rivals._core import CHANCE, State
 from rivals.boxes.rheinlaender.terminal import SEAT_NAMES
 from rivals.render import move_texts, result_text
-from rivals.render.svg import (
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    Move,
-    document,
-    escape,
-    fitted,
-    headline,
-)
+from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted, headline
 
 __all__ = ["draw"]
 

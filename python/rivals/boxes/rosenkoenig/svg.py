@@ -13,17 +13,7 @@ from typing import Any, cast
 
 from rivals._core import CHANCE, State
 from rivals.render import result_text, seat_label
-from rivals.render.svg import (
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    Move,
-    document,
-    escape,
-    fitted,
-    headline,
-)
+from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted, headline
 
 __all__ = ["draw"]
 

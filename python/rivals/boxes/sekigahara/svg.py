@@ -14,17 +14,7 @@ from typing import Any, cast
 from rivals._core import CHANCE, State
 from rivals.render import result_text
 from rivals.render._data import documents
-from rivals.render.svg import (
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    Move,
-    document,
-    escape,
-    fitted,
-    headline,
-)
+from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted, headline
 
 __all__ = ["draw"]
 

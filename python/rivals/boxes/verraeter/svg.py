@@ -18,17 +18,7 @@ from rivals._core import CHANCE, State
 from rivals.boxes.verraeter.terminal import end_reason
 from rivals.render import move_texts, result_text
 from rivals.render._data import documents
-from rivals.render.svg import (
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    Move,
-    document,
-    escape,
-    fitted,
-    headline,
-)
+from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted, headline
 
 __all__ = ["draw"]
 
