@@ -18,7 +18,9 @@ SMOKE = False
 
 EXTRAS = {
     "gymnasium": "gymnasium",
+    "jax": "train",
     "open_spiel": "openspiel",
+    "optax": "train",
     "pettingzoo": "pettingzoo",
     "pyspiel": "openspiel",
 }
