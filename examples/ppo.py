@@ -123,6 +123,11 @@ def sample(
 
 
 @jax.jit
+def evaluate_values(params: Params, inputs: jax.Array, legal: jax.Array) -> jax.Array:
+    return forward(params, inputs, legal)[1]
+
+
+@jax.jit
 def greedy(params: Params, inputs: jax.Array, legal: jax.Array) -> jax.Array:
     return jnp.argmax(forward(params, inputs, legal)[0], axis=1)
 
@@ -169,16 +174,9 @@ def make_optimiser(config: Config) -> optax.GradientTransformation:
 
 @partial(jax.jit, static_argnames="config")
 def ppo_update(
-    params: Params,
-    opt_state: optax.OptState,
-    batch: Batch,
-    key: jax.Array,
-    remaining: jax.Array,
-    config: Config,
+    params: Params, opt_state: optax.OptState, batch: Batch, key: jax.Array, config: Config
 ) -> tuple[Params, optax.OptState, dict[str, jax.Array]]:
-    """``config.epochs`` passes over the rollout in shuffled minibatches, the learning rate
-    scaled by ``remaining``, the part of the budget left (a linear decay to zero, which steadies
-    the end of training)."""
+    """``config.epochs`` passes over the rollout in shuffled minibatches."""
     optimiser = make_optimiser(config)
     size = batch.actions.shape[0]
     per = size // config.minibatches
@@ -190,7 +188,6 @@ def ppo_update(
         part = jax.tree_util.tree_map(lambda column: column[indices], batch)
         grads, stats = jax.grad(ppo_loss, has_aux=True)(params, part, config)
         updates, opt_state = optimiser.update(grads, opt_state, params)
-        updates = jax.tree_util.tree_map(lambda update: update * remaining, updates)
         return (optax.apply_updates(params, updates), opt_state), stats
 
     def epoch(
@@ -325,7 +322,7 @@ def train(
             key, rollout_key, update_key = jax.random.split(key, 3)
             rollout = collect(params, learner, rollout_key, config.rollout)
             inputs, legal = learner.observe()
-            last_values = np.asarray(forward(params, jnp.asarray(inputs), jnp.asarray(legal))[1])
+            last_values = np.asarray(evaluate_values(params, inputs, legal))
             gae, returns = advantages(
                 rollout.rewards, rollout.values, rollout.ends, last_values, config
             )
@@ -343,13 +340,7 @@ def train(
                     )
                 )
             )
-            spent = max(
-                0.0 if steps is None else done / steps,
-                0.0 if seconds is None else (time.perf_counter() - started) / seconds,
-            )
-            params, opt_state, losses = ppo_update(
-                params, opt_state, batch, update_key, jnp.float32(max(1.0 - spent, 0.0)), config
-            )
+            params, opt_state, losses = ppo_update(params, opt_state, batch, update_key, config)
             done += int(rollout.weights.sum())
             ended = rollout.ends.astype(bool)
             games += np.bincount(np.broadcast_to(against, ended.shape)[ended], minlength=len(games))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -14,7 +15,7 @@ import pytest
 
 from tests import optional
 
-optional.require("jax")
+jax = optional.require("jax")
 optional.require("optax")
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ppo.py"
@@ -38,9 +39,11 @@ def test_the_short_version_learns(ppo: ModuleType, capsys: pytest.CaptureFixture
     before = summary["untrained sampling vs random"]
     after = summary["trained sampling vs random"]
     assert before.games == after.games == 200
-    # Measured over seeds 0-4 (docs/learning.md): before 0.42-0.55, after 0.85-0.93.
-    assert after.score - before.score >= 0.25, (before, after)
+    # Measured with seeds 0-4 (docs/learning.md): sampled, the untrained network scored 47-56%
+    # against random and the trained one 96-100%; by argmax, the trained one 98-100%.
+    assert after.score - before.score >= 0.3, (before, after)
     assert after.interval()[0] > before.interval()[1]
+    assert summary["trained argmax vs random"].score >= 0.9
     printed = capsys.readouterr().out
     progress = re.findall(
         r"^ *\d+ s +([\d,]+) decisions +[\d,]+/s  won \(sampling\) against random \d+% of \d+"
@@ -50,20 +53,18 @@ def test_the_short_version_learns(ppo: ModuleType, capsys: pytest.CaptureFixture
     )
     assert progress, printed
     decisions = int(progress[-1].replace(",", ""))
+    # Whole updates of 2 seats x 64 environments x a rollout each, the last one crossing the mark.
     assert ppo.QUICK_STEPS <= decisions < ppo.QUICK_STEPS + 2 * 64 * ppo.Config.rollout
-    assert "trained policy,   argmax, against random" in printed
 
 
 def test_a_seed_repeats_its_run_exactly(ppo: ModuleType) -> None:
-    config = ppo.Config(opponents=("random",), envs_per_seat=16, rollout=8)
+    config = ppo.Config(opponents=("random",))  # the short version's, compiled once
     first, _ = ppo.train(config, steps=1, seconds=None)
     again, _ = ppo.train(config, steps=1, seconds=None)
-    other, _ = ppo.train(ppo.Config(**{**config.__dict__, "seed": 1}), steps=1, seconds=None)
-    weights = [np.asarray(first[layer]["w"]) for layer in sorted(first)]
-    assert all(
-        np.array_equal(w, np.asarray(again[layer]["w"])) for w, layer in zip(weights, sorted(first))
-    )
-    assert not np.array_equal(weights[0], np.asarray(other[sorted(other)[0]]["w"]))
-    # One update moved the network away from where it started.
     start = ppo.initial_params(config)
-    assert not np.array_equal(np.asarray(start["policy"]["w"]), np.asarray(first["policy"]["w"]))
+    other = ppo.initial_params(replace(config, seed=1))
+    leaves = jax.tree_util.tree_leaves
+    assert all(np.array_equal(a, b) for a, b in zip(leaves(first), leaves(again)))
+    assert not np.array_equal(start["torso1"]["w"], other["torso1"]["w"])
+    # The update moved every weight matrix from where the run started.
+    assert not any(np.array_equal(first[layer]["w"], start[layer]["w"]) for layer in start)
