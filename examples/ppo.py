@@ -1,18 +1,21 @@
 """PPO on rivals.VectorEnv with the opponents inside C++: a worked example in JAX and optax.
 
-A small policy-value network learns to play one seat of a two-player game against bots that move
-inside ``VectorEnv.step()``, so Python only ever sees the learner's decisions. It learns both
-seats at once: one VectorEnv where it moves first, one where it moves second. Training is
-Proximal Policy Optimisation (Schulman et al. 2017) with generalised advantage estimation and
-illegal actions masked out of the policy. Afterwards the policy, picking its most likely legal
-action, plays games against ``random`` and against ``mcts`` at 50 iterations.
+A small policy-value network learns to play Sekigahara (or Rosenkönig) against bots that move
+inside ``VectorEnv.step()``, so Python only ever sees the learner's decisions: by default against
+``random`` and ``mcts`` at 50 iterations at once, in both seats. Training is Proximal Policy
+Optimisation (Schulman et al. 2017) with generalised advantage estimation and illegal actions
+masked out of the policy. Afterwards the policy plays evaluation games against the same bots,
+picking its most likely legal action (and, against ``random``, sampling too), beside the
+untrained network it started from.
 
     pip install 'rivals[train]'             # jax and optax
-    python examples/ppo.py --minutes 10     # train for 10 minutes, then evaluate
-    python examples/ppo.py --steps 250000   # a fixed amount of work: the same result every run
+    python examples/ppo.py --minutes 10     # train for 10 minutes (the default), then evaluate
+    python examples/ppo.py --quick          # the short version: 60,000 decisions against random
+    python examples/ppo.py --steps 500000   # a fixed amount of work: the same result every run
 
-Everything is seeded (``--seed``): the environments, the bots, the network's initial weights and
-the sampled actions, so a run with ``--steps`` repeats exactly. Walkthrough: docs/learning.md.
+Everything is seeded (``--seed``): the environments, the bots, the network's initial weights, the
+sampled actions and the minibatch order, so a run with ``--steps`` or ``--quick`` repeats exactly.
+Walkthrough and measurements: docs/learning.md.
 """
 
 from __future__ import annotations
@@ -474,7 +477,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--seed", type=int, default=Config.seed)
     parser.add_argument("--hidden", type=int, default=Config.hidden, help="units per layer")
-    parser.add_argument("--envs", type=int, default=Config.envs_per_seat, help="per seat")
+    parser.add_argument(
+        "--envs", type=int, default=Config.envs_per_seat, help="games per seat and opponent"
+    )
     parser.add_argument(
         "--eval-games", type=int, help="per seat, per opponent (default 250; 100 with --quick)"
     )
