@@ -43,6 +43,7 @@ BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "mcts 40k rd12 p12": ("mcts", {"iterations": 40000, "rollout_depth": 12, "proof_depth": 12}),
     "mcts 40k rd12 s0.2": ("mcts", {"iterations": 40000, "rollout_depth": 12, "solve_s": 0.2}),
     "best": ("best", {}),
+    "best cpu": ("best", {"clock": "cpu"}),
 }
 
 

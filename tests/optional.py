@@ -19,8 +19,8 @@ SMOKE = False
 EXTRAS = {
     "gymnasium": "gymnasium",
     "jax": "train",
-    "optax": "train",
     "open_spiel": "openspiel",
+    "optax": "train",
     "pettingzoo": "pettingzoo",
     "pyspiel": "openspiel",
 }

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import rivals
-from rivals import network
+from rivals import network, reference
 from tests.optional import require
 
 # The engine scales every evaluation into (-0.9, 0.9), so that a proven result beats it.
@@ -284,3 +284,21 @@ def test_a_network_is_named_only_with_the_net_evaluation() -> None:
 def test_every_game_offers_the_net_evaluation() -> None:
     for name in rivals.games():
         assert rivals.make(name).info.evaluations[-1] == "net"
+
+
+@pytest.mark.parametrize("name", rivals.games())
+def test_the_shipped_network_values_as_the_reference_does(name: str) -> None:
+    """Every game ships a network, and the engine's forward pass agrees with the reference's
+    (plain numpy from the reference's own compact observation and evaluations)."""
+    game = rivals.make(name)
+    oracle = reference.make(name)
+    about = network.load(f"{name}-net").about
+    assert {"command", "seed", "seconds"} <= set(about) or {"command", "settings"} <= set(about)
+    for state in random_states(game, 8, seed=9):
+        twin = oracle.new_initial_state()
+        for action in state.history():
+            twin.apply_action(action)
+        for player in range(game.num_players):
+            assert state.evaluate(player, "net") == pytest.approx(
+                twin.evaluate(player, "net"), abs=1e-5
+            )

@@ -635,7 +635,7 @@ def test_best_never_peeks_where_cards_are_hidden(name: str) -> None:
 def test_the_bots_command_lists_evaluations_and_what_best_plays(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "260")  # one table row per line
+    monkeypatch.setenv("COLUMNS", "400")  # one table row per line
     assert cli.main(["bots", "rosenkoenig", "verraeter"]) == 0
     out = capsys.readouterr().out
     assert re.search(

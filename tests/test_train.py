@@ -42,7 +42,7 @@ TINY = [
 ]
 
 
-def rivals_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def rivals_cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "rivals.cli", *args],
         capture_output=True,

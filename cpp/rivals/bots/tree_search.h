@@ -410,10 +410,11 @@ class WinProof<G> {
 };
 
 // In a game with an exact solver for its ends (EndgameSolvingGame), `solve_s` gives the solver that
-// many seconds before each search; a position it solves is played as the solver says, without
-// searching, so the bot plays perfectly wherever the game is small enough. The time an attempt
-// took (on the bot's clock) comes out of the search's `time_s`, down to a quarter of it, so that a
-// bot by the clock thinks no longer for having a solver. Elsewhere there is no such parameter.
+// many seconds of the bot's clock before each search; a position it solves is played as the solver
+// says, without searching, so the bot plays perfectly wherever the game is small enough. The time
+// an attempt took (on the bot's clock) comes out of the search's `time_s`, down to a quarter of it,
+// so that a bot by the clock thinks no longer for having a solver. Elsewhere there is no such
+// parameter.
 template <Game G>
 class EndgameSolve {
  public:
@@ -431,9 +432,9 @@ class EndgameSolve<G> {
   static constexpr const char* kParam = "solve_s";
   static void add_specs(std::vector<ParamSpec>& specs) {
     specs.push_back(ParamSpec::number(kParam, Json(nullptr), 0, kMaxSeconds,
-                                      "wall-clock seconds the game's exact solver may take "
-                                      "before each search; a position it solves is played as "
-                                      "it says, without searching")
+                                      "seconds (of the bot's clock) the game's exact solver "
+                                      "may take before each search; a position it solves is "
+                                      "played as it says, without searching")
                         .or_null("no solver"));
   }
   EndgameSolve(const G& game, const Json& params)
@@ -445,7 +446,7 @@ class EndgameSolve<G> {
   bool move(const typename G::State& root, Action& move, double& spent) const {
     if (seconds_ <= 0) return false;
     const double start = clock_seconds(clock_);
-    const std::optional<Action> solved = game_->solved_action(root, seconds_);
+    const std::optional<Action> solved = game_->solved_action(root, seconds_, clock_);
     spent = clock_seconds(clock_) - start;
     if (!solved) return false;
     move = *solved;

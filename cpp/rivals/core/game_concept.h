@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rivals/core/deadline.h"
 #include "rivals/core/error.h"
 #include "rivals/core/game_info.h"
 #include "rivals/core/json.h"
@@ -134,12 +135,13 @@ concept RepeatingState = GameState<S> && requires(const S& cs) {
 };
 
 // Optional for a game with an exact solver fast enough near the end: an optimal decision for the
-// player to move in `state` when the game's solver finds one within `seconds` of the wall clock,
-// nothing otherwise. A search bot asked to (mcts's `solve_s`) plays it instead of searching.
+// player to move in `state` when the game's solver finds one within `seconds` of `clock`
+// (core/deadline.h), nothing otherwise. A search bot asked to (mcts's `solve_s`) plays it
+// instead of searching.
 template <class G>
 concept EndgameSolvingGame =
-    Game<G> && requires(const G& g, const typename G::State& s, double seconds) {
-      { g.solved_action(s, seconds) } -> std::same_as<std::optional<Action>>;
+    Game<G> && requires(const G& g, const typename G::State& s, double seconds, BudgetClock clock) {
+      { g.solved_action(s, seconds, clock) } -> std::same_as<std::optional<Action>>;
     };
 
 // The bots a game brings of its own (an exact solver), beside the engine's bots for every game:

@@ -125,12 +125,13 @@ namespace {
 constexpr int kSolvedDeck = 3;
 }  // namespace
 
-std::optional<Action> Sekigahara::solved_action(const State& state, double seconds) const {
+std::optional<Action> Sekigahara::solved_action(const State& state, double seconds,
+                                                BudgetClock clock) const {
   // Seven cards left to win take the solver about 0.7 s and eight several seconds: beyond six
   // (three in the deck) it is not tried, so a bot's early moves lose no time to it.
   if (std::popcount(state.deck()) > kSolvedDeck) return std::nullopt;
   // A solver of its own, so that searches on several threads share nothing.
-  Solver solver(setup_, SolverLimits{.max_contexts = 2'000'000, .time_s = seconds});
+  Solver solver(setup_, SolverLimits{.max_contexts = 2'000'000, .time_s = seconds, .clock = clock});
   try {
     return solver.best_action(state);
   } catch (const SolverBudgetExceeded&) {

@@ -62,10 +62,10 @@ class Sekigahara {
   bool same_side(Player a, Player b) const { return a == b; }
 
   // For search bots (core/game_concept.h, EndgameSolvingGame): an optimal action found by a
-  // fresh exact solver (solver.h) within `seconds` of the wall clock, or nothing when it runs
-  // out. Positions with six cards left to win (three in the deck) take it about 0.07 s, with
-  // seven about 0.7 s, so it is tried from three cards in the deck on.
-  std::optional<Action> solved_action(const State& state, double seconds) const;
+  // fresh exact solver (solver.h) within `seconds` of `clock`, or nothing when it runs out.
+  // Positions with six cards left to win (three in the deck) take it about 0.07 s, with seven about
+  // 0.7 s, so it is tried from three cards in the deck on.
+  std::optional<Action> solved_action(const State& state, double seconds, BudgetClock clock) const;
 
   // Everything is public and reveals are uniform, so the history is the information state and
   // the only history consistent with it is itself.

@@ -8,6 +8,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -365,7 +366,7 @@ struct Solver::Impl {
   std::unordered_map<int, Shape> shapes;
   Key full_key;
   std::vector<double> full_values;
-  Clock::time_point deadline;
+  std::optional<Deadline> deadline;  // none without a time limit
   Clock::time_point started;
 
   Impl(const Setup& s, SolverLimits l) : setup(s), limits(l) {
@@ -376,9 +377,8 @@ struct Solver::Impl {
 
   void start_clock() {
     started = Clock::now();
-    deadline = limits.time_s > 0 ? started + std::chrono::duration_cast<Clock::duration>(
-                                                 std::chrono::duration<double>(limits.time_s))
-                                 : Clock::time_point::max();
+    deadline.reset();
+    if (limits.time_s > 0) deadline.emplace(limits.time_s, limits.clock);
   }
   void stop_clock() {
     stats.seconds += std::chrono::duration<double>(Clock::now() - started).count();
@@ -416,7 +416,7 @@ struct Solver::Impl {
     if (stats.contexts >= limits.max_contexts)
       throw SolverBudgetExceeded("sekigahara solver: more than " +
                                  std::to_string(limits.max_contexts) + " contexts needed");
-    if (Clock::now() > deadline)
+    if (deadline && deadline->passed())
       throw SolverBudgetExceeded("sekigahara solver: out of time after " +
                                  std::to_string(stats.contexts) + " contexts");
     interruption_point();  // a context takes well under a millisecond to solve

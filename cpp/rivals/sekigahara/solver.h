@@ -26,6 +26,7 @@
 #include <memory>
 #include <vector>
 
+#include "rivals/core/deadline.h"
 #include "rivals/core/error.h"
 #include "rivals/core/params.h"
 #include "rivals/sekigahara/state.h"
@@ -40,7 +41,8 @@ class SolverBudgetExceeded : public BudgetExceeded {
 
 struct SolverLimits {
   std::int64_t max_contexts = 2'000'000;
-  double time_s = 0;  // 0: no time limit
+  double time_s = 0;                       // 0: no time limit
+  BudgetClock clock = BudgetClock::kWall;  // what time_s counts (core/deadline.h)
 };
 
 struct SolverStats {

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
+from rivals.reference import _network
 from rivals.reference._data import quoted
 
 CHANCE = -1
@@ -244,19 +245,28 @@ class State:
         planes = self._planes(player)
         return planes if kind == "planes" else self._compact(planes)
 
-    def evaluate(self, player: int, evaluation: str = "default") -> float:
+    def evaluate(self, player: int, evaluation: str = "default", network: Any = None) -> float:
         """What a search bot makes of this position from ``player``'s side, in (-1, 1); at a
         decision or a chance node, never at the end (``returns`` is the value there).
-        ``evaluation`` names one of ``EVALUATIONS``, the default first."""
+        ``evaluation`` names one of ``EVALUATIONS``, the default first, or "net": the network
+        ``network`` names (None: the game's shipped one)."""
         seat = self._check_seat(player)
         if self.is_terminal():
             raise ValueError(
                 f"{self.game.name}: evaluate: the game is over; its value is returns()"
             )
-        if evaluation not in self.EVALUATIONS:
+        offered = (*self.EVALUATIONS, "net")
+        if evaluation not in offered:
             raise ValueError(
                 f"{self.game.name}: evaluate: no evaluation {quoted(evaluation)} "
-                f"(choices: {', '.join(self.EVALUATIONS)})"
+                f"(choices: {', '.join(offered)})"
+            )
+        if evaluation == "net":
+            return _network.value(self, seat, network)
+        if network is not None:
+            raise ValueError(
+                f"{self.game.name}: evaluate: network names a network, and the evaluation is "
+                f"{quoted(evaluation)}; give evaluation=net to use it"
             )
         if evaluation == self.EVALUATIONS[0]:
             return self._evaluate(seat)

@@ -25,9 +25,25 @@ NOT_DATA = "is not a readable data file (a data file is one JSON object in UTF-8
 TOO_LARGE = "is larger than the 4 MiB a data file may have"
 
 
+# The shipped documents: card sets and maps, and the games' networks.
+_FOLDERS = ("", "networks")
+
+
+def _shipped_files() -> dict[str, Any]:
+    files = {}
+    for folder in _FOLDERS:
+        place = resources.files("rivals.data")
+        if folder:
+            place = place.joinpath(folder)
+        if place.is_dir():
+            for p in place.iterdir():
+                if p.name.endswith(".json"):
+                    files[p.name[: -len(".json")]] = p
+    return files
+
+
 def shipped_names() -> list[str]:
-    folder = resources.files("rivals.data")
-    return sorted(p.name[: -len(".json")] for p in folder.iterdir() if p.name.endswith(".json"))
+    return sorted(_shipped_files())
 
 
 def _is_control(char: str) -> bool:
@@ -182,7 +198,7 @@ def read_file(path: str, source: str) -> bytes:
 
 
 def _shipped(prefix: str, label: str, name: str) -> tuple[Any, str]:
-    text = resources.files("rivals.data").joinpath(f"{name}.json").read_text("utf-8")
+    text = _shipped_files()[name].read_text("utf-8")
     return parse(text), f"{prefix}shipped {label} {quoted(name)}"
 
 
