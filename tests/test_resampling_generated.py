@@ -17,6 +17,7 @@ examples. The turn and round limits keep the games short, so the module takes se
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 from typing import Any
@@ -35,6 +36,9 @@ SEEDS_PER_SEAT = 2
 ISMCTS_ITERATIONS = 8
 # Long enough to reach reshuffles and battles, short enough for the reference's resampler.
 MAX_ACTIONS = 400
+# RIVALS_TEST_SCALE (default 1, as in tests/games.py) scales the examples, at least one per game:
+# the sanitizer build (scripts/sanitize.sh), several times slower, tries fewer.
+SCALE = float(os.environ.get("RIVALS_TEST_SCALE", "1"))
 
 
 def views(state: Any, player: int) -> tuple[str, str, bytes]:
@@ -92,7 +96,7 @@ def resampling_test(
     name: str, params: Callable[[], st.SearchStrategy[dict[str, Any]]], examples: int
 ) -> Callable[[], None]:
     @settings(
-        max_examples=examples,
+        max_examples=max(1, round(examples * SCALE)),
         deadline=None,
         derandomize=True,
         database=None,
