@@ -180,7 +180,8 @@ View view_of(const Battlecards& game, const std::vector<Action>& history, Player
     }
     replay.apply(action);
     // The cards it turned face up were seen in their stacks, also those it destroyed at once
-    // (face up after no action).
+    // (face up after no action). A card turns face up in no other way: a reinforcement is named,
+    // and seen in the reserve.
     for (u128 m = turning.turned(replay); m; m &= m - 1)
       sight(view.lives[current[lowest_bit(m)]], after(i), Seen::kStack);
     // A refill brings the discard pile, which everybody saw, back into the deck.
@@ -200,8 +201,6 @@ View view_of(const Battlecards& game, const std::vector<Action>& history, Player
                              static_cast<std::int16_t>(lowest_bit(m))});
       }
     }
-    for (u128 m = replay.pile(kFaceUp, o); m; m &= m - 1)
-      sight(view.lives[current[lowest_bit(m)]], after(i), Seen::kStack);
   }
   for (const Life& life : view.lives)
     view.type.push_back(cs.type_of[static_cast<std::size_t>(kMaxArsenal * o + life.card)]);

@@ -1926,7 +1926,8 @@ class State(_base.State):
                     sight(view.lives[current[a % MAX_ARSENAL]], 2 * i, where)
             replay.apply_action(action)
             # The cards it turned face up were seen in their stacks, also those it destroyed at
-            # once (face up after no action).
+            # once (face up after no action). A card turns face up in no other way: a
+            # reinforcement is named, and seen in the reserve.
             for a in replay._log[-1].turned:
                 if a // MAX_ARSENAL == o:
                     sight(view.lives[current[a % MAX_ARSENAL]], 2 * i + 1, "stack")
@@ -1944,9 +1945,6 @@ class State(_base.State):
                     if k in current_kept:
                         current_kept[k] = len(view.kept)
                         view.kept.append(_Life(2 * i + 1, view.conflict_epochs - 1, k))
-            for a in sorted(replay.face_up):
-                if a // MAX_ARSENAL == o:
-                    sight(view.lives[current[a % MAX_ARSENAL]], 2 * i + 1, "stack")
         view.types = [
             TYPES.index(self.unit(MAX_ARSENAL * o + life.card).type) for life in view.lives
         ]
