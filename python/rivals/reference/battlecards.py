@@ -1104,8 +1104,8 @@ class State(_base.State):
         # Turned face up: the cards not face up before that are face up now (flipped, revealed,
         # also one this action deployed face down) or left a stack (a battle turned them face up
         # and destroyed them within this action, when nothing was left to decide); not a card the
-        # action names itself (a reinforcement, a destroy_stack outcome). Who sees which card the
-        # action names is the information state's business, so both seats' cards are kept here.
+        # action names itself (a reinforcement, a destroy_stack outcome). Both seats' cards: the
+        # information state shows each seat the other's.
         shown = self.face_up | (stacks - self.stack_cards(0) - self.stack_cards(1))
         turned = shown - face_up - self._named(node, self._history[-1])
         self._log.append(_LogEntry(*node, self._history[-1], tuple(sorted(turned))))
