@@ -290,14 +290,6 @@ def test_unknown_game(capsys: Capture) -> None:
     assert status == 2 and "chess" in err
 
 
-def test_wilson_interval() -> None:
-    assert rivals.arena.wilson(0, 0) == (0.0, 1.0)
-    low, high = rivals.arena.wilson(50, 100)
-    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
-    low, high = rivals.arena.wilson(10, 10)
-    assert high == pytest.approx(1.0) and 0.69 < low < 0.73
-
-
 # --------------------------------------------------------------------------------------------
 # play
 
