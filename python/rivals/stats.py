@@ -184,9 +184,8 @@ def score_intervals(
     level = _level(confidence, sequential)
     table = np.asarray(counts, dtype=np.float64)
     if table.ndim == 0 or table.shape[-1] not in (3, 5):
-        raise ValueError(
-            f"3 (loss, draw, win) or 5 (pair) counts are needed, got {table.shape[-1:]}"
-        )
+        got = table.shape[-1] if table.ndim else "a single number"
+        raise ValueError(f"3 (loss, draw, win) or 5 (pair) counts are needed, got {got}")
     if not np.all(np.isfinite(table)) or np.any(table < 0):
         raise ValueError("counts must be finite and >= 0")
     values = np.linspace(0.0, 1.0, table.shape[-1])
