@@ -333,8 +333,8 @@ class Sprt:
 class Ratings:
     """Elo ratings relative to ``names[0]`` (rated 0), with intervals of each rating's difference
     from it: ``error`` (Elo) is the standard error of the difference, taken at ``centre``, the
-    ratings of the fit with ``prior_units`` added to every pairing, as ``elo_estimate`` adds them
-    (``None``: at ``elo``)."""
+    ratings of the fit with each bot's ``prior_units`` shared among its pairings (``fit_ratings``;
+    ``None``: at ``elo``)."""
 
     names: tuple[str, ...]
     elo: tuple[float, ...]
