@@ -62,7 +62,7 @@ built_in() {
 install=("$venv/bin/python" -m pip install --quiet --no-build-isolation)
 if changed "$deps" "$root/pyproject.toml"; then
   building "setting up $venv: the dependencies, then the C++ engine compiled into build/
-  (the first time usually 5 to 10 minutes on two cores; later only what changed is rebuilt)"
+  (the first time usually 5 to 8 minutes on two cores; later only what changed is rebuilt)"
   started="$(mktemp "$venv/.rivals-started.XXXXXX")"
   "$venv/bin/python" -m pip install --quiet --upgrade pip
   # The build requirements are those of pyproject.toml's [build-system] table: pip installs them
