@@ -59,7 +59,6 @@ from rivals.bots import clock_dependent
 
 __all__ = [
     "MAX_GAMES",
-    "WILSON_Z",
     "Arena",
     "BotSpec",
     "Chunk",
@@ -81,7 +80,6 @@ __all__ = [
     "run",
     "tally",
     "tally_runs",
-    "wilson",
 ]
 
 BotSpec = tuple[str, dict[str, Any]]
@@ -90,7 +88,6 @@ BotSpec = tuple[str, dict[str, Any]]
 # the totals stay exact in float64.
 MAX_GAMES = 10**9
 MAX_SEED = 2**64 - 1
-WILSON_Z = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 
 # A wall-clock target per local chunk: long enough that thread start-up is noise, short enough
 # that progress shows and an interrupt loses little.
@@ -551,22 +548,12 @@ def _as_index(value: Any) -> int | None:
 # Standings: running totals
 
 
-def wilson(successes: int, trials: int, z: float = WILSON_Z) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion (sound at 0 and at 100%)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 @dataclass
 class Record:
     """One entry's totals. A game is a win when the entry's return is positive (in free-for-all
     games: among the tied leaders), a loss when negative, a draw otherwise. The rank is 1 plus
-    the number of seats with a higher return."""
+    the number of seats with a higher return. ``group``: the games of a duplicate group, which
+    share their luck."""
 
     games: int = 0
     wins: int = 0
@@ -576,6 +563,7 @@ class Record:
     # Games per return value: returns take few distinct values (+1, -1, 0, 1/k, ...), and summing
     # them at the end makes the total independent of how the games were split into chunks.
     return_counts: dict[float, int] = field(default_factory=dict)
+    group: int = 1
 
     @property
     def return_sum(self) -> float:
@@ -587,8 +575,14 @@ class Record:
 
     @property
     def win_interval(self) -> tuple[float, float]:
-        """The 95% Wilson score interval of the win rate."""
-        return wilson(self.wins, self.games)
+        """The 95% interval of the win rate, as ``rivals.stats`` takes a score's: the games of a
+        group share their luck, so the group is the unit, and with only the totals known each
+        group counts as won or lost whole (the widest spread its share of wins could have); a
+        group not yet complete counts as the part of one that it is."""
+        groups = self.games / self.group
+        won = self.wins / self.group
+        low, high, _ = stats.score_intervals([groups - won, 0.0, won])
+        return float(low), float(high)
 
     @property
     def mean_return(self) -> float:
@@ -606,7 +600,8 @@ class Standings:
     With two entries, also the first entry's results against the second as ``stats`` counts
     them: ``trinomial`` (loss, draw, win: its return below, equal to or above the other's) and,
     when ``paired`` (games ``2k`` and ``2k + 1`` a duplicate pair), ``pentanomial`` (pairs by
-    their total score 0, 1/2, 1, 3/2, 2)."""
+    their total score 0, 1/2, 1, 3/2, 2). ``group``: the games of a duplicate group (1 when
+    unpaired), for the records' win intervals."""
 
     lineup: Lineup
     records: list[Record] = field(default_factory=list)
@@ -617,10 +612,11 @@ class Standings:
     pentanomial: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
     # The score of the first game of a pair whose second game is still to come.
     pending: float | None = None
+    group: int = 1
 
     def __post_init__(self) -> None:
         if not self.records:
-            self.records = [Record() for _ in self.lineup.entries]
+            self.records = [Record(group=self.group) for _ in self.lineup.entries]
 
     @property
     def versus(self) -> bool:
@@ -1255,7 +1251,7 @@ class Arena:
             )
         self.sprt = sprt
         self.decision: str | None = None
-        self.standings = Standings(lineup, paired=self.group == 2)
+        self.standings = Standings(lineup, paired=self.group == 2, group=self.group)
         self.log = ReplayLog(out, resume=resume, force=force) if out is not None else None
         self.resumed = 0
         try:
@@ -1451,7 +1447,7 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
             raise CorruptLog(f"{at}: corrupt: {error}") from None
         if not runs or _starts_other_arena(record, runs[-1].lineup):
             try:
-                standings = Standings(Lineup.from_record(record))
+                lineup = Lineup.from_record(record)
             except ValueError as error:
                 raise CorruptLog(f"{at}: corrupt: {error}") from None
             recorded_seed = _as_index(record["arena"].get("seed"))
@@ -1461,11 +1457,10 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
                 )
             seed, index = recorded_seed, 0
             group = record["arena"].get("duplicate", 1)
-            if group != 1 and group != standings.lineup.duplicate_group:
+            if group != 1 and group != lineup.duplicate_group:
                 raise CorruptLog(f"{at}: corrupt: 'arena.duplicate' is {replays.shown(group)}")
-            standings.paired = group == 2
-            runs.append(standings)
-            start = line_start(standings.lineup.game)
+            runs.append(Standings(lineup, paired=group == 2, group=group))
+            start = line_start(lineup.game)
         standings = runs[-1]
         lineup = standings.lineup
         state = _check_line(line, lineup, seed, index, at, group)

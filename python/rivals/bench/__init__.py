@@ -7,7 +7,9 @@ rounds, and reported as medians and a ratio. bench/README.md explains each row.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import time
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
@@ -73,11 +75,30 @@ def main(
     for name in selected:
         module = _GAMES[name]
         runner: Callable[[Sizes, Callable[[str], None]], tuple[list[Row], list[str]]] = module.run
+        load, began = load_average(), time.perf_counter()
         rows, notes = runner(sizes, log)
+        seconds = time.perf_counter() - began
         render(
             out,
             f"{module.TITLE} benchmarks ({sizes.mode} mode)",
             rows,
-            [*notes, f"Machine: {machine_line()}."],
+            [*notes, f"Machine: {machine_line()}; {run_text(seconds, load, load_average())}."],
         )
     return 0
+
+
+def load_average() -> float | None:
+    """The one-minute load average, where the system keeps one."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
+def run_text(seconds: float, start: float | None, end: float | None) -> str:
+    """``took 63 s, load average 1.9 at the start and 2.4 at the end``: a table's figures on a
+    busy machine read differently (wall-clock rows most)."""
+    text = f"took {seconds:.0f} s"
+    if start is not None and end is not None:
+        text += f", load average {start:.1f} at the start and {end:.1f} at the end"
+    return text
