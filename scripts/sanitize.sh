@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the engine with AddressSanitizer and UndefinedBehaviorSanitizer (in .venv-sanitize and
-# build/sanitize) and runs the random-simulation, differential, error, thread, sharing, interrupt
-# and vector-env tests under them. Any report makes the run fail. Extra arguments go to pytest.
+# build/sanitize) and runs the random-simulation, differential, error, thread, sharing, interrupt,
+# vector-env and generated-data resampling tests under them (ismcts then checks every action of
+# every deal: RIVALS_CHECK_DEALS). Any report makes the run fail. Extra arguments go to pytest.
 #
 # .venv-sanitize holds only the instrumented rivals; every other package (the build tools, numpy,
 # pytest) comes from the project's venv (scripts/setup.sh), so nothing is installed twice.
@@ -37,4 +38,4 @@ export RIVALS_TEST_SCALE="${RIVALS_TEST_SCALE:-0.25}"
 exec "$venv/bin/python" -m pytest -q -p no:cacheprovider -n "${RIVALS_SANITIZE_WORKERS:-auto}" \
   tests/test_invariants.py tests/test_differential.py tests/test_errors.py \
   tests/test_vector_env.py tests/test_threads.py tests/test_hardening.py tests/test_sharing.py \
-  tests/test_interrupt.py "$@"
+  tests/test_interrupt.py tests/test_resampling_generated.py "$@"

@@ -23,10 +23,46 @@ changed() { [ ! -f "$1" ] || [ -n "$(find "${@:2}" -newer "$1" -print -quit)" ];
 # shellcheck source=scripts/compiler_cache.sh
 source "$root/scripts/compiler_cache.sh"
 
+# A build says on standard error what it is doing and how long it usually takes before pip,
+# which is quiet, starts, then every minute that it is still at it, then how long it took; a run
+# with nothing to build prints nothing.
+ticker=""
+stop_ticker() {
+  if [ -n "$ticker" ]; then
+    kill "$ticker" 2>/dev/null || true
+    wait "$ticker" 2>/dev/null || true
+    ticker=""
+  fi
+}
+trap stop_ticker EXIT
+building() {
+  echo "rivals: $1" >&2
+  began=$SECONDS
+  (
+    # Stopped, it stops its sleep too: nothing of it outlives the build.
+    trap 'kill "$pause" 2>/dev/null; exit 0' TERM
+    minutes=0
+    while :; do
+      sleep 60 &
+      pause=$!
+      wait "$pause"
+      minutes=$((minutes + 1))
+      echo "rivals: still building ($minutes min)" >&2
+    done
+  ) &
+  ticker=$!
+}
+built_in() {
+  stop_ticker
+  echo "rivals: done in $((SECONDS - began)) s" >&2
+}
+
 # --no-build-isolation builds with the venv's own scikit-build-core and nanobind and keeps the
 # CMake build directory under build/, so a rebuild after a small change takes seconds.
 install=("$venv/bin/python" -m pip install --quiet --no-build-isolation)
 if changed "$deps" "$root/pyproject.toml"; then
+  building "setting up $venv: the dependencies, then the C++ engine compiled into build/
+  (the first time usually 5 to 8 minutes on two cores; later only what changed is rebuilt)"
   started="$(mktemp "$venv/.rivals-started.XXXXXX")"
   "$venv/bin/python" -m pip install --quiet --upgrade pip
   # The build requirements are those of pyproject.toml's [build-system] table: pip installs them
@@ -45,9 +81,13 @@ PY
   "${install[@]}" --editable "$root[dev]"
   touch -r "$started" "$deps" "$built"
   rm -f "$started"
+  built_in
 elif changed "$built" "${inputs[@]}"; then
+  building "rebuilding the C++ engine in build/: the files changed since the last build (usually
+  seconds to a minute; a change to a header every game includes, several minutes)"
   started="$(mktemp "$venv/.rivals-started.XXXXXX")"
   "${install[@]}" --no-deps --editable "$root"
   touch -r "$started" "$built"
   rm -f "$started"
+  built_in
 fi

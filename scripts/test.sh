@@ -1,9 +1,22 @@
 #!/usr/bin/env bash
 # Sets up (scripts/setup.sh), then runs every check: lint, format, types and the test suite.
 # Extra arguments go to pytest (for example -k rosenkoenig).
+#
+# Every kind of check runs either way; what --full changes is how many random games the
+# generic suites play (the differential test against the reference, the random-simulation
+# invariants): by default a fifth of them (RIVALS_TEST_SCALE=0.2, a set value of which wins),
+# with --full (the first argument) all of them, as CI runs it. README.md says how long each takes.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+if [ "${1:-}" = "--full" ]; then
+  shift
+  export RIVALS_TEST_SCALE=1
+  depth="full depth"
+else
+  export RIVALS_TEST_SCALE="${RIVALS_TEST_SCALE:-0.2}"
+  depth="quick depth, scripts/test.sh --full for all of them"
+fi
 bash scripts/setup.sh
 bin="${RIVALS_VENV:-$root/.venv}/bin"
 # The replay viewer is tested in a real headless browser, which no Python package provides: on a
@@ -38,6 +51,6 @@ echo "== docs"
 "$bin/mkdocs" build --strict --quiet
 echo "== clang-format"
 git ls-files 'cpp/*.h' 'cpp/*.cpp' 'bindings/*.h' 'bindings/*.cpp' 'fuzz/*.h' 'fuzz/*.cpp' 'examples/*.cpp' | xargs "$bin/clang-format" --dry-run -Werror
-echo "== pytest"
+echo "== pytest (random games of the generic suites x$RIVALS_TEST_SCALE: $depth)"
 # One worker per core: the suite is dominated by the pure-Python reference games.
 "$bin/python" -m pytest -q -n auto "$@"

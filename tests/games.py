@@ -54,8 +54,9 @@ SMOKE = {
 def configs(kind: str) -> list[tuple[str, dict[str, Any], int]]:
     """(game, params, games) for each configured game; kind is 'differential' or 'invariants'.
 
-    RIVALS_TEST_SCALE (default 1) scales the games, at least one per parameter set: the
-    sanitizer build (scripts/sanitize.sh), several times slower, plays fewer of each."""
+    RIVALS_TEST_SCALE (default 1) scales the games, at least one per parameter set:
+    scripts/test.sh plays a fifth of them unless given --full (CI's depth), and the sanitizer
+    build (scripts/sanitize.sh), several times slower, a quarter."""
     column = {"differential": 1, "invariants": 2}[kind]
     scale = float(os.environ.get("RIVALS_TEST_SCALE", "1"))
     out = []

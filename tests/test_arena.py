@@ -128,9 +128,11 @@ def test_entries_carry_every_parameter_from_the_engine() -> None:
         "reuse_tree",
         "rollout_depth",
         "evaluation",
+        "network",
         "proof_depth",
         "minimax_weight",
         "prior_weight",
+        "policy_weight",
         "mast_epsilon",
     }
     with pytest.raises(ValueError, match=r"bot mcts#2: .*bogus"):

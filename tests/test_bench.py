@@ -133,16 +133,61 @@ def test_sizes_follow_arguments_then_environment(monkeypatch: pytest.MonkeyPatch
     assert choose_sizes(False, False, True) == FULL
 
 
+def says_whether_met(target: str, baseline: str) -> bool:
+    """Whether every clause of a target cell ends in its verdict (a row not measured says so)."""
+    if baseline == "skipped":
+        return target.endswith(": not measured")
+    return all(clause.split()[-1] in ("ok", "missed") for clause in target.split(";"))
+
+
+def test_every_target_says_whether_it_was_met(tiny_output: str) -> None:
+    targets = {
+        label: (target, baseline)
+        for label, (_ours, baseline, _ratio, _clock, target) in table_rows(tiny_output).items()
+        if target
+    }
+    assert len(targets) >= 5
+    for label, (target, baseline) in targets.items():
+        assert says_whether_met(target, baseline), (label, target)
+    # The notes say how long the table took and how busy the machine was meanwhile.
+    assert re.search(
+        r"took \d+ s, load average [\d.]+ at the start and [\d.]+ at the end", tiny_output
+    )
+
+
 def test_scale_rows_cover_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "250")
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
         assert bench.main(["scale"], quick=True, tiny=True) == 0
     text = buffer.getvalue()
+    rows = table_rows(text)
     for name in rivals.games():
-        assert f"{name}: env steps/s, VectorEnv(256) / Python loop" in text
-        assert f"{name}: env steps/s, 2 threads / 1 thread" in text
-        assert f"{name}: search iterations/s (one move)" in text
+        _ours, baseline, _ratio, clock, target = rows[
+            f"{name}: env steps/s, VectorEnv(256) / Python loop"
+        ]
+        # Both sides by the process's CPU time, and the target says whether it was met.
+        assert clock == "cpu" and says_whether_met(target, baseline), (name, target)
+        assert rows[f"{name}: env steps/s, 2 threads / 1 thread"][3] == "wall"
+        assert f"{name}: search iterations/s (one move)" in rows
+
+
+def test_the_state_copy_row_reads_the_thread_s_cpu_clock_on_both_sides(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A clock that advances one second a reading: each side is one second of the calls it made.
+    (The C++ side was game.copy_ns()'s own wall-clock figure: on a loaded machine the ratio came
+    out 2.8x and 6.2x for what is about 15x by CPU time.)"""
+    from rivals.bench import _loops, _rows
+
+    game = rivals.make("rosenkoenig")
+    history = game.play_match(["random", "random"], 1, seed=0, keep_histories=True)["histories"][0]
+    ticks = iter(range(1000))
+    monkeypatch.setattr(_loops.time, "thread_time", lambda: float(next(ticks)))
+    _size, copy = _rows.state_rows(game, list(history), TINY, lambda _: None, "4")
+    assert copy.rivals == pytest.approx(1e9 / TINY.copies)
+    assert copy.baseline == pytest.approx(1e9 / TINY.clones)
+    assert copy.ratio == pytest.approx(TINY.copies / TINY.clones)
 
 
 @pytest.mark.parametrize("name", ["battlecards", "rheinlaender", "sekigahara"])

@@ -397,6 +397,19 @@ def test_the_games_see_chance_outcomes_as_their_information_states_do(tmp_path: 
     ]
 
 
+def test_ismcts_stops_on_a_deal_of_another_position(tmp_path: Path) -> None:
+    """tests/cpp/faulty_resampler.cpp: a resampler whose deal leaves the mover other moves stops
+    the search with an error (the check every deal gets); one whose deal is an illegal history
+    stops it where the engine is built with RIVALS_CHECK_DEALS; the game's own plays on."""
+    assert run_engine_check(tmp_path, "faulty_resampler") == [
+        "own: plays",
+        "short: verraeter: ismcts: a resampled history leaves seat 2 another choice than the "
+        "position searched (a fault of the game's resample_history)",
+        "impossible: verraeter: ismcts: action #1 of a resampled history, 3, is not legal (a "
+        "fault of the game's resample_history)",
+    ]
+
+
 @pytest.mark.parametrize("name", rivals.games())
 def test_ismcts_branches_on_seen_chance_only_when_asked(name: str) -> None:
     """``chance="open"`` is the default, move for move; ``"seen"`` searches otherwise, the same

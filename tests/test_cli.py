@@ -16,7 +16,8 @@ import pytest
 from rich.console import Console
 
 import rivals
-from rivals import cli, render, replay, rulebook, viewer
+from rivals import cli, render, replay, rulebook, stats, viewer
+from rivals import tournament as tournaments
 from rivals.play import reveals
 from rivals.render import svg
 from tests.random_play import random_action
@@ -314,14 +315,6 @@ def test_arena_and_tournament_take_bots_apart_or_joined_by_commas(
 def test_unknown_game(capsys: Capture) -> None:
     status, _, err = run(capsys, "arena", "chess", "--games", "1")
     assert status == 2 and "chess" in err
-
-
-def test_wilson_interval() -> None:
-    assert rivals.arena.wilson(0, 0) == (0.0, 1.0)
-    low, high = rivals.arena.wilson(50, 100)
-    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
-    low, high = rivals.arena.wilson(10, 10)
-    assert high == pytest.approx(1.0) and 0.69 < low < 0.73
 
 
 # --------------------------------------------------------------------------------------------
@@ -1118,3 +1111,28 @@ def test_rules_and_pictures_go_to_a_redirected_standard_output() -> None:
     with contextlib.redirect_stdout(caught):
         assert cli.main(["rules", "rosenkoenig", "--plain"]) == 0
     assert caught.getvalue().startswith("# Rosenk")
+
+
+def test_a_few_games_get_no_interval_and_an_sprt_a_wider_one(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two pairs of random play, each split 1-1, said "Elo +0 (-17 to +17)"; a Sekigahara pair
+    lost twice, "swept (<= -408)"."""
+    monkeypatch.setenv("COLUMNS", "200")
+    status, out, _ = run(capsys, "arena", "rosenkoenig", "--bots", "random,random", "--games", "4")
+    assert status == 0
+    assert (
+        "random vs random#2: Elo +0 (too few games for a 95% interval), 2 duplicate pairs "
+        "0-0-2-0-0" in out
+    )
+    status, out, _ = run(capsys, "arena", "sekigahara", "--bots", "random,random", "--games", "2")
+    assert status == 0 and "Elo swept (too few games for a 95% interval), 1 duplicate" in out
+    argv = ["arena", "rosenkoenig", "--bots", "random,mcts", "--param", "mcts.iterations=20"]
+    status, out, _ = run(capsys, *argv, "--games", "400", "--sprt", "0,150")
+    assert status == 0
+    line = next(line for line in out.splitlines() if line.startswith("random vs mcts: Elo "))
+    assert "at 95% after the SPRT" in line
+    pairs = [int(n) for n in line.split(" duplicate pairs ")[1].split()[0].split("-")]
+    after = stats.elo_estimate(pairs, sequential=True)
+    assert tournaments.elo_text(after) in line
+    assert tournaments.elo_text(stats.elo_estimate(pairs)) not in line

@@ -468,12 +468,17 @@ def test_elo_text_names_unbounded_ends_in_words() -> None:
     def text(losses: int, draws: int, wins: int) -> str:
         return tournament.elo_text(stats.elo_estimate([losses, draws, wins]))
 
-    assert text(0, 0, 4).startswith("sweep (>= +")
-    assert text(4, 0, 0).startswith("swept (<= -")
+    assert text(0, 0, 12) == "sweep (>= +142)"
+    assert text(12, 0, 0) == "swept (<= -142)"
+    # 4 wins in 4 do not yet say which bot is stronger.
+    assert text(0, 0, 4) == "sweep (>= -120)"
     # 3 wins in 4: the interval's upper end reaches a sweep, so only its lower end is a number.
-    assert text(1, 0, 3) == "+191 (above -126)"
-    assert text(3, 0, 1) == "-191 (below +126)"
-    assert text(2, 1, 2) == "+0 (-367 to +367)"
+    assert text(1, 0, 3) == "+191 (above -296)"
+    assert text(3, 0, 1) == "-191 (below +296)"
+    assert text(2, 1, 2) == "+0 (-408 to +408)"
+    # One game, or a win and a loss: the interval reaches both ends.
+    assert text(0, 1, 0) == "+0 (too few games)"
+    assert text(1, 0, 1) == "+0 (too few games)"
     assert text(0, 0, 0) == "-"
 
 

@@ -121,7 +121,9 @@ class Tournament(arena.LogSession):
                     "entries of their own (use rivals arena for free-for-all games)"
                 )
             group = lineup.duplicate_group if duplicate else 1
-            self.pairings.append(Pairing(a, b, lineup, arena.Standings(lineup, paired=group == 2)))
+            self.pairings.append(
+                Pairing(a, b, lineup, arena.Standings(lineup, paired=group == 2, group=group))
+            )
         self.group = self.pairings[0].lineup.duplicate_group if duplicate else 1
         if self.games % self.group:
             raise ValueError(
@@ -255,8 +257,8 @@ def rate(
                 if other not in connected:
                     connected.append(other)
     count = len(labels)
-    elo, error = [math.nan] * count, [math.nan] * count
-    elo[0] = error[0] = 0.0
+    elo, error, centre = [math.nan] * count, [math.nan] * count, [math.nan] * count
+    elo[0] = error[0] = centre[0] = 0.0
     if len(connected) > 1:
         connected.sort()
         position = {bot: k for k, bot in enumerate(connected)}
@@ -269,9 +271,10 @@ def rate(
             },
             confidence,
         )
+        assert fitted.centre is not None
         for bot, k in position.items():
-            elo[bot], error[bot] = fitted.elo[k], fitted.error[k]
-    return stats.Ratings(tuple(labels), tuple(elo), tuple(error), confidence)
+            elo[bot], error[bot], centre[bot] = fitted.elo[k], fitted.error[k], fitted.centre[k]
+    return stats.Ratings(tuple(labels), tuple(elo), tuple(error), confidence, tuple(centre))
 
 
 @dataclass
@@ -611,12 +614,15 @@ def rating_text(ratings: stats.Ratings, index: int) -> str:
 
 def rating_interval_text(ratings: stats.Ratings, index: int) -> str:
     """``-293 to -86``; an end at a sweep's bound as ``below -1032`` or ``above +822``;
-    ``anchor`` for the first bot, ``no games yet`` for a bot without."""
+    ``too few games`` when both ends are; ``anchor`` for the first bot, ``no games yet`` for a
+    bot without."""
     if not ratings.rated(index):
         return "no games yet"
     if index == 0:
         return "anchor"
     low, high = ratings.interval(index)
+    if low <= -stats.ELO_LIMIT and high >= stats.ELO_LIMIT:
+        return "too few games"
     if low <= -stats.ELO_LIMIT:
         return f"below {_elo(high)}"
     if high >= stats.ELO_LIMIT:
@@ -624,20 +630,29 @@ def rating_interval_text(ratings: stats.Ratings, index: int) -> str:
     return f"{_elo(low)} to {_elo(high)}"
 
 
-def elo_text(estimate: stats.Estimate) -> str:
+def elo_text(estimate: stats.Estimate, too_few: str = "too few games") -> str:
     """``+191 (+79 to +361)``; a clean sweep, whose Elo is unbounded, as ``sweep (>= +822)``;
-    an interval that reaches a sweep as ``-191 (below +69)``; ``-`` before any game."""
+    an interval that reaches a sweep as ``-191 (below +69)``; one that reaches both as ``+0 (too
+    few games)`` (``too_few`` in the brackets); ``-`` before any game."""
     if estimate.units == 0:
         return "-"
+    if estimate.elo >= stats.ELO_LIMIT:
+        point = "sweep"
+    elif estimate.elo <= -stats.ELO_LIMIT:
+        point = "swept"
+    else:
+        point = _elo(estimate.elo)
+    if not estimate.bounded:
+        return f"{point} ({too_few})"
     if estimate.elo >= stats.ELO_LIMIT:
         return f"sweep (>= {_elo(estimate.low)})"
     if estimate.elo <= -stats.ELO_LIMIT:
         return f"swept (<= {_elo(estimate.high)})"
     if estimate.low <= -stats.ELO_LIMIT:
-        return f"{_elo(estimate.elo)} (below {_elo(estimate.high)})"
+        return f"{point} (below {_elo(estimate.high)})"
     if estimate.high >= stats.ELO_LIMIT:
-        return f"{_elo(estimate.elo)} (above {_elo(estimate.low)})"
-    return f"{_elo(estimate.elo)} ({_elo(estimate.low)} to {_elo(estimate.high)})"
+        return f"{point} (above {_elo(estimate.low)})"
+    return f"{point} ({_elo(estimate.low)} to {_elo(estimate.high)})"
 
 
 def _short_label(label: str, longest: int = 24) -> str:

@@ -13,12 +13,15 @@ import json
 import random
 from collections.abc import Callable
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 import rivals
+
+from .helpers import act, battle, effect_card, face_up, new_state, setup, unit
 
 SEEDS = range(10)
 KEPT = {
@@ -185,3 +188,115 @@ def test_engine_resamples_deep_histories_like_the_reference() -> None:
             assert state.resample_from_infostate(p, s).history() == (
                 oracle.resample_from_infostate(p, s).history()
             )
+
+
+# -- what a battle or a reveal turns face up within one action -----------------------------------
+
+
+def unarmed_set(*effects: dict[str, Any]) -> dict[str, Any]:
+    """Six ground units a side that cannot attack, so that a battle is a stalemate at once (and
+    nobody holds a kept card to play first); a German ground battle whose loser loses its ground
+    units, and an immediate action with `effects`."""
+    return {
+        "format": "rivals-battlecards-set",
+        "version": 1,
+        "name": "unarmed",
+        "battle_list": {"id": "K0", "name": "Battle List", "battles": ["K1"]},
+        "conflict": [
+            battle("K1", 5, "german", ["ground"], 1, loser_destroyed=["ground"]),
+            effect_card("K2", 3, "immediate", *effects),
+        ],
+        "german": [unit(f"G{k}", "ground", 0, 0, 0, 1, 1) for k in range(1, 7)],
+        "british": [unit(f"B{k}", "ground", 0, 0, 0, 1, 1) for k in range(1, 7)],
+    }
+
+
+def deal_and_deploy(state: Any, german_deploy: list[str]) -> Any:
+    return setup(
+        state,
+        [f"G{k}" for k in range(1, 7)],
+        [f"B{k}" for k in range(1, 7)],
+        german_deploy,
+        ["B1", "B2", "B3"],
+    )
+
+
+def seen_by(state: Any, player: int) -> tuple[str, bytes]:
+    return state.observation_string(player), state.observation_tensor(player).tobytes()
+
+
+def twin_positions(make: Callable[..., Any], cards: dict[str, Any], *moves: str) -> list[Any]:
+    """`moves` after Germany deployed G1, G2, G3 at the setup, and after it deployed G4, G2, G3;
+    `{other}` in a move is the card of G1 and G4 that it did not deploy."""
+    twins = []
+    for first, other in (("G1", "G4"), ("G4", "G1")):
+        state = deal_and_deploy(new_state(make, cards), [first, "G2", "G3"])
+        twins.append(act(state, *(move.format(other=other) for move in moves)))
+    return twins
+
+
+def test_a_stalemate_decided_in_the_fight_action_shows_the_destroyed_units(
+    make: Callable[..., Any],
+) -> None:
+    # Germany fights with three face-down ground units, nobody can fire: the defender wins at
+    # once and the German ground units are destroyed within the one action. Britain saw which
+    # (they are in the discard pile), so the twins differ to it, and so do its information states.
+    cards = unarmed_set({"type": "victory_points", "who": "drawer", "count": 1})
+    twins = twin_positions(make, cards, "pass", "K1", "fight")
+    assert [t.to_dict()["arsenal_discard"][0] for t in twins] == [
+        ["G1", "G2", "G3"],
+        ["G2", "G3", "G4"],
+    ]
+    assert seen_by(twins[0], 1) != seen_by(twins[1], 1)
+    lines = [t.information_state_string(1).split("\n")[-1] for t in twins]
+    assert lines == [
+        "germany fight; turned face up: G1 G2 G3",
+        "germany fight; turned face up: G2 G3 G4",
+    ]
+    for s in range(20):
+        resampled = twins[0].resample_from_infostate(1, s)
+        assert resampled.to_dict()["arsenal_discard"][0] == ["G1", "G2", "G3"]
+        assert seen_by(resampled, 1) == seen_by(twins[0], 1)
+        assert resampled.information_state_string(1) == twins[0].information_state_string(1)
+
+
+def test_a_card_deployed_and_revealed_in_one_action_is_not_told_apart(
+    make: Callable[..., Any],
+) -> None:
+    # Germany deploys a card face down and the same card's reveal turns its whole ground stack
+    # face up: Britain sees four cards face up and cannot tell which was the last one deployed.
+    cards = unarmed_set(
+        {"type": "deploy", "who": "drawer", "count": 1},
+        {"type": "reveal", "who": "drawer", "types": ["ground"]},
+    )
+    twins = twin_positions(make, cards, "pass", "K2", "deploy {other}")
+    assert all(face_up(t, 0) == {"G1", "G2", "G3", "G4"} for t in twins)
+    assert seen_by(twins[0], 1) == seen_by(twins[1], 1)
+    assert twins[0].information_state_string(1) == twins[1].information_state_string(1)
+    assert twins[0].information_state_string(1).split("\n")[-1] == (
+        "germany deploy ? (ground); turned face up: G1 G2 G3 G4"
+    )
+    for s in range(20):
+        resampled = twins[0].resample_from_infostate(1, s)
+        assert resampled.information_state_string(1) == twins[0].information_state_string(1)
+
+
+def test_resampling_at_a_zero_attack_stalemate_gives_legal_histories(
+    make: Callable[..., Any],
+) -> None:
+    # A generated card set whose units cannot attack: a German ground unit deployed face down is
+    # flipped and destroyed by one action, later refilled into the deck and drawn again. Every
+    # resample for Germany must put it where Britain saw it, or its draw is illegal.
+    case = json.loads((Path(__file__).parent / "cases" / "zero_attack_stalemate.json").read_text())
+    game = make("battlecards", **case["params"])
+    state = game.new_initial_state()
+    for action in case["history"]:
+        state.apply_action(action)
+    for p in (0, 1):
+        for s in range(20):
+            resampled = state.resample_from_infostate(p, s)
+            again = game.new_initial_state()
+            for action in resampled.history():
+                again.apply_action(action)  # checked
+            assert seen_by(again, p) == seen_by(state, p)
+            assert again.information_state_string(p) == state.information_state_string(p)

@@ -35,6 +35,34 @@ bool hidden_from(const State& before, Action action, Player player) {
   return before.current_player() != player && is_deploy_phase(phase) && action != kPass;
 }
 
+// What an action turns face up of the cards of `o`: those not face up before it that are face up
+// after it (flipped in a battle, shown by a reveal, also a card the same action deployed face
+// down) or that left a stack during it (a battle turned them face up and destroyed them within
+// the action, when nothing was left to decide), except the card that the action itself names (a
+// reinforcement deployed face up, a destroy_stack outcome).
+class Turning {
+ public:
+  Turning(const State& before, Action action, int o)
+      : o_(o), face_up_(before.pile(kFaceUp, o)), stack_(before.pile(kStack, o)) {
+    if (before.is_chance_node()) {
+      if (before.outcome_seat() == o) named_ = card_bit(action);
+    } else if (before.phase() == Phase::kReinforce && action >= kDeploy && action < kFire) {
+      const int a = action - kDeploy;
+      if (seat_of(a) == o) named_ = card_bit(slot_of(a));
+    }
+  }
+  u128 turned(const State& after) const {
+    const u128 shown = after.pile(kFaceUp, o_) | (stack_ & ~after.pile(kStack, o_));
+    return shown & ~face_up_ & ~named_;
+  }
+
+ private:
+  int o_;
+  u128 face_up_;
+  u128 stack_;
+  u128 named_ = 0;
+};
+
 // Times on one line: action i happens at 2i, the automatic steps after it at 2i + 1.
 std::int32_t at(std::size_t i) { return 2 * static_cast<std::int32_t>(i); }
 std::int32_t after(std::size_t i) { return at(i) + 1; }
@@ -121,6 +149,7 @@ View view_of(const Battlecards& game, const std::vector<Action>& history, Player
     u128 conflict_deck = replay.pile(kConflictDeck);
     const auto index = static_cast<std::int32_t>(i);
     const bool hidden = hidden_from(replay, action, player);
+    const Turning turning(replay, action, o);
     // A conflict card drawn or turned over in sight may come straight back with a refill of
     // the deck during the same action: it counts among the refilled cards.
     if (!hidden && replay.is_chance_node() && replay.outcome_seat() < 0)
@@ -150,6 +179,11 @@ View view_of(const Battlecards& game, const std::vector<Action>& history, Player
       if (seat_of(a) == o) sight(view.lives[current[slot_of(a)]], at(i), where);
     }
     replay.apply(action);
+    // The cards it turned face up were seen in their stacks, also those it destroyed at once
+    // (face up after no action). A card turns face up in no other way: a reinforcement is named,
+    // and seen in the reserve.
+    for (u128 m = turning.turned(replay); m; m &= m - 1)
+      sight(view.lives[current[lowest_bit(m)]], after(i), Seen::kStack);
     // A refill brings the discard pile, which everybody saw, back into the deck.
     if (const u128 refilled = replay.pile(kArsenalDeck, o) & ~deck) {
       ++view.epochs;
@@ -167,8 +201,6 @@ View view_of(const Battlecards& game, const std::vector<Action>& history, Player
                              static_cast<std::int16_t>(lowest_bit(m))});
       }
     }
-    for (u128 m = replay.pile(kFaceUp, o); m; m &= m - 1)
-      sight(view.lives[current[lowest_bit(m)]], after(i), Seen::kStack);
   }
   for (const Life& life : view.lives)
     view.type.push_back(cs.type_of[static_cast<std::size_t>(kMaxArsenal * o + life.card)]);
@@ -339,12 +371,12 @@ std::string Battlecards::information_state_string(const State& /*state*/,
     else
       out += std::string(" deploy ? (") +
              kTypeNames[cs.type_of[static_cast<std::size_t>(action - kDeploy)]] + ")";
-    // A battle or an effect may turn the opponent's face-down cards over: which ones, player
-    // sees, though no action names them.
+    // A battle or an effect may turn the opponent's cards face up: which ones, player sees,
+    // though no action names them.
     const int o = 1 - player;
-    const u128 face_down = replay.pile(kStack, o) & ~replay.pile(kFaceUp, o);
+    const Turning turning(replay, action, o);
     replay.apply(action);
-    if (const u128 turned = face_down & replay.pile(kFaceUp, o)) {
+    if (const u128 turned = turning.turned(replay)) {
       out += "; turned face up:";
       for (u128 m = turned; m; m &= m - 1)
         out += " " + cs.arsenal(kMaxArsenal * o + lowest_bit(m)).id;

@@ -88,11 +88,10 @@ from rivals.arena.log import (
     read_log,
     resumable_lines,
 )
-from rivals.arena.standings import WILSON_Z, Record, Standings, wilson
+from rivals.arena.standings import Record, Standings
 
 __all__ = [
     "MAX_GAMES",
-    "WILSON_Z",
     "Arena",
     "BotSpec",
     "Chunk",
@@ -114,7 +113,6 @@ __all__ = [
     "run",
     "tally",
     "tally_runs",
-    "wilson",
 ]
 
 
@@ -199,7 +197,7 @@ class Arena(LogSession):
             )
         self.sprt = sprt
         self.decision: str | None = None
-        self.standings = Standings(lineup, paired=self.group == 2)
+        self.standings = Standings(lineup, paired=self.group == 2, group=self.group)
         self.log = ReplayLog(out, resume=resume, force=force) if out is not None else None
         self.resumed = 0
         try:
@@ -377,7 +375,7 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
             raise CorruptLog(f"{at}: corrupt: {error}") from None
         if not runs or _starts_other_arena(record, runs[-1].lineup):
             try:
-                standings = Standings(Lineup.from_record(record))
+                lineup = Lineup.from_record(record)
             except ValueError as error:
                 raise CorruptLog(f"{at}: corrupt: {error}") from None
             recorded_seed = _as_index(record["arena"].get("seed"))
@@ -387,11 +385,10 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
                 )
             seed, index = recorded_seed, 0
             group = record["arena"].get("duplicate", 1)
-            if group != 1 and group != standings.lineup.duplicate_group:
+            if group != 1 and group != lineup.duplicate_group:
                 raise CorruptLog(f"{at}: corrupt: 'arena.duplicate' is {replays.shown(group)}")
-            standings.paired = group == 2
-            runs.append(standings)
-            start = line_start(standings.lineup.game)
+            runs.append(Standings(lineup, paired=group == 2, group=group))
+            start = line_start(lineup.game)
         standings = runs[-1]
         lineup = standings.lineup
         state = _check_line(line, lineup, seed, index, at, group)

@@ -1,5 +1,5 @@
 """Running totals of an arena or a tournament's pairing (``Standings``, a ``Record`` per
-entry, pairs counted pentanomially) and Wilson's score interval of a win rate."""
+entry with its win rate's interval, pairs counted pentanomially)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,6 @@ import numpy as np
 import numpy.typing as npt
 
 from rivals.arena.lineups import Lineup
-
-WILSON_Z = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
-
-
-def wilson(successes: int, trials: int, z: float = WILSON_Z) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion (sound at 0 and at 100%)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass
@@ -40,6 +27,7 @@ class Record:
     # Games per return value: returns take few distinct values (+1, -1, 0, 1/k, ...), and summing
     # them at the end makes the total independent of how the games were split into chunks.
     return_counts: dict[float, int] = field(default_factory=dict)
+    group: int = 1
 
     @property
     def return_sum(self) -> float:
@@ -51,8 +39,14 @@ class Record:
 
     @property
     def win_interval(self) -> tuple[float, float]:
-        """The 95% Wilson score interval of the win rate."""
-        return wilson(self.wins, self.games)
+        """The 95% interval of the win rate, as ``rivals.stats`` takes a score's: the games of a
+        group share their luck, so the group is the unit, and with only the totals known each
+        group counts as won or lost whole (the widest spread its share of wins could have); a
+        group not yet complete counts as the part of one that it is."""
+        groups = self.games / self.group
+        won = self.wins / self.group
+        low, high, _ = stats.score_intervals([groups - won, 0.0, won])
+        return float(low), float(high)
 
     @property
     def mean_return(self) -> float:
@@ -70,7 +64,8 @@ class Standings:
     With two entries, also the first entry's results against the second as ``stats`` counts
     them: ``trinomial`` (loss, draw, win: its return below, equal to or above the other's) and,
     when ``paired`` (games ``2k`` and ``2k + 1`` a duplicate pair), ``pentanomial`` (pairs by
-    their total score 0, 1/2, 1, 3/2, 2)."""
+    their total score 0, 1/2, 1, 3/2, 2). ``group``: the games of a duplicate group (1 when
+    unpaired), for the records' win intervals."""
 
     lineup: Lineup
     records: list[Record] = field(default_factory=list)
@@ -81,10 +76,11 @@ class Standings:
     pentanomial: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
     # The score of the first game of a pair whose second game is still to come.
     pending: float | None = None
+    group: int = 1
 
     def __post_init__(self) -> None:
         if not self.records:
-            self.records = [Record() for _ in self.lineup.entries]
+            self.records = [Record(group=self.group) for _ in self.lineup.entries]
 
     @property
     def versus(self) -> bool:

@@ -8,6 +8,7 @@ rounds, and reported as medians and a ratio. bench/README.md explains each row.
 from __future__ import annotations
 
 import importlib
+import os
 import time
 from collections.abc import Callable, Sequence
 from types import ModuleType
@@ -80,12 +81,15 @@ def main(
     for name in selected:
         module = _GAMES[name]
         runner: Callable[[Sizes, Callable[[str], None]], tuple[list[Row], list[str]]] = module.run
+        load, began = load_average(), time.perf_counter()
         rows, notes = runner(sizes, log)
+        seconds = time.perf_counter() - began
         title = f"{module.TITLE} benchmarks ({sizes.mode} mode)"
+        took = run_text(seconds, load, load_average())
         if markdown_page:
-            tables.append(markdown(title, rows, notes))
+            tables.append(markdown(title, rows, [*notes, f"This table {took}."]))
         else:
-            render(out, title, rows, [*notes, f"Machine: {machine_line()}."])
+            render(out, title, rows, [*notes, f"Machine: {machine_line()}; {took}."])
     if markdown_page:
         head = [
             "# Benchmarks: measured figures",
@@ -108,3 +112,20 @@ def main(
 
 def _now() -> str:
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+
+
+def load_average() -> float | None:
+    """The one-minute load average, where the system keeps one."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
+def run_text(seconds: float, start: float | None, end: float | None) -> str:
+    """``took 63 s, load average 1.9 at the start and 2.4 at the end``: a table's figures on a
+    busy machine read differently (wall-clock rows most)."""
+    text = f"took {seconds:.0f} s"
+    if start is not None and end is not None:
+        text += f", load average {start:.1f} at the start and {end:.1f} at the end"
+    return text

@@ -11,7 +11,7 @@ import rivals
 from rivals import reference
 
 from ._common import Row, Sizes, alternate, games_for, playout_rate, positive, timed, verdict
-from ._loops import decisions_per_game, python_clone_ns, replay_like_playouts
+from ._loops import cxx_copy_ns, decisions_per_game, python_clone_ns, replay_like_playouts
 
 Log = Callable[[str], None]
 
@@ -96,10 +96,10 @@ def state_rows(
     game: rivals.Game, history: list[int], sizes: Sizes, log: Log, number: str
 ) -> list[Row]:
     """The C++ state's size, and copying it against the reference's ``clone()`` at the middle of
-    ``history`` (like the position ``game.copy_ns()`` copies)."""
+    ``history`` (like the position ``game.copy_ns()`` copies), both by the thread's CPU clock."""
     state: Any = game.state_from_history(history[: len(history) // 2])
     pair = alternate(
-        lambda: game.copy_ns(sizes.copies),
+        lambda: cxx_copy_ns(game, sizes.copies),
         lambda: python_clone_ns(state, sizes.clones),
         sizes.rounds,
         lambda r: log(f"state copies, C++ vs Python clone() (round {r + 1}/{sizes.rounds})"),

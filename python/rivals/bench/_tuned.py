@@ -108,7 +108,7 @@ def tuned_row(sizes: Sizes, seed: int, log: Log) -> tuple[Row, str]:
     compiler = find_compiler()
     if compiler is None:
         reason = "hand-tuned playout row skipped: no C++ compiler (set CXX or install g++)"
-        return Row("6", label, None, target=target, note="skipped"), reason
+        return Row("6", label, None, target=f"{target}: not measured", note="skipped"), reason
     game = rivals.make("rosenkoenig")
     with tempfile.TemporaryDirectory(prefix="rivals-tuned-") as folder:
         program = Path(folder) / "tuned_playout"
@@ -120,7 +120,7 @@ def tuned_row(sizes: Sizes, seed: int, log: Log) -> tuple[Row, str]:
         )
         if built.returncode != 0:
             reason = f"hand-tuned playout row skipped: {compiler} failed: {built.stderr.strip()}"
-            return Row("6", label, None, target=target, note="skipped"), reason
+            return Row("6", label, None, target=f"{target}: not measured", note="skipped"), reason
 
         def tuned_batch(games: int, batch_seed: int) -> dict[str, Any]:
             done = subprocess.run(

@@ -254,7 +254,8 @@ def search_rate(game: Game, evaluation: str, positions: list[State]) -> Callable
                 bot.step(state)
                 visits += int(bot.stats()["visits"])
 
-        return visits / positive(timed(search).cpu_s)
+        seconds = positive(timed(search).cpu_s)
+        return visits / seconds
 
     return run
 
@@ -307,7 +308,8 @@ def network_rows(sizes: Sizes, log: Log) -> list[Row]:
 
 
 def _decisions(game: Game, count: int) -> list[State]:
-    """Decision positions 10 to 40 random decisions into seeded random games."""
+    """Decision positions 10 to 40 random decisions into seeded random games, each with a choice
+    to search."""
     rng = random.Random(7)
     found: list[State] = []
     while len(found) < count:
@@ -320,6 +322,6 @@ def _decisions(game: Game, count: int) -> list[State]:
             state.apply_action(rng.choice(state.legal_actions()))
         while state.is_chance_node():
             state.apply_action(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
+        if not state.is_terminal() and len(state.legal_actions()) > 1:
             found.append(state)
     return found

@@ -303,17 +303,18 @@ def _print_arena(
             settings = ", ".join(f"{key}={json.dumps(value)}" for key, value in changed.items())
             console.print(Text(f"{entry.label}: {entry.name} with {settings}", style="dim"))
     if standings.versus and standings.games:
-        console.print(Text(_versus_line(standings)))
+        console.print(Text(_versus_line(standings, sequential=match.sprt is not None)))
     if match.sprt is not None:
         console.print(Text(_sprt_line(match)))
     if args.out is not None:
         console.print(Text(f"replays: {args.out}{_resumed_text(match.resumed, args)}", style="dim"))
 
 
-def _versus_line(standings: arena.Standings) -> str:
-    """``random vs mcts: Elo -412 (-520 to -340, 95%), 50 duplicate pairs 40-6-3-1-0``."""
+def _versus_line(standings: arena.Standings, sequential: bool) -> str:
+    """``random vs mcts: Elo -412 (-520 to -340) at 95%, 50 duplicate pairs 40-6-3-1-0 ...``;
+    after an SPRT (``sequential``) the interval allows for where the test stopped."""
     first, second = (entry.label for entry in standings.lineup.entries)
-    estimate = stats.elo_estimate(standings.counts())
+    estimate = stats.elo_estimate(standings.counts(), sequential=sequential)
     if standings.paired:
         units = f"{estimate.units} duplicate pairs {'-'.join(map(str, standings.pentanomial))}"
         units += " (pentanomial LL..WW)"
@@ -321,7 +322,12 @@ def _versus_line(standings: arena.Standings) -> str:
             units += ", the last pair unfinished"
     else:
         units = f"{estimate.units} games {'-'.join(map(str, standings.trinomial))} (L-D-W)"
-    return f"{first} vs {second}: Elo {tournaments.elo_text(estimate)} at 95%, {units}"
+    if not estimate.bounded:
+        elo = tournaments.elo_text(estimate, too_few="too few games for a 95% interval")
+    else:
+        after = " after the SPRT" if sequential else ""
+        elo = f"{tournaments.elo_text(estimate)} at 95%{after}"
+    return f"{first} vs {second}: Elo {elo}, {units}"
 
 
 def _sprt_line(match: arena.Arena) -> str:

@@ -1102,10 +1102,27 @@ class State(_base.State):
     def _move(self, action: Any) -> None:
         # The information state needs each action with the node it was played at.
         node = (self.current_player(), self.phase, self.subject, self.drawing)
-        face_down = (self.stack_cards(0) | self.stack_cards(1)) - self.face_up
+        face_up, stacks = set(self.face_up), self.stack_cards(0) | self.stack_cards(1)
         super()._move(action)
-        turned = tuple(sorted(face_down & self.face_up))
-        self._log.append(_LogEntry(*node, self._history[-1], turned))
+        # Turned face up: the cards not face up before that are face up now (flipped, revealed,
+        # also one this action deployed face down) or left a stack (a battle turned them face up
+        # and destroyed them within this action, when nothing was left to decide); not a card the
+        # action names itself (a reinforcement, a destroy_stack outcome). Both seats' cards: the
+        # information state shows each seat the other's.
+        shown = self.face_up | (stacks - self.stack_cards(0) - self.stack_cards(1))
+        turned = shown - face_up - self._named(node, self._history[-1])
+        self._log.append(_LogEntry(*node, self._history[-1], tuple(sorted(turned))))
+
+    def _named(self, node: tuple[int, str, int | None, int | None], action: int) -> set[int]:
+        """The arsenal card an action played at `node` names by its text: a chance outcome of a
+        seat's arsenal, or a card deployed face up as a reinforcement."""
+        player, phase, subject, _ = node
+        if player == CHANCE:
+            if phase in CONFLICT_CHANCE_PHASES:
+                return set()
+            assert subject is not None
+            return {MAX_ARSENAL * subject + action}
+        return {action - DEPLOY} if phase == "reinforce" and DEPLOY <= action < FIRE else set()
 
     def _apply_chance(self, action: int) -> None:
         phase = self.phase
@@ -1911,6 +1928,12 @@ class State(_base.State):
                 if a // MAX_ARSENAL == o:
                     sight(view.lives[current[a % MAX_ARSENAL]], 2 * i, where)
             replay.apply_action(action)
+            # The cards it turned face up were seen in their stacks, also those it destroyed at
+            # once (face up after no action). A card turns face up in no other way: a
+            # reinforcement is named, and seen in the reserve.
+            for a in replay._log[-1].turned:
+                if a // MAX_ARSENAL == o:
+                    sight(view.lives[current[a % MAX_ARSENAL]], 2 * i + 1, "stack")
             # A refill brings the discard pile, which everybody saw, back into the deck.
             refilled = sorted(replay.arsenal_deck[o] - deck)
             if refilled:
@@ -1925,9 +1948,6 @@ class State(_base.State):
                     if k in current_kept:
                         current_kept[k] = len(view.kept)
                         view.kept.append(_Life(2 * i + 1, view.conflict_epochs - 1, k))
-            for a in sorted(replay.face_up):
-                if a // MAX_ARSENAL == o:
-                    sight(view.lives[current[a % MAX_ARSENAL]], 2 * i + 1, "stack")
         view.types = [
             TYPES.index(self.unit(MAX_ARSENAL * o + life.card).type) for life in view.lives
         ]

@@ -80,7 +80,7 @@ def _python_loop_row(sizes: Sizes, log: Log) -> tuple[Row, str]:
         alone.append(ours())
     median = statistics.median(alone)
     return Row(
-        "2", label, median, clock="cpu", target=f"≥ {PYSPIEL_GOAL:g}x", note="skipped"
+        "2", label, median, clock="cpu", target=f"≥ {PYSPIEL_GOAL:g}x: not measured", note="skipped"
     ), skipped
 
 
@@ -97,15 +97,19 @@ def _threads_row(games: int, sizes: Sizes, log: Log) -> Row:
         sizes.rounds,
         lambda r: log(f"random playouts, 2 threads vs 1 (round {r + 1}/{sizes.rounds})"),
     )
-    cores = os.cpu_count() or 1
+    # Two threads can do at most twice the work of one, and only on cores nobody else is using:
+    # the table's notes give the machine's load.
+    goal = 0.8 * min(2, os.cpu_count() or 1)
+    ratio = pair.ratio()
     return Row(
         "3",
         "2p random playouts: games/s, 2 threads / 1 thread",
         pair.a_median,
         pair.b_median,
-        pair.ratio(),
+        ratio,
         "wall",
-        f"≈ {min(2, cores)}x on idle cores",
+        f"≥ {goal:g}x on idle cores {verdict(ratio >= goal)}",
+        ratio >= goal,
     )
 
 
