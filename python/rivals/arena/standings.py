@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from rivals import stats
 from rivals.arena.lineups import Lineup
 
 
