@@ -63,7 +63,7 @@ def test_setup_says_what_it_builds_and_nothing_when_nothing_changed(tmp_path: Pa
 
 def stub_tools(venv: Path, calls: Path) -> None:
     """Every program scripts/test.sh runs from the venv, noting its arguments and the depth."""
-    for tool in ("python", "ruff", "mypy", "clang-format"):
+    for tool in ("python", "ruff", "mypy", "mkdocs", "clang-format"):
         path = venv / "bin" / tool
         path.write_text(
             f'#!/bin/sh\necho "{tool} RIVALS_TEST_SCALE=$RIVALS_TEST_SCALE $*" >> "{calls}"\n',
