@@ -26,7 +26,7 @@ import pytest
 import rivals
 from rivals import arena, reference, tournament
 from tests.games import CONFIGS
-from tests.isolated import run_isolated
+from tests.isolated import run_isolated, under_sanitizer
 
 GAMES = sorted(CONFIGS)
 
@@ -339,18 +339,29 @@ def check_a_forked_child_does_not_write_the_parents_log(folder: str) -> None:
     assert all(log.stat().st_size > 0 for log in logs)
 
 
+# GCC 12's AddressSanitizer runtime takes no lock of its allocator around a fork, so a child
+# forked while another thread allocates can wait forever for a lock nobody will free (one run of
+# scripts/sanitize.sh in two hung so). These checks run in every other test run.
+fork_while_threads_work = pytest.mark.skipif(
+    under_sanitizer(), reason="AddressSanitizer's allocator is not fork-safe under GCC 12"
+)
+
+
 def test_a_vector_env_made_before_a_fork_steps_in_the_child() -> None:
     isolated_check("check_a_vector_env_made_before_a_fork_steps_in_the_child")
 
 
+@fork_while_threads_work
 def test_a_step_sent_before_a_fork_is_refused_in_the_child() -> None:
     isolated_check("check_a_step_sent_before_a_fork_is_refused_in_the_child")
 
 
+@fork_while_threads_work
 def test_objects_in_use_at_a_fork_are_refused_in_the_child() -> None:
     isolated_check("check_objects_in_use_at_a_fork_are_refused_in_the_child")
 
 
+@fork_while_threads_work
 def test_a_solver_forked_while_another_solves_works_in_the_child() -> None:
     isolated_check("check_a_solver_forked_while_another_solves_works_in_the_child")
 
