@@ -170,3 +170,22 @@ def test_the_command_line_refuses_a_bad_bot_before_playing(tmp_path: Path) -> No
     assert done.returncode == 2
     assert "unknown parameter 'colour'" in done.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_self_play_on_ray_plays_the_games_local_threads_play(tmp_path: Path) -> None:
+    import ray  # the optional backend's package: scripts/setup.sh installs it for the suite
+
+    # Two generations: the second's bots read the first's network, which travels to the tasks
+    # as a document (a path of this machine would mean nothing on another node).
+    settings = train.Settings("sekigahara", generations=2, games=10, iterations=10, hidden=(4,))
+    train.train(settings, tmp_path / "local", threads=2)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        train.train(settings, tmp_path / "ray", backend="ray")
+    finally:
+        ray.shutdown()
+    for part in ["data/gen-000.npz", "data/gen-001.npz", "networks/gen-001.json"]:
+        assert (tmp_path / "local" / part).read_bytes() == (tmp_path / "ray" / part).read_bytes()
+    with pytest.raises(train.TrainingError, match="neither 'local' nor 'ray'"):
+        train.train(settings, tmp_path / "other", backend="dask")
+    assert not (tmp_path / "other").exists()

@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from rivals import files, network
 from rivals._core import Game, make_game
+from rivals.train import _self_play
 
 __all__ = ["Progress", "Settings", "TrainingError", "train"]
 
@@ -201,13 +202,26 @@ def train(
     threads: int = 1,
     resume: bool = False,
     progress: Progress | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> Path:
     """Runs (or with ``resume`` continues) a training run in ``folder`` and returns the path of
     its last generation's network. A folder that holds a run already is refused unless
-    ``resume``, and then only with the same settings (``generations`` may grow)."""
+    ``resume``, and then only with the same settings (``generations`` may grow).
+
+    Self-play runs on ``threads`` threads here (``backend="local"``), or as Ray tasks of
+    ``threads`` threads each (``backend="ray"``) on the cluster at ``ray_address`` or on a Ray
+    instance started here; both play the same games."""
     from rivals.train import _model  # JAX is needed from here on
 
     progress = progress or Progress()
+    players: _self_play.LocalSelfPlay | _self_play.RaySelfPlay
+    if backend == "local":
+        players = _self_play.LocalSelfPlay(threads)
+    elif backend == "ray":
+        players = _self_play.RaySelfPlay(ray_address, threads)
+    else:
+        raise TrainingError(f"backend: {backend!r} is neither 'local' nor 'ray'")
     run = _Run(Path(folder), settings, resume)
     game = settings.make_game()
     board_shape = tuple(game.compact_observation_shape["board"])
@@ -221,7 +235,7 @@ def train(
             previous = target
             continue
         started = time.perf_counter()
-        data = run.positions(generation, game, previous, threads, progress)
+        data = run.positions(generation, game, previous, players, progress)
         played = time.perf_counter() - started
         window = [
             run.load_positions(g)
@@ -513,7 +527,7 @@ class _Run:
         generation: int,
         game: Game,
         previous: Path | None,
-        threads: int,
+        players: _self_play.LocalSelfPlay | _self_play.RaySelfPlay,
         progress: Progress,
     ) -> _Positions:
         """The generation's positions: from its file, or played now and written."""
@@ -525,18 +539,13 @@ class _Run:
         seed = _generation_seed(settings.seed, generation)
         parts: list[dict[str, Any]] = []
         progress.phase(generation, "self-play", settings.games)
-        chunk = max(2 * threads, 8)
+        chunk = players.chunk_games()
+        spans = [
+            (first, min(chunk, settings.games - first)) for first in range(0, settings.games, chunk)
+        ]
         rows_before = 0
-        for first in range(0, settings.games, chunk):
-            count = min(chunk, settings.games - first)
-            part = game.self_play(
-                [bot] * game.num_players,
-                count,
-                seed=seed,
-                first_game=first,
-                threads=threads,
-                random_decisions=settings.random_decisions,
-            )
+        played = players.run(game, [bot] * game.num_players, spans, seed, settings.random_decisions)
+        for (first, count), part in zip(spans, played):
             part["games"] = part["games"] + first
             part["policy_rows"] = part["policy_rows"] + rows_before
             rows_before += len(part["players"])

@@ -103,7 +103,16 @@ def add_parser(commands: Any, handler: Any, seed: Any, integer: Any, game_params
         "--threads",
         type=integer(1, 256),
         default=os.cpu_count() or 1,
-        help="self-play threads (default: every core)",
+        help="self-play threads (default: every core); with --backend ray, each task's",
+    )
+    sub.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="self-play on local threads (default) or as Ray tasks (pip install 'rivals[ray]')",
+    )
+    sub.add_argument(
+        "--ray-address", default=None, help="a Ray cluster's address (default: start Ray here)"
     )
     sub.set_defaults(handler=handler)
 
@@ -148,7 +157,13 @@ def run(
 
     with _Bars(console, settings.generations) as bars:
         result = train.train(
-            settings, args.out, threads=args.threads, resume=args.resume, progress=bars
+            settings,
+            args.out,
+            threads=args.threads,
+            resume=args.resume,
+            progress=bars,
+            backend=args.backend,
+            ray_address=args.ray_address,
         )
     console.print(f"network: {result}", soft_wrap=True, markup=False)
     return 0
