@@ -218,6 +218,26 @@ void bind_game(nb::module_& m) {
           "copies"_a.none() = 1000000, nb::sig("def copy_ns(self, copies: int = 1000000) -> float"),
           "Mean nanoseconds to copy a mid-game state (a benchmark figure).")
       .def(
+          "undo_ns",
+          [](const PyGame& g, nb::handle history, nb::handle undos_arg, nb::handle copies_arg,
+             bool from_start) {
+            const std::vector<Action> actions = to_actions(*g.impl, history);
+            const int undos = to_int(undos_arg, g.impl->name() + " undo_ns: undos", 1,
+                                     static_cast<int>(actions.size()));
+            const int copies =
+                to_int(copies_arg, g.impl->name() + " undo_ns: copies", 1, kMaxUndoCopies);
+            nb::gil_scoped_release release;
+            return g.impl->undo_ns(actions, undos, copies, from_start);
+          },
+          "history"_a.none(), "undos"_a.none() = 1, "copies"_a.none() = 1000,
+          "from_start"_a = false,
+          nb::sig("def undo_ns(self, history: collections.abc.Sequence[int], undos: int = 1, "
+                  "copies: int = 1000, from_start: bool = False) -> float"),
+          "Mean CPU nanoseconds of one state.undo() (a benchmark figure), over copies copies of "
+          "the state after history that each take back their last undos actions. from_start "
+          "times instead the replay of the whole shorter history that undo() was before it "
+          "kept snapshots, for comparison.")
+      .def(
           "evaluation_ns",
           [](const PyGame& g, const std::string& evaluation, nb::handle network,
              nb::handle count_arg) {

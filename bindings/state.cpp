@@ -95,7 +95,10 @@ void bind_state(nb::module_& m) {
             const auto writing = s.writing("undo");
             s.impl->undo();
           },
-          "Takes back the last action (IndexError if none).")
+          "Takes back the last action, chance outcomes included; IndexError if there is none, "
+          "the state then unchanged. Its cost does not grow with the game: it restarts from a "
+          "snapshot taken every few actions (shared with the state's clones) and replays the "
+          "actions since, so the state equals the one its shorter history rebuilds.")
       .def("returns",
            [](const PyState& s) {
              const auto reading = s.reading("returns");

@@ -36,6 +36,8 @@ ROSENKOENIG_LABELS = [
     "2p random playouts: games/s, 2 threads / 1 thread",
     "state size: bytes (C++ state)",
     "state copy: ns, C++ copy / Python state.clone()",
+    "undo after 10 actions: ns, undo / replay from start",
+    "undo after 100 actions: ns, undo / replay from start",
     "arena random vs random: games/s, play_match / playouts",
     "2p random playouts: games/s, engine / hand-tuned single-file playout",
 ]
@@ -199,7 +201,26 @@ def test_every_game_prints_its_table(name: str, monkeypatch: pytest.MonkeyPatch)
     text = buffer.getvalue()
     assert "random playouts: games/s, C++ / reference" in text
     assert "state copy: ns, C++ copy / Python state.clone()" in text
+    assert "undo after 10 actions: ns, undo / replay from start" in text
     assert "games/s, play_match / playouts" in text
+
+
+def test_the_undo_rows_stop_where_the_recorded_game_ends() -> None:
+    from rivals.bench import _rows
+
+    game = rivals.make("rosenkoenig")
+    history = game.play_match(["random", "random"], 1, seed=0, keep_histories=True)["histories"][0]
+    assert 100 <= len(history) < 1000
+    rows = _rows.undo_rows(game, list(history), TINY, lambda _: None, "4")
+    assert [row.label for row in rows] == [
+        "undo after 10 actions: ns, undo / replay from start",
+        "undo after 100 actions: ns, undo / replay from start",
+    ]
+    for row in rows:
+        assert row.rivals is not None and row.baseline is not None and row.ratio is not None
+        assert row.rivals > 0 and row.baseline > 0 and row.ratio > 0 and row.clock == "cpu"
+    with pytest.raises(ValueError, match=r"undos must be an int 1\.\.3"):
+        game.undo_ns(list(history[:3]), undos=4)
 
 
 def test_learning_rows_cover_every_game(monkeypatch: pytest.MonkeyPatch) -> None:

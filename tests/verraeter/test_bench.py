@@ -22,6 +22,8 @@ LABELS = [
     "4p resample_from_infostate: calls/s, C++ / reference",
     "state size: bytes (C++ state)",
     "state copy: ns, C++ copy / Python state.clone()",
+    "undo after 10 actions: ns, undo / replay from start",
+    "undo after 100 actions: ns, undo / replay from start",
     "4p ismcts: iterations/s (50 per move)",
     "arena random x4: games/s, play_match / playouts",
 ]

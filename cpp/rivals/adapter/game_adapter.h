@@ -51,7 +51,17 @@ class StateAdapter final : public AnyState {
   using State = typename G::State;
 
   explicit StateAdapter(std::shared_ptr<const GameAdapter<G>> game)
-      : game_(std::move(game)), state_(rules().initial_state()) {}
+      : game_(std::move(game)), state_(game_->initial_state()) {}
+  StateAdapter(const StateAdapter&) = default;
+  StateAdapter& operator=(const StateAdapter&) = delete;
+  // Frees the snapshots this state alone holds one at a time: left to free each other, they would
+  // recurse once per snapshot, as deep as a long game (a turn limit of 100,000) is long.
+  ~StateAdapter() override {
+    while (snapshots_ != nullptr && snapshots_.use_count() == 1) {
+      std::shared_ptr<const Snapshot> earlier = snapshots_->earlier;
+      snapshots_ = std::move(earlier);
+    }
+  }
 
   const AnyGame& game() const override { return *game_; }
   const G& rules() const { return game_->rules(); }
@@ -87,16 +97,45 @@ class StateAdapter final : public AnyState {
   void apply_action(Action action) override {
     if (!is_legal(action)) throw InvalidArgument(illegal_message(action));
     history_.reserve(static_cast<std::size_t>(rules().max_game_length()));
+    // Allocated before anything changes, so that running out of memory leaves the state as it was.
+    std::shared_ptr<Snapshot> snapshot;
+    if ((history_.size() + 1) % kSnapshotEvery == 0)
+      snapshot = std::make_shared<Snapshot>(Snapshot{state_, history_.size() + 1, snapshots_});
     state_.apply(action);
     history_.push_back(action);
+    if (snapshot != nullptr) {
+      snapshot->state = state_;
+      snapshots_ = std::move(snapshot);
+    }
   }
 
-  // States are small and actions cheap, so taking back a move replays the history rather than
-  // keeping an undo record per move; this keeps clones cheap and every game's undo exact.
+  // Restarts from the latest snapshot at or before the shorter history and replays the actions
+  // since (fewer than kSnapshotEvery): the cost does not grow with the game, and being the very
+  // replay that reached the state, it restores everything a state holds, chance and hidden cards
+  // included, in every game alike.
   void undo() override {
     if (history_.empty()) throw std::out_of_range("undo: no action to take back");
     history_.pop_back();
-    state_ = rules().initial_state();
+    while (snapshots_ != nullptr && snapshots_->ply > history_.size())
+      snapshots_ = snapshots_->earlier;
+    std::size_t ply = 0;
+    if (snapshots_ == nullptr) {
+      state_ = game_->initial_state();
+    } else {
+      state_ = snapshots_->state;
+      ply = snapshots_->ply;
+    }
+    for (; ply < history_.size(); ++ply) state_.apply(history_[ply]);
+  }
+
+  // What undo() did before the snapshots, replaying the whole history from the start; kept for
+  // the benchmark that compares the two (AnyGame::undo_ns).
+  void undo_by_replay_from_start() {
+    if (history_.empty()) throw std::out_of_range("undo: no action to take back");
+    history_.pop_back();
+    while (snapshots_ != nullptr && snapshots_->ply > history_.size())
+      snapshots_ = snapshots_->earlier;
+    state_ = game_->initial_state();
     for (const Action action : history_) state_.apply(action);
   }
 
@@ -206,13 +245,19 @@ class StateAdapter final : public AnyState {
     }
   }
 
-  // For the batch loops: apply without checks, keeping the history.
-  void apply_unchecked(Action action) {
-    state_.apply(action);
-    history_.push_back(action);
-  }
-
  private:
+  // The state after `ply` actions, for undo() to restart from. Shared by a state and its clones,
+  // so a clone copies one pointer, never a record that grows with the game; never changed once
+  // made, so clones used from several threads only read it.
+  struct Snapshot {
+    State state;
+    std::size_t ply;
+    std::shared_ptr<const Snapshot> earlier;
+  };
+  // One snapshot every so many actions: an undo replays fewer than this many actions, and the
+  // snapshots hold a 1/kSnapshotEvery share of the states a game passes through.
+  static constexpr std::size_t kSnapshotEvery = 8;
+
   void check_player(Player player) const {
     if (player < 0 || player >= rules().num_players())
       throw InvalidArgument(std::string(G::kName) + ": player " + std::to_string(player) +
@@ -240,6 +285,7 @@ class StateAdapter final : public AnyState {
   std::shared_ptr<const GameAdapter<G>> game_;
   State state_;
   std::vector<Action> history_;
+  std::shared_ptr<const Snapshot> snapshots_;  // the latest; null before the first
 };
 
 template <Game G>
@@ -247,6 +293,7 @@ class GameAdapter final : public AnyGame {
  public:
   explicit GameAdapter(const Json& given)
       : rules_(resolve_params(G::kName, G::param_specs(), given)),
+        initial_(rules_.initial_state()),
         name_(G::kName),
         params_(rules_.params()),
         observation_shape_(rules_.observation_shape()),
@@ -260,6 +307,9 @@ class GameAdapter final : public AnyGame {
   }
 
   const G& rules() const { return rules_; }
+  // Made once: undo() restarts from it, and a game may build it piece by piece (Battlecards'
+  // decks card by card).
+  const typename G::State& initial_state() const { return initial_; }
 
   const std::string& name() const override { return name_; }
   const Json& params() const override { return params_; }
@@ -344,6 +394,31 @@ class GameAdapter final : public AnyGame {
     }
     const auto elapsed = std::chrono::steady_clock::now() - start;
     return std::chrono::duration<double, std::nano>(elapsed).count() / copies;
+  }
+
+  double undo_ns(const std::vector<Action>& history, int undos, int copies,
+                 bool from_start) const override {
+    if (undos < 1 || static_cast<std::size_t>(undos) > history.size())
+      throw InvalidArgument(name_ + " undo_ns: undos must be 1.." + std::to_string(history.size()) +
+                            " (the history's length), got " + std::to_string(undos));
+    if (copies < 1 || copies > kMaxUndoCopies)
+      throw InvalidArgument(name_ + " undo_ns: copies must be 1.." +
+                            std::to_string(kMaxUndoCopies) + ", got " + std::to_string(copies));
+    const std::unique_ptr<AnyState> start = state_from_history(history);
+    std::vector<StateAdapter<G>> states(static_cast<std::size_t>(copies),
+                                        static_cast<const StateAdapter<G>&>(*start));
+    const std::int64_t begin = thread_cpu_ns();
+    for (StateAdapter<G>& state : states) {
+      interruption_point();
+      for (int i = 0; i < undos; ++i) {
+        if (from_start)
+          state.undo_by_replay_from_start();
+        else
+          state.undo();
+      }
+    }
+    const std::int64_t elapsed = thread_cpu_ns() - begin;
+    return static_cast<double>(elapsed) / (static_cast<double>(copies) * undos);
   }
 
   double evaluation_ns(const std::string& evaluation, const Json& network,
@@ -628,6 +703,7 @@ class GameAdapter final : public AnyGame {
   }
 
   G rules_;
+  typename G::State initial_;
   std::string name_;
   Json params_;
   std::vector<int> observation_shape_;

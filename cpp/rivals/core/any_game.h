@@ -174,6 +174,8 @@ inline constexpr std::int64_t kMaxFirstGame = std::int64_t{1} << 62;
 inline constexpr int kMaxChanceGroup = 64;
 // The most copies copy_ns makes (a few seconds).
 inline constexpr int kMaxCopies = 100'000'000;
+// The most states undo_ns times at once (each holds its history).
+inline constexpr int kMaxUndoCopies = 100'000;
 // The most environments of one vectorised environment, and the most memory they may hold, so a
 // mistyped count is an error rather than the machine running out of memory.
 inline constexpr int kMaxEnvs = 1 << 20;
@@ -246,6 +248,13 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   // copying (cloning) a mid-game state, measured over `copies` copies.
   virtual int state_size() const = 0;
   virtual double copy_ns(int copies) const = 0;
+  // For benchmarks: the mean CPU nanoseconds of one AnyState::undo(), over `copies` copies of the
+  // state after `history` (replayed with full checks) that each take back their last `undos`
+  // actions; with `from_start`, of the replay of the whole shorter history that undo() was
+  // before it kept snapshots, for comparison. Throws std::invalid_argument for a bad history,
+  // `undos` outside 1..history.size() and `copies` outside 1..kMaxUndoCopies.
+  virtual double undo_ns(const std::vector<Action>& history, int undos, int copies,
+                         bool from_start) const = 0;
   // For benchmarks: the mean CPU nanoseconds of one evaluation (by name, and for "net" the
   // `network`; AnyState::evaluate) of a seat over the decision positions of a random game,
   // measured over `count` evaluations. Throws std::invalid_argument as evaluate does.

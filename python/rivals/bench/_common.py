@@ -40,12 +40,14 @@ class Sizes:
     # Games the calibration run plays to estimate a C++ rate.
     calibration_games: int
     pyspiel: bool
+    # States game.undo_ns() undoes per measurement (a tenth as many replay from the start).
+    undo_copies: int
 
 
-FULL = Sizes("full", 1.0, 500, 1.0, 200_000, 1_000_000, 5, 20_000, True)
-QUICK = Sizes("quick", 0.25, 50, 0.3, 50_000, 1_000_000, 3, 5_000, True)
+FULL = Sizes("full", 1.0, 500, 1.0, 200_000, 1_000_000, 5, 20_000, True, 2_000)
+QUICK = Sizes("quick", 0.25, 50, 0.3, 50_000, 1_000_000, 3, 5_000, True, 500)
 # For tests: the whole Rosenkönig run takes about two seconds.
-TINY = Sizes("tiny", 0.01, 3, 0.01, 2_000, 10_000, 2, 200, False)
+TINY = Sizes("tiny", 0.01, 3, 0.01, 2_000, 10_000, 2, 200, False, 10)
 
 
 def run_script(main: Callable[[], int | None]) -> None:

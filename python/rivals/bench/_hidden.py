@@ -14,7 +14,7 @@ import rivals
 from rivals import reference
 
 from ._common import Row, Sizes, alternate, positive, timed
-from ._rows import Log, arena_row, players_prefix, state_rows, vs_reference
+from ._rows import Log, arena_row, players_prefix, state_rows, undo_rows, vs_reference
 
 
 def _positions(histories: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -117,6 +117,7 @@ class HiddenInformationBench:
             *[row for other in others for row in other[0]],
             self._resample_row(histories, sizes, log),
             *state_rows(game, histories[0], sizes, log, "3"),
+            *undo_rows(game, max(histories, key=len), sizes, log, "3"),
             self._ismcts_row(histories, sizes, log),
             arena_row(game, games, self.seed, sizes, log, "5"),
         ]

@@ -1,6 +1,7 @@
 """The rows every game's table has: the engine against the pure-Python reference on random
-playouts, state copies against the reference's ``clone()``, and the engine's arena against its
-own playouts. A game's module adds its own rows around them and numbers them in its table."""
+playouts, state copies against the reference's ``clone()``, undo against the replay from the
+start it replaced, and the engine's arena against its own playouts. A game's module adds its own
+rows around them and numbers them in its table."""
 
 from __future__ import annotations
 
@@ -115,6 +116,47 @@ def state_rows(
             "cpu",
         ),
     ]
+
+
+# The game lengths the undo rows are measured at, as far as the recorded game reaches.
+UNDO_LENGTHS = (10, 100, 1000)
+# Undos per state: one of every action of a stretch at least as long as the snapshots' spacing,
+# so that each row averages over every distance to the snapshot undo restarts from.
+UNDOS = 16
+
+
+def undo_rows(
+    game: rivals.Game, history: list[int], sizes: Sizes, log: Log, number: str
+) -> list[Row]:
+    """``state.undo()`` inside C++ after several lengths of ``history``, against the replay of
+    the whole shorter history (what undo did before it kept snapshots), by the thread's CPU
+    clock."""
+    return [
+        _undo_row(game, history[:length], sizes, log, number)
+        for length in UNDO_LENGTHS
+        if length <= len(history)
+    ]
+
+
+def _undo_row(game: rivals.Game, history: list[int], sizes: Sizes, log: Log, number: str) -> Row:
+    undos = min(UNDOS, len(history))
+    pair = alternate(
+        lambda: game.undo_ns(history, undos, sizes.undo_copies),
+        lambda: game.undo_ns(history, undos, max(1, sizes.undo_copies // 10), from_start=True),
+        sizes.rounds,
+        lambda r: log(
+            f"undo after {len(history)} actions, snapshots vs replay from the start "
+            f"(round {r + 1}/{sizes.rounds})"
+        ),
+    )
+    return Row(
+        number,
+        f"undo after {len(history)} actions: ns, undo / replay from start",
+        pair.a_median,
+        pair.b_median,
+        pair.ratio(higher_is_better=False),
+        "cpu",
+    )
 
 
 def arena_row(game: rivals.Game, games: int, seed: int, sizes: Sizes, log: Log, number: str) -> Row:

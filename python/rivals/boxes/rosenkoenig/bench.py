@@ -14,7 +14,7 @@ import rivals
 from rivals.bench import _pyspiel
 from rivals.bench._common import Row, Sizes, alternate, positive, timed, verdict
 from rivals.bench._loops import python_loop
-from rivals.bench._rows import arena_row, state_rows, vs_reference
+from rivals.bench._rows import arena_row, state_rows, undo_rows, vs_reference
 from rivals.bench._tuned import tuned_row
 
 NAME = "rosenkoenig"
@@ -126,6 +126,7 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
         loop_row,
         _threads_row(games2, sizes, log),
         *state_rows(game, histories2[0], sizes, log, "4"),
+        *undo_rows(game, max(histories2, key=len), sizes, log, "4"),
         arena_row(game, games2, SEED, sizes, log, "5"),
         tuned,
     ]

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import rivals
 from rivals.bench._common import Row, Sizes, env_flag
-from rivals.bench._rows import arena_row, state_rows, vs_reference
+from rivals.bench._rows import arena_row, state_rows, undo_rows, vs_reference
 
 NAME = "sekigahara"
 TITLE = "Sekigahara"
@@ -107,6 +107,7 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
     rows = [
         *rows1,
         *state_rows(game, histories[0], sizes, log, "2"),
+        *undo_rows(game, max(histories, key=len), sizes, log, "2"),
         arena_row(game, games, SEED, sizes, log, "3"),
         *solver_rows,
     ]
