@@ -36,6 +36,32 @@ using namespace nb::literals;
 
 namespace rivals::bindings {
 
+namespace {
+
+// The arguments play_match and self_play share, converted in one order so that both report the
+// same first bad one; `call` names the method in the errors.
+struct MatchArgs {
+  std::vector<BotSpec> specs;
+  int num_games;
+  std::uint64_t seed;
+  std::int64_t first_game;
+  int threads;
+};
+
+MatchArgs to_match_args(const AnyGame& game, nb::handle bots, nb::handle num_games, nb::handle seed,
+                        nb::handle first_game, nb::handle threads, const char* call) {
+  MatchArgs args;
+  args.specs = to_bot_specs(game, bots);
+  args.num_games = to_num_games(game, num_games, call);
+  args.seed = to_seed(seed);
+  args.first_game =
+      to_integer(first_game, game.name() + " " + call + ": first_game", 0, kMaxFirstGame);
+  args.threads = to_threads(game, threads, call);
+  return args;
+}
+
+}  // namespace
+
 void bind_game(nb::module_& m) {
   nb::class_<PyGame>(m, "Game", "A game: its rules and parameters. Make one with rivals.make().")
       .def_prop_ro("name", [](const PyGame& g) { return g.impl->name(); })
@@ -124,12 +150,8 @@ void bind_game(nb::module_& m) {
           [](const PyGame& g, nb::handle bots, nb::handle num_games_arg, nb::handle seed_arg,
              nb::handle first_game_arg, nb::handle threads_arg, bool keep_histories,
              nb::handle chance_group_arg) {
-            const auto specs = to_bot_specs(*g.impl, bots);
-            const int num_games = to_num_games(*g.impl, num_games_arg, "play_match");
-            const std::uint64_t seed = to_seed(seed_arg);
-            const std::int64_t first_game = to_integer(
-                first_game_arg, g.impl->name() + " play_match: first_game", 0, kMaxFirstGame);
-            const int threads = to_threads(*g.impl, threads_arg, "play_match");
+            const auto [specs, num_games, seed, first_game, threads] = to_match_args(
+                *g.impl, bots, num_games_arg, seed_arg, first_game_arg, threads_arg, "play_match");
             const int chance_group = to_int(
                 chance_group_arg, g.impl->name() + " play_match: chance_group", 1, kMaxChanceGroup);
             MatchResults results;
@@ -153,12 +175,8 @@ void bind_game(nb::module_& m) {
           "self_play",
           [](const PyGame& g, nb::handle bots, nb::handle num_games_arg, nb::handle seed_arg,
              nb::handle first_game_arg, nb::handle threads_arg, nb::handle random_arg) {
-            const auto specs = to_bot_specs(*g.impl, bots);
-            const int num_games = to_num_games(*g.impl, num_games_arg, "self_play");
-            const std::uint64_t seed = to_seed(seed_arg);
-            const std::int64_t first_game = to_integer(
-                first_game_arg, g.impl->name() + " self_play: first_game", 0, kMaxFirstGame);
-            const int threads = to_threads(*g.impl, threads_arg, "self_play");
+            const auto [specs, num_games, seed, first_game, threads] = to_match_args(
+                *g.impl, bots, num_games_arg, seed_arg, first_game_arg, threads_arg, "self_play");
             const int random_decisions =
                 to_int(random_arg, g.impl->name() + " self_play: random_decisions", 0,
                        g.impl->max_game_length());

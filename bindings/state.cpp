@@ -36,33 +36,49 @@ using namespace nb::literals;
 
 namespace rivals::bindings {
 
+namespace {
+
+// A method that returns the state's answer to `Query` (a question without arguments), asked under
+// the state's reading guard; `call` names it in the error another thread's use gets.
+template <auto Query>
+auto query(const char* call) {
+  return [call](const PyState& s) {
+    const auto reading = s.reading(call);
+    return ((*s.impl).*Query)();
+  };
+}
+
+// The same for a question about one seat, the seat checked before the state is read.
+template <auto Query>
+auto seat_query(const char* call) {
+  return [call](const PyState& s, nb::handle p) {
+    const Player player = to_player(*s.impl, p);
+    const auto reading = s.reading(call);
+    return ((*s.impl).*Query)(player);
+  };
+}
+
+// And for a question about an action, the action checked before the state is read.
+template <auto Query>
+auto action_query(const char* call) {
+  return [call](const PyState& s, nb::handle a) {
+    const Action action = to_action(a);
+    const auto reading = s.reading(call);
+    return ((*s.impl).*Query)(action);
+  };
+}
+
+}  // namespace
+
 void bind_state(nb::module_& m) {
   nb::class_<PyState>(m, "State", "A position of a game, with its history.")
       .def_prop_ro("game", [](const PyState& s) { return game_of(*s.impl); })
-      .def(
-          "current_player",
-          [](const PyState& s) {
-            const auto reading = s.reading("current_player");
-            return s.impl->current_player();
-          },
-          "A seat, CHANCE (-1) or TERMINAL (-4).")
-      .def("is_chance_node",
-           [](const PyState& s) {
-             const auto reading = s.reading("is_chance_node");
-             return s.impl->is_chance_node();
-           })
-      .def("is_terminal",
-           [](const PyState& s) {
-             const auto reading = s.reading("is_terminal");
-             return s.impl->is_terminal();
-           })
-      .def(
-          "legal_actions",
-          [](const PyState& s) {
-            const auto reading = s.reading("legal_actions");
-            return s.impl->legal_actions();
-          },
-          "Ascending legal actions of the player to move, or the chance outcomes.")
+      .def("current_player", query<&AnyState::current_player>("current_player"),
+           "A seat, CHANCE (-1) or TERMINAL (-4).")
+      .def("is_chance_node", query<&AnyState::is_chance_node>("is_chance_node"))
+      .def("is_terminal", query<&AnyState::is_terminal>("is_terminal"))
+      .def("legal_actions", query<&AnyState::legal_actions>("legal_actions"),
+           "Ascending legal actions of the player to move, or the chance outcomes.")
       .def("chance_outcomes",
            [](const PyState& s) {
              const auto reading = s.reading("chance_outcomes");
@@ -72,13 +88,8 @@ void bind_state(nb::module_& m) {
              return out;
            })
       .def(
-          "is_legal",
-          [](const PyState& s, nb::handle a) {
-            const Action action = to_action(a);
-            const auto reading = s.reading("is_legal");
-            return s.impl->is_legal(action);
-          },
-          "action"_a.none(), nb::sig("def is_legal(self, action: int) -> bool"),
+          "is_legal", action_query<&AnyState::is_legal>("is_legal"), "action"_a.none(),
+          nb::sig("def is_legal(self, action: int) -> bool"),
           "Whether `action` is legal now; a malformed one (a float, a bool, None) is a ValueError.")
       .def(
           "apply_action",
@@ -99,16 +110,8 @@ void bind_state(nb::module_& m) {
           "the state then unchanged. Its cost does not grow with the game: it restarts from a "
           "snapshot taken every few actions (shared with the state's clones) and replays the "
           "actions since, so the state equals the one its shorter history rebuilds.")
-      .def("returns",
-           [](const PyState& s) {
-             const auto reading = s.reading("returns");
-             return s.impl->returns();
-           })
-      .def("scores",
-           [](const PyState& s) {
-             const auto reading = s.reading("scores");
-             return s.impl->scores();
-           })
+      .def("returns", query<&AnyState::returns>("returns"))
+      .def("scores", query<&AnyState::scores>("scores"))
       .def(
           "evaluate",
           [](const PyState& s, nb::handle p, const std::string& evaluation, nb::handle network) {
@@ -146,26 +149,10 @@ void bind_state(nb::module_& m) {
           "seat's view: (decision, probability) pairs in ascending order (network as for "
           "evaluate; docs/learning.md). ValueError where nobody is to decide and for a network "
           "without a policy head.")
-      .def("history",
-           [](const PyState& s) {
-             const auto reading = s.reading("history");
-             return s.impl->history();
-           })
-      .def(
-          "hash",
-          [](const PyState& s) {
-            const auto reading = s.reading("hash");
-            return s.impl->hash();
-          },
-          "64-bit; equal states hash equal.")
-      .def(
-          "action_to_string",
-          [](const PyState& s, nb::handle a) {
-            const Action action = to_action(a);
-            const auto reading = s.reading("action_to_string");
-            return s.impl->action_to_string(action);
-          },
-          "action"_a.none(), nb::sig("def action_to_string(self, action: int) -> str"))
+      .def("history", query<&AnyState::history>("history"))
+      .def("hash", query<&AnyState::hash>("hash"), "64-bit; equal states hash equal.")
+      .def("action_to_string", action_query<&AnyState::action_to_string>("action_to_string"),
+           "action"_a.none(), nb::sig("def action_to_string(self, action: int) -> str"))
       .def("string_to_action",
            [](const PyState& s, const nb::str& text) {
              const std::string utf8 = to_utf8(text, s.impl->game().name() + ": action text");
@@ -184,22 +171,11 @@ void bind_state(nb::module_& m) {
              const auto reading = s.reading("to_json");
              return s.impl->to_json().dump();
            })
-      .def(
-          "observation_string",
-          [](const PyState& s, nb::handle p) {
-            const Player player = to_player(*s.impl, p);
-            const auto reading = s.reading("observation_string");
-            return s.impl->observation_string(player);
-          },
-          "player"_a.none(), nb::sig("def observation_string(self, player: int) -> str"))
-      .def(
-          "information_state_string",
-          [](const PyState& s, nb::handle p) {
-            const Player player = to_player(*s.impl, p);
-            const auto reading = s.reading("information_state_string");
-            return s.impl->information_state_string(player);
-          },
-          "player"_a.none(), nb::sig("def information_state_string(self, player: int) -> str"))
+      .def("observation_string", seat_query<&AnyState::observation_string>("observation_string"),
+           "player"_a.none(), nb::sig("def observation_string(self, player: int) -> str"))
+      .def("information_state_string",
+           seat_query<&AnyState::information_state_string>("information_state_string"),
+           "player"_a.none(), nb::sig("def information_state_string(self, player: int) -> str"))
       .def(
           "observation_tensor",
           [](const PyState& s, nb::handle p, nb::handle kind_arg) -> nb::object {

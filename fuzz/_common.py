@@ -26,6 +26,14 @@ T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Around the limits of signed and unsigned 32- and 64-bit integers: 2**31 - 1, 2**31, -(2**31),
+# -(2**31) - 1, 2**32 - 1, 2**32, then the same for 64 bits.
+_WORD_EDGES = tuple(
+    edge
+    for bits in (32, 64)
+    for high in (2 ** (bits - 1),)
+    for edge in (high - 1, high, -high, -high - 1, 2**bits - 1, 2**bits)
+)
 # Integers that sit on the edges of the types the engine and the bindings convert to.
 EDGE_INTS = (
     0,
@@ -40,18 +48,7 @@ EDGE_INTS = (
     2**15 - 1,
     2**15,
     2**16,
-    2**31 - 1,
-    2**31,
-    -(2**31),
-    -(2**31) - 1,
-    2**32 - 1,
-    2**32,
-    2**63 - 1,
-    2**63,
-    -(2**63),
-    -(2**63) - 1,
-    2**64 - 1,
-    2**64,
+    *_WORD_EDGES,
     2**100,
     -(2**100),
 )

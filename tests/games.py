@@ -70,3 +70,15 @@ def config_id(name: str, params: dict[str, Any]) -> str:
     """The test id of a game and its parameters, also the text its random seeds derive from."""
     assert "/" not in repr(params), f"{name}: name data by its shipped name, not a path: {params}"
     return name + "".join(f"-{key}={value}" for key, value in sorted(params.items()))
+
+
+# (game, parameter, shipped document it defaults to or, for a list parameter, an example of) for
+# every data parameter, and their test ids.
+DATA_PARAMS = [
+    ("sekigahara", "cards", "sekigahara"),
+    ("verraeter", "cards", "verraeter"),
+    ("rheinlaender", "map", "rheinlaender"),
+    ("battlecards", "cards", "battlecards"),
+    ("battlecards", "expansions", "battlecards_commanders"),
+]
+PARAM_IDS = [f"{game}-{param}" for game, param, _ in DATA_PARAMS]

@@ -18,6 +18,7 @@ import pytest
 
 import rivals
 from rivals import arena
+from tests.corrupt_records import CORRUPTIONS, corrupt
 
 BOTS: list[arena.BotSpec] = [("mcts", {"iterations": 20}), ("random", {})]
 
@@ -294,11 +295,16 @@ def test_a_failed_append_leaves_whole_lines(
     assert path.read_bytes() == b'{"a": 1}\n'
 
 
+def interrupt_myself() -> None:
+    """Ctrl-C to this process, and time for the handler to see it."""
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.05)
+
+
 def test_interrupts_are_held_back_to_the_end_of_the_block() -> None:
     reached = []
     with pytest.raises(KeyboardInterrupt), arena.interrupts_deferred():
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)
+        interrupt_myself()
         reached.append("end of block")
     assert reached == ["end of block"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -308,11 +314,9 @@ def test_a_second_interrupt_is_not_held_back() -> None:
     # A write that cannot finish (a pipe nobody empties) must not hold the program.
     reached = []
     with pytest.raises(KeyboardInterrupt), arena.interrupts_deferred():
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)
+        interrupt_myself()
         reached.append("after the first")
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)
+        interrupt_myself()
         reached.append("after the second")
     assert reached == ["after the first"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -450,39 +454,7 @@ def test_each_line_records_the_bots_and_the_arena(tmp_path: Path) -> None:
         assert state.returns() == record["result"]["returns"]
 
 
-def corrupt(record: dict[str, Any], how: str) -> None:
-    if how == "tampered returns":
-        record["result"]["returns"] = [-r for r in record["result"]["returns"]]
-    elif how == "illegal action":
-        record["actions"][3]["action"] = 10**6
-        del record["actions"][3]["text"]
-    elif how == "emptied actions":
-        record["actions"] = []
-    elif how == "null result":
-        record["result"] = None
-    elif how == "null returns":
-        record["result"]["returns"] = [None] * len(record["result"]["returns"])
-    elif how == "null actions":
-        record["actions"] = None
-    elif how == "returns too short":
-        record["result"]["returns"] = record["result"]["returns"][:1]
-    elif how == "out of order":
-        record["arena"]["index"] = 5
-
-
-CORRUPTIONS = [
-    "tampered returns",
-    "illegal action",
-    "emptied actions",
-    "null result",
-    "null returns",
-    "null actions",
-    "returns too short",
-    "out of order",
-]
-
-
-@pytest.mark.parametrize("how", CORRUPTIONS)
+@pytest.mark.parametrize("how", [*CORRUPTIONS, "returns too short", "out of order"])
 def test_resume_and_tally_refuse_a_corrupt_game(how: str, tmp_path: Path) -> None:
     path = tmp_path / "log.jsonl"
     lineup = small_lineup("rosenkoenig")

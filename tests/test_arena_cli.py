@@ -12,28 +12,70 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import rivals
+from tests.corrupt_records import CORRUPTIONS, corrupt
 
 ENV = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}
 ENV.pop("FORCE_COLOR", None)
 
 
 def rivals_cli(
-    *argv: str, stdin: str = "", timeout: float = 120
+    *argv: str, stdin: str = "", timeout: float = 120, env: dict[str, str] | None = ENV
 ) -> subprocess.CompletedProcess[str]:
+    """``rivals *argv`` run to its end (``env`` None: this process's environment)."""
     return subprocess.run(
         [sys.executable, "-m", "rivals.cli", *argv],
         input=stdin,
         capture_output=True,
         text=True,
-        env=ENV,
+        env=env,
         timeout=timeout,
         check=False,
     )
+
+
+def started_writing(argv: list[str], path: Path) -> subprocess.Popen[str]:
+    """``rivals *argv`` running, once it has written to ``path`` (killed if it never does)."""
+    run = subprocess.Popen(
+        [sys.executable, "-m", "rivals.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not path.exists() or path.stat().st_size == 0:
+            assert time.monotonic() < deadline and run.poll() is None
+            time.sleep(0.05)
+    except BaseException:
+        run.kill()
+        run.communicate()
+        raise
+    return run
+
+
+def killed_after_writing(argv: list[str], path: Path, delay: float) -> bool:
+    """Runs ``rivals *argv``, which writes to ``path``, and kills it (SIGKILL) ``delay`` seconds
+    after it first writes; whether it was killed (False: it ended first)."""
+    size = path.stat().st_size if path.exists() else 0
+    run = subprocess.Popen(
+        [sys.executable, "-m", "rivals.cli", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=ENV,
+    )
+    while run.poll() is None and (not path.exists() or path.stat().st_size == size):
+        time.sleep(0.01)
+    time.sleep(delay)
+    if run.poll() is not None:
+        return False
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    return True
 
 
 def one_line_error(result: subprocess.CompletedProcess[str], command: str, *parts: str) -> str:
@@ -138,18 +180,8 @@ def test_an_existing_record_is_refused_unless_resumed_or_forced(tmp_path: Path) 
 def test_two_arenas_cannot_write_one_file(tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     argv = small_arena("rosenkoenig", 400, path, "--param", "mcts.iterations=100")
-    first = subprocess.Popen(
-        [sys.executable, "-m", "rivals.cli", *argv],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
+    first = started_writing(argv, path)
     try:
-        deadline = time.monotonic() + 60
-        while not path.exists() or path.stat().st_size == 0:
-            assert time.monotonic() < deadline and first.poll() is None
-            time.sleep(0.05)
         second = rivals_cli(*small_arena("rosenkoenig", 10, path, "--resume"))
         one_line_error(second, "arena", f"{path} is being written by another arena")
         assert f"(pid {first.pid})" in second.stderr
@@ -171,39 +203,7 @@ def test_resume_refuses_other_bot_parameters(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
-def corrupt(record: dict[str, Any], how: str) -> None:
-    result = record["result"]
-    if how == "tampered returns":
-        result["returns"] = [-r for r in result["returns"]]
-    elif how == "illegal action":
-        record["actions"][3] = {"action": 10**6}
-    elif how == "emptied actions":
-        record["actions"] = []
-    elif how == "null result":
-        record["result"] = None
-    elif how == "null returns":
-        result["returns"] = [None] * len(result["returns"])
-    elif how == "null actions":
-        record["actions"] = None
-    elif how == "returns too long":
-        result["returns"] = [*result["returns"], 0.0]
-    elif how == "not JSON":
-        record.clear()
-
-
-@pytest.mark.parametrize(
-    "how",
-    [
-        "tampered returns",
-        "illegal action",
-        "emptied actions",
-        "null result",
-        "null returns",
-        "null actions",
-        "returns too long",
-        "not JSON",
-    ],
-)
+@pytest.mark.parametrize("how", [*CORRUPTIONS, "returns too long", "not JSON"])
 def test_resume_reports_a_corrupt_game_instead_of_counting_it(how: str, tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     assert rivals_cli(*small_arena("rosenkoenig", 3, path)).returncode == 0
@@ -227,17 +227,7 @@ def test_resume_reports_a_corrupt_game_instead_of_counting_it(how: str, tmp_path
 def test_ctrl_c_keeps_every_finished_game_and_prints_the_table(tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     argv = small_arena("rosenkoenig", 300, path, "--param", "mcts.iterations=60")
-    run = subprocess.Popen(
-        [sys.executable, "-m", "rivals.cli", *argv],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
-    deadline = time.monotonic() + 60
-    while not path.exists() or path.stat().st_size == 0:
-        assert time.monotonic() < deadline and run.poll() is None
-        time.sleep(0.05)
+    run = started_writing(argv, path)
     run.send_signal(signal.SIGINT)
     out, err = run.communicate(timeout=60)
     assert run.returncode == 130, err
@@ -256,23 +246,12 @@ def test_an_arena_killed_at_random_moments_resumes_to_the_same_file(tmp_path: Pa
     rng = random.Random(13)
     kills = 0
     while kills < 12:
-        size = killed.stat().st_size if killed.exists() else 0
         extra = [*argv, "--resume"] if killed.exists() else argv
-        run = subprocess.Popen(
-            [sys.executable, "-m", "rivals.cli", *small_arena("rosenkoenig", 48, killed, *extra)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=ENV,
-        )
         # Once this run has written something, kill it a random moment later: between chunks,
         # while one is being written, or while the resumed file is being checked.
-        while run.poll() is None and (not killed.exists() or killed.stat().st_size == size):
-            time.sleep(0.01)
-        time.sleep(rng.uniform(0.0, 0.3))
-        if run.poll() is not None:
+        delay = rng.uniform(0.0, 0.3)
+        if not killed_after_writing(small_arena("rosenkoenig", 48, killed, *extra), killed, delay):
             break
-        run.send_signal(signal.SIGKILL)
-        run.wait()
         kills += 1
     assert kills >= 3
     final = rivals_cli(*small_arena("rosenkoenig", 48, killed, *argv, "--resume"))

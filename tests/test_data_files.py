@@ -21,18 +21,10 @@ import pytest
 
 import rivals
 from rivals import reference
+from tests.games import DATA_PARAMS, PARAM_IDS
 
 MAX_BYTES = 4 * 1024 * 1024
 
-# (game, parameter, shipped document it defaults to or, for a list parameter, an example of)
-DATA_PARAMS = [
-    ("sekigahara", "cards", "sekigahara"),
-    ("verraeter", "cards", "verraeter"),
-    ("rheinlaender", "map", "rheinlaender"),
-    ("battlecards", "cards", "battlecards"),
-    ("battlecards", "expansions", "battlecards_commanders"),
-]
-PARAM_IDS = [f"{game}-{param}" for game, param, _ in DATA_PARAMS]
 IMPLS: dict[str, Callable[..., Any]] = {"engine": rivals.make, "reference": reference.make}
 
 

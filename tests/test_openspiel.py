@@ -16,7 +16,7 @@ import pytest
 import rivals
 from tests.ecosystem_cases import CASE_IDS, CASES, random_game
 from tests.optional import require
-from tests.random_play import random_action
+from tests.random_play import play_randomly, random_action
 
 pyspiel = require("pyspiel")
 evaluate_bots = require("open_spiel.python.algorithms.evaluate_bots")
@@ -155,10 +155,7 @@ def test_mcts_bot_through_evaluate_bots(name: str, params: dict[str, Any]) -> No
 
 def test_serialization_round_trip() -> None:
     game = pyspiel.load_game("rivals_rosenkoenig(players=4)")
-    state = game.new_initial_state()
-    rng = random.Random(4)
-    for _ in range(50):
-        state.apply_action(random_action(state, rng))
+    state = play_randomly(game.new_initial_state(), random.Random(4), plies=50)
     text = pyspiel.serialize_game_and_state(game, state)
     game2, state2 = pyspiel.deserialize_game_and_state(text)
     assert game2.num_players() == 4
@@ -169,10 +166,7 @@ def test_serialization_round_trip() -> None:
 
 def test_information_state_strings() -> None:
     game = pyspiel.load_game("rivals_rosenkoenig")
-    state = game.new_initial_state()
-    rng = random.Random(2)
-    for _ in range(30):
-        state.apply_action(random_action(state, rng))
+    state = play_randomly(game.new_initial_state(), random.Random(2), plies=30)
     # Rosenkönig hides nothing: the information state is the history (OpenSpiel's convention for
     # perfect information), the observation the engine's picture of the table.
     assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION

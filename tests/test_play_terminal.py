@@ -18,6 +18,7 @@ import rivals
 from rivals import replay
 from rivals.render import result_text
 from rivals.render._data import card_index
+from tests.battlecards.helpers import unseen_by_others
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -35,29 +36,29 @@ HELP_WORDS = {
 SEED = {"battlecards": 4, "rheinlaender": 2, "rosenkoenig": 3, "sekigahara": 5, "verraeter": 1}
 
 
+def play(*argv: str, env: dict[str, str], dimensions: tuple[int, int] | None = None) -> Any:
+    """``rivals play *argv`` in a pseudo-terminal (pexpect's), with ``env`` added to this
+    environment; ``dimensions`` (rows, columns), None for pexpect's own."""
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "rivals.cli", "play", *argv],
+        env={**os.environ, **env},
+        dimensions=dimensions,
+        encoding="utf-8",
+        timeout=60,
+    )
+
+
 def screens_of(game: str, tmp_path: Path) -> tuple[list[str], str, rivals.State, int]:
     """Plays ``game`` as seat 0 to the end, each move the one a hint proposes; returns the
     screen shown before every decision, the whole transcript, the final state and the seat."""
     hint = "mcts" if game in ("rosenkoenig", "sekigahara") else "ismcts"
     saved = tmp_path / f"{game}.json"
-    child = pexpect.spawn(
-        sys.executable,
-        [
-            "-m",
-            "rivals.cli",
-            "play",
-            game,
-            "--bot",
-            "random",
-            "--seed",
-            str(SEED[game]),
-            "--param",
-            f"{hint}.iterations=8",
-        ],
-        env={**os.environ, "COLUMNS": "110", "LINES": "60", "TERM": "xterm-256color"},
+    child = play(
+        game,
+        *("--bot", "random", "--seed", str(SEED[game]), "--param", f"{hint}.iterations=8"),
+        env={"COLUMNS": "110", "LINES": "60", "TERM": "xterm-256color"},
         dimensions=(60, 110),
-        encoding="utf-8",
-        timeout=60,
     )
     transcript: list[str] = []
 
@@ -104,15 +105,7 @@ def hidden_from(state: rivals.State, seat: int) -> list[str]:
     out: list[str] = []
     if name == "battlecards":
         cards = card_index(state.game, ("conflict", "german", "british"))
-        other = 1 - seat
-        ids = [
-            entry["id"]
-            for kind in ("ground", "air", "sea")
-            for entry in snapshot["stacks"][other][kind]
-            if not entry["face_up"]
-        ]
-        ids += snapshot["reserve"][other] + snapshot["kept"][other]
-        out = [str(cards[card]["name"]) for card in ids]
+        out = [str(cards[card]["name"]) for card in unseen_by_others(snapshot, 1 - seat)]
     return out
 
 
@@ -196,13 +189,7 @@ def test_play_a_whole_game_in_a_terminal(game: str, tmp_path: Path) -> None:
 
 
 def test_ctrl_c_ends_cleanly_while_a_bot_thinks() -> None:
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "rivals.cli", "play", "sekigahara", "--seed", "1", "--param", "time_s=3"],
-        env={**os.environ, "COLUMNS": "110"},
-        encoding="utf-8",
-        timeout=60,
-    )
+    child = play("sekigahara", "--seed", "1", "--param", "time_s=3", env={"COLUMNS": "110"})
     child.expect(PROMPT)
     child.sendline("end")
     child.expect("thinking")
@@ -216,13 +203,7 @@ def test_ctrl_c_ends_cleanly_while_a_bot_thinks() -> None:
 
 
 def test_ctrl_c_at_the_prompt_ends_cleanly() -> None:
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "rivals.cli", "play", "verraeter", "--seed", "1", "--bot", "random"],
-        env={**os.environ, "COLUMNS": "110"},
-        encoding="utf-8",
-        timeout=60,
-    )
+    child = play("verraeter", "--seed", "1", "--bot", "random", env={"COLUMNS": "110"})
     child.expect(PROMPT)
     child.sendintr()
     child.expect(pexpect.EOF)
@@ -244,13 +225,11 @@ BOARD_TOP = {
 
 @pytest.mark.parametrize("game", sorted(BOARD_TOP))
 def test_an_80_by_24_terminal_keeps_the_board_and_the_moves_in_sight(game: str) -> None:
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "rivals.cli", "play", game, "--bot", "random", "--seed", str(SEED[game])],
-        env={**os.environ, "TERM": "xterm-256color"},
+    child = play(
+        game,
+        *("--bot", "random", "--seed", str(SEED[game])),
+        env={"TERM": "xterm-256color"},
         dimensions=(24, 80),
-        encoding="utf-8",
-        timeout=60,
     )
     heights = []
     for turn in range(30):

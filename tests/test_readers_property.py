@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 import rivals
 from rivals import reference, replay
-from tests.games import CONFIGS
+from tests.games import CONFIGS, DATA_PARAMS
 from tests.isolated import run_isolated
 from tests.random_play import play_randomly
 
@@ -40,14 +40,6 @@ SETTINGS = settings(
 
 # Every parameter set the generic suites play, so that every game and data document is read.
 GAMES = [(name, params) for name, rows in CONFIGS.items() for params, *_ in rows]
-# (game, parameter, shipped document) for every data parameter.
-DATA = [
-    ("sekigahara", "cards", "sekigahara"),
-    ("verraeter", "cards", "verraeter"),
-    ("rheinlaender", "map", "rheinlaender"),
-    ("battlecards", "cards", "battlecards"),
-    ("battlecards", "expansions", "battlecards_commanders"),
-]
 
 # Text as it comes from files and callers: lone surrogates and control characters included.
 texts = st.text(st.characters(exclude_categories=()), max_size=6) | st.sampled_from(
@@ -315,7 +307,7 @@ def make_with(game: str, param: str, value: Any) -> tuple[str | None, str | None
 
 
 @settings(SETTINGS, max_examples=250)
-@given(st.sampled_from(DATA), st.data())
+@given(st.sampled_from(DATA_PARAMS), st.data())
 def check_an_edited_document_names_the_entry(
     case: tuple[str, str, str], data: st.DataObject
 ) -> None:
@@ -357,7 +349,7 @@ def check_an_edited_document_names_the_entry(
 
 
 @settings(SETTINGS, max_examples=150)
-@given(st.sampled_from(DATA), st.sampled_from([None, 1]), st.data())
+@given(st.sampled_from(DATA_PARAMS), st.sampled_from([None, 1]), st.data())
 def check_an_edited_file_is_told_by_line_and_column(
     case: tuple[str, str, str], indent: int | None, data: st.DataObject
 ) -> None:

@@ -17,15 +17,7 @@ import pytest
 
 import rivals
 from rivals import cli, replay
-
-DATA_PARAMS = [
-    ("sekigahara", "cards", "sekigahara"),
-    ("verraeter", "cards", "verraeter"),
-    ("rheinlaender", "map", "rheinlaender"),
-    ("battlecards", "cards", "battlecards"),
-    ("battlecards", "expansions", "battlecards_commanders"),
-]
-PARAM_IDS = [f"{game}-{param}" for game, param, _ in DATA_PARAMS]
+from tests.games import DATA_PARAMS, PARAM_IDS
 
 
 def shipped_path(name: str) -> Path:

@@ -281,14 +281,11 @@ def test_rheinlaender_twins_where_a_played_card_was_dealt_apart() -> None:
 
 def test_verraeter_twins_where_a_played_card_was_drawn_apart() -> None:
     # Seat 1 draws 2 and 8 in either order and plays the 8 in the next round.
-    from tests.verraeter.helpers import act, draft, finish, new_game, supply
+    from tests.verraeter.helpers import act, draft, finish, seat_one_to_draw, supply
 
     twins = []
     for draws in ([2, 8, 3], [8, 2, 3]):
-        state = new_game(rivals.make)
-        draft(state, 0, "Verraeter", {0: "Baumeister", 1: "Bauer", 2: "Stratege", 3: "Diplomat5"})
-        supply(state)
-        act(state, "pass")
+        state = seat_one_to_draw(rivals.make)
         for value in draws:
             act(state, f"draw {value}")
         finish(state, draws=[2, 4], discards={1: [4]})

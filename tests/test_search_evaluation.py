@@ -154,6 +154,22 @@ def rosenkoenig_positions(players: int, count: int, seed: int) -> list[rivals.St
     return found
 
 
+def one_visit_each(
+    kind: str, game: rivals.Game, seed: int, moves: int, evaluation: str, **params: Any
+) -> rivals.bots.Bot:
+    """A ``kind`` search bot that spends one iteration on the root and one on each of its
+    ``moves`` moves, without exploration: it plays the move its backed-up values rate best."""
+    return rivals.bots.make(
+        kind,
+        game,
+        seed=seed,
+        iterations=moves + 1,
+        exploration=0,
+        evaluation=evaluation,
+        **params,
+    )
+
+
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize(("evaluation", "hero_worth"), [("default", 6), ("thesis", 30)])
 def test_a_tiny_cut_off_tree_plays_the_move_the_evaluation_prefers(
@@ -173,15 +189,7 @@ def test_a_tiny_cut_off_tree_plays_the_move_the_evaluation_prefers(
         preferred = [action for action, lead in leads.items() if lead == best]
         if len(preferred) > 1:
             continue
-        bot = rivals.bots.make(
-            "ismcts",
-            game,
-            seed=number,
-            iterations=len(leads) + 1,
-            exploration=0,
-            rollout_depth=0,
-            evaluation=evaluation,
-        )
+        bot = one_visit_each("ismcts", game, number, len(leads), evaluation, rollout_depth=0)
         assert bot.step(state) == preferred[0], state.to_dict()
         checked += 1
     assert checked >= 10
@@ -399,15 +407,7 @@ def test_implicit_minimax_alone_plays_the_move_the_evaluation_prefers(
         best = max(bounds, key=lambda action: bounds[action][0])
         if any(high >= bounds[best][0] - 1e-5 for a, (_, high) in bounds.items() if a != best):
             continue
-        bot = rivals.bots.make(
-            "mcts",
-            game,
-            seed=number,
-            iterations=len(bounds) + 1,
-            exploration=0,
-            minimax_weight=1,
-            evaluation=evaluation,
-        )
+        bot = one_visit_each("mcts", game, number, len(bounds), evaluation, minimax_weight=1)
         assert bot.step(state) == best, (state.to_dict(), bounds)
         checked += 1
     assert checked >= 8

@@ -15,6 +15,7 @@ import pytest
 import rivals
 from rivals.render import svg
 from rivals.render.svg import escape
+from tests.battlecards.helpers import unseen_by_others
 from tests.ecosystem_cases import random_game
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -341,14 +342,7 @@ def test_battlecards_hidden_cards_appear_only_to_their_owner() -> None:
             snap = snapshot(state)
             views = {player: svg.to_svg(state, player) for player in (None, 0, 1)}
             for seat in (0, 1):
-                hidden = [
-                    card["id"]
-                    for kind in ("ground", "air", "sea")
-                    for card in snap["stacks"][seat][kind]
-                    if not card["face_up"]
-                ]
-                hidden += snap["reserve"][seat] + snap["kept"][seat]
-                for card in hidden:
+                for card in unseen_by_others(snap, seat):
                     checked += 1
                     name = names[card]
                     assert shows(views[seat], name), (card, name)

@@ -7,12 +7,8 @@ import json
 import os
 import pickle
 import re
-import signal
 import stat
-import subprocess
-import sys
 import threading
-import time
 from copy import deepcopy
 from html import escape as html_escape
 from pathlib import Path
@@ -22,7 +18,7 @@ import pytest
 
 import rivals
 from rivals import arena, files, stats, tournament
-from tests.test_arena_cli import ENV, one_line_error, rivals_cli
+from tests.test_arena_cli import killed_after_writing, one_line_error, rivals_cli
 
 BOTS = [("mcts", {"iterations": 20}), ("mcts", {"iterations": 4}), "random"]
 
@@ -381,20 +377,8 @@ def test_a_killed_tournament_resumes_to_the_uninterrupted_file(tmp_path: Path) -
     # Short delays after each write, so that even a fast machine is killed several times.
     for delay in (0.1, 0.2, 0.05, 0.25, 0.15, 0.2):
         extra = [*argv, "--resume"] if killed.exists() else argv
-        run = subprocess.Popen(
-            [sys.executable, "-m", "rivals.cli", *tournament_argv(killed, *extra)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=ENV,
-        )
-        size = killed.stat().st_size if killed.exists() else 0
-        while run.poll() is None and (not killed.exists() or killed.stat().st_size == size):
-            time.sleep(0.01)
-        time.sleep(delay)
-        if run.poll() is not None:
+        if not killed_after_writing(tournament_argv(killed, *extra), killed, delay):
             break
-        run.send_signal(signal.SIGKILL)
-        run.wait()
         kills += 1
     assert kills >= 2
     final = rivals_cli(*tournament_argv(killed, *argv, "--resume"))

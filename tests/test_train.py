@@ -17,6 +17,7 @@ import pytest
 
 import rivals
 from rivals import network
+from tests import test_arena_cli
 from tests.optional import require
 
 require("jax")
@@ -43,13 +44,7 @@ TINY = [
 
 
 def rivals_cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rivals.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    return test_arena_cli.rivals_cli(*args, timeout=timeout, env=None)
 
 
 def test_a_tiny_run_learns_and_its_network_plays(tmp_path: Path) -> None:

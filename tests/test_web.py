@@ -30,6 +30,8 @@ from tests.web_client import (
     Seat,
     client,
     create,
+    first_seat,
+    seats,
     server_of,
     table_request,
     token_of,
@@ -57,12 +59,9 @@ def test_the_catalog_offers_every_game_with_its_bots_presets_and_their_settings(
 
 
 def test_a_person_plays_a_whole_game_against_a_bot_and_sees_the_end_by_name() -> None:
-    with client() as test_client:
-        created = create(test_client, table_request("rosenkoenig", [PERSON, RANDOM]))
-        with test_client.websocket_connect(WS) as socket:
-            seat = Seat(socket, token_of(created, 0))
-            assert seat.welcome["seat"] == 0
-            last = seat.play_out(random.Random(3))
+    with first_seat("rosenkoenig", [RANDOM]) as seat:
+        assert seat.welcome["seat"] == 0
+        last = seat.play_out(random.Random(3))
     state_steps = last["step"]
     assert last["over"] and last["menu"] is None
     result = last["result"]
@@ -80,22 +79,19 @@ def test_a_person_plays_a_whole_game_against_a_bot_and_sees_the_end_by_name() ->
 
 
 def test_a_move_is_an_action_its_text_or_its_menu_number() -> None:
-    with client() as test_client:
-        created = create(test_client, table_request("sekigahara", [PERSON, RANDOM]))
-        with test_client.websocket_connect(WS) as socket:
-            seat = Seat(socket, token_of(created, 0))
-            view = seat.view_to_play()
-            first = view["menu"][0]["entries"][0]
-            seat.send({"type": "move", "text": str(first["number"]), "step": view["step"]})
-            after = seat.view_to_play()
-            played = [entry for entry in after["log"]["entries"] if entry["player"] == 0]
-            assert played[0]["text"].startswith(" ".join(first["label"].split(" ")[:2]))
-            entry = after["menu"][0]["entries"][0]
-            text = " ".join(entry["label"].split(" ")[:2])  # "place 4", typed in capitals
-            seat.send({"type": "move", "text": text.upper(), "step": after["step"]})
-            again = seat.moved(after["step"])
-            played = [entry for entry in again["log"]["entries"] if entry["player"] == 0]
-            assert played[0]["text"].startswith(text)
+    with first_seat("sekigahara", [RANDOM]) as seat:
+        view = seat.view_to_play()
+        first = view["menu"][0]["entries"][0]
+        seat.send({"type": "move", "text": str(first["number"]), "step": view["step"]})
+        after = seat.view_to_play()
+        played = [entry for entry in after["log"]["entries"] if entry["player"] == 0]
+        assert played[0]["text"].startswith(" ".join(first["label"].split(" ")[:2]))
+        entry = after["menu"][0]["entries"][0]
+        text = " ".join(entry["label"].split(" ")[:2])  # "place 4", typed in capitals
+        seat.send({"type": "move", "text": text.upper(), "step": after["step"]})
+        again = seat.moved(after["step"])
+        played = [entry for entry in again["log"]["entries"] if entry["player"] == 0]
+        assert played[0]["text"].startswith(text)
 
 
 @pytest.mark.parametrize(
@@ -111,40 +107,32 @@ def test_a_move_is_an_action_its_text_or_its_menu_number() -> None:
     ],
 )
 def test_a_bad_move_or_request_is_answered_in_words(message: dict[str, Any], expected: str) -> None:
-    with client() as test_client:
-        created = create(test_client, table_request("sekigahara", [PERSON, RANDOM]))
-        with test_client.websocket_connect(WS) as socket:
-            seat = Seat(socket, token_of(created, 0))
-            view = seat.view_to_play()
-            message = {"step": view["step"], **message}
-            seat.send(message)
-            error = seat.next("error")
-            assert expected in error["message"], error
-            assert "Traceback" not in error["message"]
-            # The table goes on: the same position, still playable.
-            legal = view["menu"][0]["entries"][0]["action"]
-            seat.send({"type": "move", "action": legal, "step": view["step"]})
-            assert seat.view_to_play()["step"] > view["step"]
+    with first_seat("sekigahara", [RANDOM]) as seat:
+        view = seat.view_to_play()
+        message = {"step": view["step"], **message}
+        seat.send(message)
+        error = seat.next("error")
+        assert expected in error["message"], error
+        assert "Traceback" not in error["message"]
+        # The table goes on: the same position, still playable.
+        legal = view["menu"][0]["entries"][0]["action"]
+        seat.send({"type": "move", "action": legal, "step": view["step"]})
+        assert seat.view_to_play()["step"] > view["step"]
 
 
 def test_a_message_that_is_not_json_too_large_or_out_of_turn_is_refused() -> None:
     with client(Limits(message_bytes=1024)) as test_client:
         created = create(test_client, table_request("rosenkoenig", [PERSON, PERSON]))
-        with (
-            test_client.websocket_connect(WS) as first,
-            test_client.websocket_connect(WS) as second,
-        ):
-            red = Seat(first, token_of(created, 0))
-            white = Seat(second, token_of(created, 1))
+        with seats(test_client, token_of(created, 0), token_of(created, 1)) as (red, white):
             view = white.next("view")
             assert view["menu"] is None  # Red moves first
             white.send({"type": "move", "action": 0, "step": view["step"]})
             assert "not your turn" in white.next("error")["message"]
-            second.send_text("{not json")
+            white.socket.send_text("{not json")
             assert white.next("error")["message"] == "a message must be JSON"
-            second.send_text(json.dumps({"type": "move", "text": "x" * 2000}))
+            white.socket.send_text(json.dumps({"type": "move", "text": "x" * 2000}))
             assert "1,024 bytes at most" in white.next("error")["message"]
-            second.send_text("[1, 2]")
+            white.socket.send_text("[1, 2]")
             assert "JSON object" in white.next("error")["message"]
             assert red.view_to_play()["menu"]
 
@@ -280,67 +268,45 @@ def test_uploads_and_connections_are_bounded() -> None:
 def test_a_bot_thinks_without_holding_up_the_server() -> None:
     # A ping sent while the bot thinks for a second is answered before the bot's move arrives.
     slow = {"bot": "mcts", "params": {"time_s": 1.0}}
-    with client() as test_client:
-        created = create(test_client, table_request("rosenkoenig", [PERSON, slow]))
-        with test_client.websocket_connect(WS) as socket:
-            seat = Seat(socket, token_of(created, 0))
-            view = seat.view_to_play()
-            seat.send(
-                {
-                    "type": "move",
-                    "action": view["menu"][0]["entries"][0]["action"],
-                    "step": view["step"],
-                }
-            )
+    with first_seat("rosenkoenig", [slow]) as seat:
+        view = seat.view_to_play()
+        seat.play_first(view)
+        thinking = seat.next("view")
+        while thinking["thinking"] != 1:
             thinking = seat.next("view")
-            while thinking["thinking"] != 1:
-                thinking = seat.next("view")
-            seat.send({"type": "ping"})
-            seat.next("pong")
-            kinds = [message["type"] for message in seat.received]
-            assert kinds[-1] == "pong"
-            moved = seat.view_to_play()
-            assert moved["step"] > thinking["step"]
+        seat.send({"type": "ping"})
+        seat.next("pong")
+        kinds = [message["type"] for message in seat.received]
+        assert kinds[-1] == "pong"
+        moved = seat.view_to_play()
+        assert moved["step"] > thinking["step"]
 
 
 def test_undo_takes_back_what_revealed_nothing_and_refuses_the_rest() -> None:
-    with client() as test_client:
-        created = create(test_client, table_request("sekigahara", [PERSON, RANDOM]))
-        with test_client.websocket_connect(WS) as socket:
-            seat = Seat(socket, token_of(created, 0))
-            view = seat.view_to_play()
-            seat.send({"type": "undo"})
-            assert (
-                seat.next("error")["message"]
-                == "cannot undo: nothing to undo: you have not moved yet"
-            )
-            place = next(
-                e for g in view["menu"] for e in g["entries"] if e["label"].startswith("place")
-            )
-            seat.send({"type": "move", "action": place["action"], "step": view["step"]})
-            after = seat.view_to_play()
-            seat.send({"type": "undo"})
-            back = seat.view_to_play()
-            assert back["step"] == view["step"]
-            assert back["log"]["from"] == view["step"] and back["log"]["entries"] == []
-            del after
-    with client() as test_client:
-        created = create(test_client, table_request("rheinlaender", [PERSON, RANDOM, RANDOM]))
-        with test_client.websocket_connect(WS) as socket:
-            seat = Seat(socket, token_of(created, 0))
-            view = seat.view_to_play()
-            seat.send(
-                {
-                    "type": "move",
-                    "action": view["menu"][0]["entries"][0]["action"],
-                    "step": view["step"],
-                }
-            )
-            seat.view_to_play()
-            seat.send({"type": "undo"})
-            refusal = seat.next("error")["message"]
-            assert refusal.startswith("cannot undo: ")
-            assert "chance has been resolved" in refusal or "another seat has moved" in refusal
+    with first_seat("sekigahara", [RANDOM]) as seat:
+        view = seat.view_to_play()
+        seat.send({"type": "undo"})
+        assert (
+            seat.next("error")["message"] == "cannot undo: nothing to undo: you have not moved yet"
+        )
+        place = next(
+            e for g in view["menu"] for e in g["entries"] if e["label"].startswith("place")
+        )
+        seat.send({"type": "move", "action": place["action"], "step": view["step"]})
+        after = seat.view_to_play()
+        seat.send({"type": "undo"})
+        back = seat.view_to_play()
+        assert back["step"] == view["step"]
+        assert back["log"]["from"] == view["step"] and back["log"]["entries"] == []
+        del after
+    with first_seat("rheinlaender", [RANDOM, RANDOM]) as seat:
+        view = seat.view_to_play()
+        seat.play_first(view)
+        seat.view_to_play()
+        seat.send({"type": "undo"})
+        refusal = seat.next("error")["message"]
+        assert refusal.startswith("cannot undo: ")
+        assert "chance has been resolved" in refusal or "another seat has moved" in refusal
 
 
 def test_save_gives_the_replay_and_says_it_holds_the_hidden_cards() -> None:
@@ -357,13 +323,7 @@ def test_save_gives_the_replay_and_says_it_holds_the_hidden_cards() -> None:
             state = replays.loads(saved["replay"])
             assert len(state.history()) == view["step"]
             # Saved mid-game, the file showed every card: no undo from here on.
-            seat.send(
-                {
-                    "type": "move",
-                    "action": view["menu"][0]["entries"][0]["action"],
-                    "step": view["step"],
-                }
-            )
+            seat.play_first(view)
             seat.send({"type": "undo"})
             assert "the saved game shows every hidden card" in seat.next("error")["message"]
     with client() as test_client:
@@ -403,12 +363,7 @@ def test_a_saved_game_resumes_from_the_lobby_where_it_stood() -> None:
 def test_resign_ends_the_game_and_a_rematch_sends_each_person_a_new_link() -> None:
     with client() as test_client:
         created = create(test_client, table_request("rosenkoenig", [PERSON, PERSON]))
-        with (
-            test_client.websocket_connect(WS) as first,
-            test_client.websocket_connect(WS) as second,
-        ):
-            red = Seat(first, token_of(created, 0))
-            white = Seat(second, token_of(created, 1))
+        with seats(test_client, token_of(created, 0), token_of(created, 1)) as (red, white):
             red.send({"type": "rematch"})
             assert "a rematch follows a finished game" in red.next("error")["message"]
             white.send({"type": "resign"})
@@ -426,16 +381,13 @@ def test_resign_ends_the_game_and_a_rematch_sends_each_person_a_new_link() -> No
 
 
 def test_a_hint_is_for_the_seat_to_move_and_names_a_legal_move() -> None:
-    with client() as test_client:
-        created = create(test_client, table_request("battlecards", [PERSON, RANDOM]))
-        with test_client.websocket_connect(WS) as socket:
-            seat = Seat(socket, token_of(created, 0))
-            view = seat.view_to_play()
-            seat.send({"type": "hint"})
-            hint = seat.next("hint")
-            legal = {entry["action"] for group in view["menu"] for entry in group["entries"]}
-            assert hint["action"] in legal and hint["step"] == view["step"]
-            assert hint["bot"] == "best"
+    with first_seat("battlecards", [RANDOM]) as seat:
+        view = seat.view_to_play()
+        seat.send({"type": "hint"})
+        hint = seat.next("hint")
+        legal = {entry["action"] for group in view["menu"] for entry in group["entries"]}
+        assert hint["action"] in legal and hint["step"] == view["step"]
+        assert hint["bot"] == "best"
 
 
 def test_no_link_appears_in_the_server_log(caplog: pytest.LogCaptureFixture) -> None:
@@ -459,6 +411,34 @@ def test_the_rules_are_served_as_a_page() -> None:
         assert "<summary>Engine encoding" in page.text
         assert page.headers["content-security-policy"].startswith("default-src 'self'")
         assert test_client.get("/rules/chess").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("path", "script", "title", "body", "landmark"),
+    [
+        ("/", "lobby", "play, watch and analyse", "lobby", 'id="new-game"'),
+        ("/play", "play", "a game", "play", 'id="typed-move"'),
+        ("/review", "review", "review", "play review", 'id="analysis"'),
+        ("/watch", "watch", "watching", "watch", 'id="recent"'),
+    ],
+)
+def test_each_page_is_a_whole_document_with_its_own_script(
+    path: str, script: str, title: str, body: str, landmark: str
+) -> None:
+    with client() as test_client:
+        page = test_client.get(path)
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    text = page.text
+    assert text.startswith("<!doctype html>")
+    assert text.rstrip().endswith("</body>\n</html>")
+    assert f"<title>rivals: {title}</title>" in text
+    common = text.index('<script src="/static/common.js" defer></script>')
+    # Deferred scripts run in order: the page's own needs common.js first.
+    assert text.index(f'<script src="/static/{script}.js" defer></script>') > common
+    assert f'<body class="{body}">' in text
+    assert landmark in text
+    assert "$" not in text.split("<body", 1)[0]
 
 
 @pytest.mark.parametrize("name", rivals.games())

@@ -14,7 +14,16 @@ import rivals
 from rivals import replay as replays
 from rivals.render import move_texts
 from rivals.render.svg import to_svg
-from tests.web_client import PERSON, RANDOM, WS, Seat, client, create, table_request, token_of
+from tests.random_play import play_randomly
+from tests.web_client import (
+    PERSON,
+    RANDOM,
+    client,
+    create,
+    seats,
+    table_request,
+    token_of,
+)
 
 
 def ask(test_client: TestClient, what: str, **body: Any) -> Any:
@@ -25,14 +34,9 @@ def ask(test_client: TestClient, what: str, **body: Any) -> Any:
 
 
 def finished(name: str, seed: int, **params: Any) -> rivals.State:
-    rng = random.Random(seed)
-    state = rivals.make(name, **params).new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, weights = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, weights=weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    state: rivals.State = play_randomly(
+        rivals.make(name, **params).new_initial_state(), random.Random(seed)
+    )
     return state
 
 
@@ -196,12 +200,7 @@ def test_an_analysis_it_cannot_give_is_refused_in_words() -> None:
 def test_a_finished_table_is_reviewed_by_its_seats_and_its_spectators_see_the_public_view() -> None:
     with client() as test_client:
         created = create(test_client, table_request("battlecards", [PERSON, RANDOM], max_turns=4))
-        with (
-            test_client.websocket_connect(WS) as first,
-            test_client.websocket_connect(WS) as second,
-        ):
-            seat = Seat(first, token_of(created, 0))
-            watcher = Seat(second, created["spectate"])
+        with seats(test_client, token_of(created, 0), created["spectate"]) as (seat, watcher):
             view = seat.view_to_play()
             seat.send({"type": "review"})
             assert "once it is over" in seat.next("error")["message"]

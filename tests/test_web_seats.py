@@ -22,6 +22,7 @@ import pytest
 import rivals
 from rivals._core import State
 from rivals.web.lobby import SeatSpec
+from tests.random_play import play_randomly
 from tests.web_client import WS, Seat, client, server_of
 
 GAMES = [
@@ -34,14 +35,9 @@ PER_TABLE = ("spectate",)
 
 
 def random_history(name: str, params: dict[str, Any], seed: int) -> State:
-    rng = random.Random(seed)
-    state = rivals.make(name, **params).new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, weights = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, weights=weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    state: State = play_randomly(
+        rivals.make(name, **params).new_initial_state(), random.Random(seed)
+    )
     return state
 
 

@@ -90,6 +90,11 @@ class Seat:
             if view["menu"] or view["over"]:
                 return view
 
+    def play_first(self, view: dict[str, Any]) -> None:
+        """Plays the first move of ``view``'s menu, as of its step."""
+        action = view["menu"][0]["entries"][0]["action"]
+        self.send({"type": "move", "action": action, "step": view["step"]})
+
     def moved(self, step: int) -> dict[str, Any]:
         """The next view of a position past ``step``."""
         while True:
@@ -112,6 +117,22 @@ class Seat:
                 {"type": "move", "action": rng.choice(entries)["action"], "step": view["step"]}
             )
         raise AssertionError("the game did not end")
+
+
+@contextlib.contextmanager
+def seats(test_client: TestClient, *tokens: str) -> Iterator[list[Seat]]:
+    """A websocket for each of ``tokens`` (seats' links or the spectators'), each said hello."""
+    with contextlib.ExitStack() as stack:
+        yield [Seat(stack.enter_context(test_client.websocket_connect(WS)), t) for t in tokens]
+
+
+@contextlib.contextmanager
+def first_seat(game: str, others: list[dict[str, Any]]) -> Iterator[Seat]:
+    """A person at seat 0 of a new ``game`` table, whose other seats are ``others``."""
+    with client() as test_client:
+        created = create(test_client, table_request(game, [PERSON, *others]))
+        with seats(test_client, token_of(created, 0)) as (seat,):
+            yield seat
 
 
 def free_port() -> int:

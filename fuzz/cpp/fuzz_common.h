@@ -3,6 +3,8 @@
 // game is fuzzed without naming it here.
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -10,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -191,6 +194,39 @@ inline void check_history(const AnyState& state, std::uint64_t seed) {
     RIVALS_FUZZ_CHECK(sampled->information_state_string(p) == state.information_state_string(p),
                       state, "a resample changes what seat " + std::to_string(p) + " knows");
   }
+}
+
+// An input read as JSON by the harnesses whose parameters take a document or a path to one:
+// the document, the input's bytes written to `path` (a file of this process, removed when it
+// exits) and a seed drawn from those bytes.
+struct JsonInput {
+  Json document;
+  std::string path;
+  std::uint64_t seed;
+};
+
+// Nothing for an input that is not JSON: that is fuzz_json's business. `harness` names the file,
+// /tmp/rivals-fuzz-<harness>-<pid>.json, one per process, which runs one harness.
+inline std::optional<JsonInput> json_input(const std::uint8_t* data, std::size_t size,
+                                           const char* harness) {
+  static const std::string path =
+      std::string("/tmp/rivals-fuzz-") + harness + "-" + std::to_string(getpid()) + ".json";
+  static const struct Cleanup {
+    ~Cleanup() { std::remove(path.c_str()); }
+  } cleanup;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  JsonInput input{Json(), path, size};
+  try {
+    input.document = Json::parse(text);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+  if (std::FILE* file = std::fopen(path.c_str(), "wb")) {
+    std::fwrite(data, 1, size, file);
+    std::fclose(file);
+  }
+  for (const std::uint8_t byte : text) input.seed = input.seed * 131 + byte;
+  return input;
 }
 
 }  // namespace rivals::fuzz

@@ -4,8 +4,6 @@
 // make_game. A file and its document make the same game or fail alike; each either throws
 // std::invalid_argument or makes a game that plays a random game to its end through the checked
 // API with every invariant of fuzz_common.h holding, whose history rebuilds it.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -63,23 +61,9 @@ void play(const rivals::AnyGame& game, std::uint64_t seed) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::vector<DataParam> params = discover();
-  static const std::string path = "/tmp/rivals-fuzz-data-" + std::to_string(getpid()) + ".json";
-  static const struct Cleanup {
-    ~Cleanup() { std::remove(path.c_str()); }
-  } cleanup;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  Json document;
-  try {
-    document = Json::parse(text);
-  } catch (const std::invalid_argument&) {
-    return 0;  // not JSON: fuzz_json's business
-  }
-  if (std::FILE* file = std::fopen(path.c_str(), "wb")) {
-    std::fwrite(data, 1, size, file);
-    std::fclose(file);
-  }
-  std::uint64_t seed = size;
-  for (const std::uint8_t byte : text) seed = seed * 131 + byte;
+  const auto input = rivals::fuzz::json_input(data, size, "data");
+  if (!input) return 0;
+  const auto& [document, path, seed] = *input;
   // Each parameter gets the text as a file and, when it is an object, as the document itself:
   // both must make the same game or fail alike.
   for (const auto& param : params) {

@@ -3,8 +3,6 @@
 // with `evaluation: "net"`. A file and its document are refused alike or both make a bot; a bot
 // made plays a random game's decisions by a one-ply search, and every value the network gives is
 // finite and inside (-1, 1).
-#include <unistd.h>
-
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -56,23 +54,9 @@ void play(const rivals::AnyGame& game, rivals::AnyBot& bot, std::uint64_t seed) 
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::vector<std::string> games = rivals::game_names();
-  static const std::string path = "/tmp/rivals-fuzz-network-" + std::to_string(getpid()) + ".json";
-  static const struct Cleanup {
-    ~Cleanup() { std::remove(path.c_str()); }
-  } cleanup;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  Json document;
-  try {
-    document = Json::parse(text);
-  } catch (const std::invalid_argument&) {
-    return 0;  // not JSON: fuzz_json's business
-  }
-  if (std::FILE* file = std::fopen(path.c_str(), "wb")) {
-    std::fwrite(data, 1, size, file);
-    std::fclose(file);
-  }
-  std::uint64_t seed = size;
-  for (const std::uint8_t byte : text) seed = seed * 131 + byte;
+  const auto input = rivals::fuzz::json_input(data, size, "network");
+  if (!input) return 0;
+  const auto& [document, path, seed] = *input;
   for (const auto& name : games) {
     const auto game = rivals::make_game(name);
     const auto from_file = bot_of(*game, Json(path));

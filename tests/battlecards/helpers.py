@@ -208,6 +208,18 @@ def face_up(state: Any, seat: int) -> set[str]:
     return {c["id"] for kind in stacks.values() for c in kind if c["face_up"]}
 
 
+def unseen_by_others(snapshot: dict[str, Any], seat: int) -> list[str]:
+    """The ids of ``seat``'s cards the other side may not see, from a ``to_dict()`` snapshot: its
+    face-down units, its reserve and its kept cards (docs/rules/battlecards.md)."""
+    ids = [
+        entry["id"]
+        for kind in ("ground", "air", "sea")
+        for entry in snapshot["stacks"][seat][kind]
+        if not entry["face_up"]
+    ]
+    return [*ids, *snapshot["reserve"][seat], *snapshot["kept"][seat]]
+
+
 def random_game(state: Any, rng: Any) -> Any:
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))

@@ -5,18 +5,10 @@
 #include <cstdio>
 #include <thread>
 
+#include "expect.h"
 #include "rivals/core/deadline.h"
 
 namespace {
-
-int failures = 0;
-
-void check(bool condition, const char* what) {
-  if (!condition) {
-    std::printf("failed: %s\n", what);
-    ++failures;
-  }
-}
 
 void spin_until(const rivals::Deadline& deadline) {
   volatile std::uint64_t sink = 0;
@@ -34,23 +26,23 @@ int main() {
   const Deadline wall(kBudget, BudgetClock::kWall);
   const Deadline cpu(kBudget, BudgetClock::kThreadCpu);
   std::this_thread::sleep_for(sleep);
-  check(wall.passed(), "the wall deadline passes while the thread sleeps");
-  check(!cpu.passed(), "the CPU deadline does not pass while the thread sleeps");
+  expect(wall.passed(), "the wall deadline passes while the thread sleeps");
+  expect(!cpu.passed(), "the CPU deadline does not pass while the thread sleeps");
 
   const auto before = rivals::thread_cpu_ns();
   spin_until(cpu);
-  check(rivals::thread_cpu_ns() - before >= 40'000'000, "spinning to the CPU deadline spends the budget");
+  expect(rivals::thread_cpu_ns() - before >= 40'000'000,
+         "spinning to the CPU deadline spends the budget");
 
   // Another thread burns CPU for longer than the budget; this thread's deadline stays ahead.
   const Deadline idle(kBudget, BudgetClock::kThreadCpu);
   std::thread burner([] { spin_until(Deadline(3 * kBudget, BudgetClock::kThreadCpu)); });
   burner.join();
-  check(!idle.passed(), "another thread's work does not count against this thread's deadline");
+  expect(!idle.passed(), "another thread's work does not count against this thread's deadline");
   spin_until(idle);
 
   const Deadline none(0, BudgetClock::kThreadCpu);
-  check(none.passed(), "a zero budget has passed at once");
+  expect(none.passed(), "a zero budget has passed at once");
 
-  if (failures == 0) std::printf("ok\n");
-  return failures == 0 ? 0 : 1;
+  return finish();
 }

@@ -4,21 +4,9 @@
 // choice. Prints "ok", or the first thing that is wrong and exits 1.
 #include <cstdio>
 
+#include "expect.h"
 #include "rivals/bots/tree_search.h"
 #include "rivals/core/rng.h"
-
-namespace {
-
-int failures = 0;
-
-void expect(bool holds, const char* what) {
-  if (!holds) {
-    std::printf("wrong: %s\n", what);
-    ++failures;
-  }
-}
-
-}  // namespace
 
 int main() {
   using rivals::Action;
@@ -65,6 +53,5 @@ int main() {
   expect(after_reset_three > 850 && after_reset_three < 1150,
          "after a reset no action is known: ties are broken at random");
 
-  if (failures == 0) std::printf("ok\n");
-  return failures == 0 ? 0 : 1;
+  return finish();
 }

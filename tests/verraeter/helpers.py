@@ -155,3 +155,32 @@ def play_round(
     draft(state, site, aside, picks)
     supply(state, plays)
     return finish(state, **finish_args)
+
+
+def seat_one_to_draw(make: Any) -> Any:
+    """Round 1 at seat 1's first of three draws: seat 1 took the Bauer in a draft with the
+    Verraeter set aside, and seat 0 passed."""
+    state = new_game(make)
+    draft(state, 0, "Verraeter", {0: "Baumeister", 1: "Bauer", 2: "Stratege", 3: "Diplomat5"})
+    supply(state)
+    act(state, "pass")
+    return state
+
+
+def views(state: Any, player: int) -> tuple[str, bytes, str]:
+    """Everything ``player`` is shown of ``state``."""
+    return (
+        state.observation_string(player),
+        state.observation_tensor(player).tobytes(),
+        state.information_state_string(player),
+    )
+
+
+def resampled_alike(state: Any, player: int, seed: int) -> Any:
+    """``state`` resampled from ``player``'s information state, checked to be as long, to look the
+    same to ``player`` and to leave their hand as it was."""
+    other = state.resample_from_infostate(player, seed)
+    assert len(other.history()) == len(state.history())
+    assert views(other, player) == views(state, player)
+    assert other.to_dict()["hands"][player] == state.to_dict()["hands"][player]
+    return other

@@ -11,15 +11,7 @@ import pytest
 import rivals
 from tests.random_play import play_randomly, random_action
 
-from .helpers import act, draft, finish, new_game, supply
-
-
-def views(state: Any, player: int) -> tuple[str, bytes, str]:
-    return (
-        state.observation_string(player),
-        state.observation_tensor(player).tobytes(),
-        state.information_state_string(player),
-    )
+from .helpers import act, draft, finish, new_game, resampled_alike, seat_one_to_draw, supply, views
 
 
 def reshuffled(before: dict[str, Any], after: dict[str, Any]) -> bool:
@@ -53,10 +45,7 @@ def test_resampled_states_look_the_same_to_the_player(players: int) -> None:
     for state in sample_positions(players, 12, seed=players):
         for player in range(players):
             for seed in (0, 1):
-                other = state.resample_from_infostate(player, seed)
-                assert len(other.history()) == len(state.history())
-                assert views(other, player) == views(state, player)
-                assert other.to_dict()["hands"][player] == state.to_dict()["hands"][player]
+                other = resampled_alike(state, player, seed)
                 assert other.current_player() == state.current_player()
                 if player == state.current_player():
                     assert other.legal_actions() == state.legal_actions()
@@ -119,10 +108,7 @@ def test_another_players_draw_does_not_change_my_view() -> None:
     # Round 1: seat 1 takes Bauer and draws three cards; the two states differ only in them.
     states = []
     for draws in ([2, 2, 3], [8, 6, 5]):
-        state = new_game(rivals.make)
-        draft(state, 0, "Verraeter", {0: "Baumeister", 1: "Bauer", 2: "Stratege", 3: "Diplomat5"})
-        supply(state)
-        act(state, "pass")
+        state = seat_one_to_draw(rivals.make)
         for value in draws:
             assert state.to_dict()["draw_queue"][0] == 1
             act(state, f"draw {value}")

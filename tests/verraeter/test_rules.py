@@ -30,7 +30,10 @@ from .helpers import (
     legal_strings,
     new_game,
     play_round,
+    resampled_alike,
+    seat_one_to_draw,
     supply,
+    views,
 )
 
 SNAPSHOT_KEYS = {
@@ -784,21 +787,10 @@ def test_information_state_string_format(make):
 # --------------------------------------------------------------------------------------------
 
 
-def views(state, player):
-    return (
-        state.observation_tensor(player).tobytes(),
-        state.observation_string(player),
-        state.information_state_string(player),
-    )
-
-
 def test_other_players_draws_are_hidden(make):
     states = []
     for draws in (["draw 2", "draw 2", "draw 2"], ["draw 6", "draw 6", "draw 8"]):
-        state = new_game(make)
-        draft(state, 0, "Verraeter", {0: "Baumeister", 1: "Bauer", 2: "Stratege", 3: "Diplomat5"})
-        supply(state)
-        act(state, "pass")
+        state = seat_one_to_draw(make)
         assert state.to_dict()["draw_queue"][:3] == [1, 1, 1]
         act(state, *draws)
         states.append(state)
@@ -863,10 +855,7 @@ def test_resample_keeps_everything_the_player_knows(make):
         assert not state.is_terminal()
         for player in range(players):
             for seed in (1, 2):
-                other = state.resample_from_infostate(player, seed)
-                assert len(other.history()) == len(state.history())
-                assert views(other, player) == views(state, player)
-                assert other.to_dict()["hands"][player] == state.to_dict()["hands"][player]
+                other = resampled_alike(state, player, seed)
                 mine, theirs = state.to_dict(), other.to_dict()
                 if mine["hands"] != theirs["hands"] or mine["actions"] != theirs["actions"]:
                     changed += 1

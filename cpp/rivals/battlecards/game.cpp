@@ -136,6 +136,8 @@ Battlecards::Battlecards(const Json& params) : params_(params) {
   arsenal_cards_ = static_cast<int>(arsenal);
 }
 
+Json Battlecards::params() const { return params_; }
+
 std::string Battlecards::action_to_string(const State& state, Action action) const {
   const CardSet& cs = *cards_;
   if (state.is_chance_node()) {

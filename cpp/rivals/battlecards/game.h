@@ -4,15 +4,13 @@
 
 #include <memory>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "rivals/battlecards/cards.h"
 #include "rivals/battlecards/state.h"
-#include "rivals/core/game_info.h"
+#include "rivals/core/game_concept.h"
 #include "rivals/core/json.h"
-#include "rivals/core/params.h"
 #include "rivals/core/rng.h"
 
 namespace rivals::battlecards {
@@ -23,14 +21,8 @@ inline constexpr std::size_t kMaxExpansions = 64;
 
 class Battlecards {
  public:
-  static constexpr const char* kName = "battlecards";
-  using State = battlecards::State;
+  RIVALS_GAME_DECLARATIONS(battlecards, Battlecards);
 
-  static std::vector<ParamSpec> param_specs();
-  static GameInfo info();
-  explicit Battlecards(const Json& params);
-
-  Json params() const { return params_; }
   // The card set and the expansion packs in use, under their parameters' names.
   const Json& data() const { return *data_; }
   int num_players() const { return 2; }
@@ -42,22 +34,13 @@ class Battlecards {
   State initial_state() const { return State(cards_.get(), max_turns_); }
   const CardSet& card_set() const { return *cards_; }
 
-  std::string action_to_string(const State& state, Action action) const;
-  Action string_to_action(const State& state, std::string_view text) const;
-  void scores(const State& state, double* out) const;
   // A position the search does not play out, from `player`'s side (docs/rules/battlecards.md,
   // "Evaluation (for search bots)"); reads the whole state, face-down and kept cards included.
   double evaluate(const State& state, Player player) const;
   bool same_side(Player a, Player b) const { return a == b; }
-  Json to_json(const State& state) const;
-  std::string to_string(const State& state) const;
-  std::string observation_string(const State& state, Player player) const;
-  void observation_tensor(const State& state, Player player, float* out) const;
   // The arsenal flags (the tensor's first 9 N entries) as 9 bit planes over the N arsenal cards.
   std::vector<int> compact_board_shape() const { return {9, arsenal_cards_}; }
   int compact_features_size() const { return observation_size_ - 9 * arsenal_cards_; }
-  void compact_observation(const State& state, Player player, std::uint8_t* board,
-                           float* features) const;
 
   // Hidden information (rules page, "Information state"): the history with a permutation of the
   // cards `player` has not seen, drawn with `rng` exactly as the page prescribes.

@@ -15,6 +15,9 @@
 //     using ExtraBots = BotList<MySolver>;  // optional: bots of this game alone (see below)
 //   };
 //
+// The members that every game declares alike and defines in its own way are in
+// RIVALS_GAME_DECLARATIONS (below), so that a game's class lists only what is its own.
+//
 // The State is a value type that owns the hot path: legal actions into a caller's fixed buffer,
 // apply without checks, chance sampling, incremental hash. Copying it is the clone. Everything a
 // person reads (strings, snapshots, observations) lives on the game, away from the hot path.
@@ -83,6 +86,27 @@ concept Game = GameState<typename G::State> &&
                  { g.compact_features_size() } -> std::same_as<int>;
                  { g.compact_observation(s, p, bits, tensor) } -> std::same_as<void>;
                };
+
+// The members a game declares alike and defines in its game.cpp: its name, State, parameters and
+// facts, and a state's presentation (strings, snapshot, observations). `folder` is the game's
+// folder and namespace (the State's home), `Class` its class; the line goes in the class's public
+// part: RIVALS_GAME_DECLARATIONS(mygame, MyGame);
+#define RIVALS_GAME_DECLARATIONS(folder, Class)                                    \
+  static constexpr const char* kName = #folder;                                    \
+  using State = folder::State;                                                     \
+  static std::vector<ParamSpec> param_specs();                                     \
+  static GameInfo info();                                                          \
+  explicit Class(const Json& params);                                              \
+  Json params() const;                                                             \
+  std::string action_to_string(const State& state, Action action) const;           \
+  Action string_to_action(const State& state, std::string_view text) const;        \
+  void scores(const State& state, double* out) const;                              \
+  Json to_json(const State& state) const;                                          \
+  std::string to_string(const State& state) const;                                 \
+  std::string observation_string(const State& state, Player player) const;         \
+  void observation_tensor(const State& state, Player player, float* out) const;    \
+  void compact_observation(const State& state, Player player, std::uint8_t* board, \
+                           float* features) const
 
 // Optional for games with hidden information: a history that `player` cannot tell apart from
 // `history` (hidden chance outcomes and hidden choices of others resampled), and the string of

@@ -4,13 +4,11 @@
 #include <algorithm>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include "rivals/core/game_info.h"
+#include "rivals/core/game_concept.h"
 #include "rivals/core/json.h"
-#include "rivals/core/params.h"
 #include "rivals/core/rng.h"
 #include "rivals/rheinlaender/state.h"
 
@@ -18,14 +16,8 @@ namespace rivals::rheinlaender {
 
 class Rheinlaender {
  public:
-  static constexpr const char* kName = "rheinlaender";
-  using State = rheinlaender::State;
+  RIVALS_GAME_DECLARATIONS(rheinlaender, Rheinlaender);
 
-  static std::vector<ParamSpec> param_specs();
-  static GameInfo info();
-  explicit Rheinlaender(const Json& params);
-
-  Json params() const;
   int num_players() const { return data_->setup.players; }
   int num_distinct_actions() const { return data_->setup.num_actions; }
   // Cards 0..N at a deal or draw, landmark chips at the setup's chance nodes.
@@ -43,23 +35,14 @@ class Rheinlaender {
   // The map document in use, under its parameter's name.
   const Json& data() const { return data_->data; }
 
-  std::string action_to_string(const State& state, Action action) const;
-  Action string_to_action(const State& state, std::string_view text) const;
-  void scores(const State& state, double* out) const;
   // A position the search does not play out, from `player`'s side (docs/rules/rheinlaender.md,
   // "Evaluation (for search bots)"); reads the whole state, hands included.
   double evaluate(const State& state, Player player) const;
   bool same_side(Player a, Player b) const { return a == b; }
-  Json to_json(const State& state) const;
-  std::string to_string(const State& state) const;
-  std::string observation_string(const State& state, Player player) const;
-  void observation_tensor(const State& state, Player player, float* out) const;
   std::vector<int> compact_board_shape() const {
     return {2 * data_->setup.players + 2, data_->setup.board.spaces};
   }
   int compact_features_size() const;
-  void compact_observation(const State& state, Player player, std::uint8_t* board,
-                           float* features) const;
 
   // Hidden information (docs/rules/rheinlaender.md, "Hidden information"): the cards other seats
   // receive are hidden; a resampled history re-deals those of them that are never played.

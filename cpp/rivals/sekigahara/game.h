@@ -5,13 +5,10 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "rivals/core/game_concept.h"
-#include "rivals/core/game_info.h"
 #include "rivals/core/json.h"
-#include "rivals/core/params.h"
 #include "rivals/core/rng.h"
 #include "rivals/sekigahara/solver_bot.h"
 #include "rivals/sekigahara/state.h"
@@ -24,16 +21,10 @@ inline constexpr int kCampCells = 162;
 
 class Sekigahara {
  public:
-  static constexpr const char* kName = "sekigahara";
-  using State = sekigahara::State;
+  RIVALS_GAME_DECLARATIONS(sekigahara, Sekigahara);
   // The exact solver plays as a bot of this game alone.
   using ExtraBots = BotList<SolverBot>;
 
-  static std::vector<ParamSpec> param_specs();
-  static GameInfo info();
-  explicit Sekigahara(const Json& params);
-
-  Json params() const;
   // The card document in use, under its parameter's name.
   const Json& data() const { return *data_; }
   int num_players() const { return 2; }
@@ -45,17 +36,8 @@ class Sekigahara {
   State initial_state() const { return State(setup_); }
   const Setup& setup() const { return setup_; }
 
-  std::string action_to_string(const State& state, Action action) const;
-  Action string_to_action(const State& state, std::string_view text) const;
-  void scores(const State& state, double* out) const;
-  Json to_json(const State& state) const;
-  std::string to_string(const State& state) const;
-  std::string observation_string(const State& state, Player player) const;
-  void observation_tensor(const State& state, Player player, float* out) const;
   std::vector<int> compact_board_shape() const { return {2, 9, 9}; }
   int compact_features_size() const { return kObservationSize - kCampCells; }
-  void compact_observation(const State& state, Player player, std::uint8_t* board,
-                           float* features) const;
 
   // For search (bots/alphabeta.h): docs/rules/sekigahara.md, "Evaluation".
   double evaluate(const State& state, Player player) const;

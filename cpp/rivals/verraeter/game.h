@@ -3,12 +3,10 @@
 
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "rivals/core/game_info.h"
+#include "rivals/core/game_concept.h"
 #include "rivals/core/json.h"
-#include "rivals/core/params.h"
 #include "rivals/core/rng.h"
 #include "rivals/verraeter/state.h"
 
@@ -16,14 +14,8 @@ namespace rivals::verraeter {
 
 class Verraeter {
  public:
-  static constexpr const char* kName = "verraeter";
-  using State = verraeter::State;
+  RIVALS_GAME_DECLARATIONS(verraeter, Verraeter);
 
-  static std::vector<ParamSpec> param_specs();
-  static GameInfo info();
-  explicit Verraeter(const Json& params);
-
-  Json params() const;
   // The card document in use, under its parameter's name.
   const Json& data() const { return *data_; }
   int num_players() const { return setup_->players; }
@@ -35,21 +27,12 @@ class Verraeter {
   State initial_state() const { return State(*setup_); }
   const Setup& setup() const { return *setup_; }
 
-  std::string action_to_string(const State& state, Action action) const;
-  Action string_to_action(const State& state, std::string_view text) const;
-  void scores(const State& state, double* out) const;
   // A position the search does not play out, from `player`'s side (docs/rules/verraeter.md,
   // "Evaluation (for search bots)"); reads the whole state, hands and drafted cards included.
   double evaluate(const State& state, Player player) const;
   bool same_side(Player a, Player b) const { return a == b; }
-  Json to_json(const State& state) const;
-  std::string to_string(const State& state) const;
-  std::string observation_string(const State& state, Player player) const;
-  void observation_tensor(const State& state, Player player, float* out) const;
   std::vector<int> compact_board_shape() const { return {10 + setup_->players, kRingSize}; }
   int compact_features_size() const { return 20 * setup_->players + 29; }
-  void compact_observation(const State& state, Player player, std::uint8_t* board,
-                           float* features) const;
 
   // Hidden information (docs/rules/verraeter.md, "Hidden information"); in hidden.cpp.
   std::vector<Action> resample_history(const std::vector<Action>& history, Player player,

@@ -177,6 +177,31 @@ class Row:
     met: bool | None = None
     note: str = ""
 
+    @classmethod
+    def of_pair(
+        cls,
+        section: str,
+        label: str,
+        pair: Pair,
+        clock: str,
+        target: str = "",
+        met: bool | None = None,
+        *,
+        higher_is_better: bool = True,
+    ) -> Row:
+        """The row of a paired measurement: our median, the baseline's and their ratio
+        (``higher_is_better`` False for a time, so that the ratio still favours ``rivals``)."""
+        return cls(
+            section,
+            label,
+            pair.a_median,
+            pair.b_median,
+            pair.ratio(higher_is_better=higher_is_better),
+            clock,
+            target,
+            met,
+        )
+
 
 def verdict(ok: bool) -> str:
     return "ok" if ok else "missed"

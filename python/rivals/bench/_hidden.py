@@ -67,13 +67,11 @@ class HiddenInformationBench:
                 f"resample_from_infostate, C++ vs reference (round {r + 1}/{sizes.rounds})"
             ),
         )
-        return Row(
+        return Row.of_pair(
             "2",
             players_prefix(self.player_counts[0])
             + "resample_from_infostate: calls/s, C++ / reference",
-            pair.a_median,
-            pair.b_median,
-            pair.ratio(),
+            pair,
             "cpu",
         )
 

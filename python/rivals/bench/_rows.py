@@ -69,12 +69,10 @@ def vs_reference(
     if min_games_per_s is not None:
         target += f"; C++ ≥ {min_games_per_s:,.0f} {verdict(pair.a_median >= min_games_per_s)}"
     rows = [
-        Row(
+        Row.of_pair(
             number,
             f"{who}random playouts: games/s, C++ / reference",
-            pair.a_median,
-            pair.b_median,
-            ratio,
+            pair,
             "cpu",
             target,
             ratio >= 1000,
@@ -107,13 +105,12 @@ def state_rows(
     )
     return [
         Row(number, "state size: bytes (C++ state)", float(game.state_size)),
-        Row(
+        Row.of_pair(
             number,
             "state copy: ns, C++ copy / Python state.clone()",
-            pair.a_median,
-            pair.b_median,
-            pair.ratio(higher_is_better=False),
+            pair,
             "cpu",
+            higher_is_better=False,
         ),
     ]
 
@@ -179,12 +176,10 @@ def arena_row(game: rivals.Game, games: int, seed: int, sizes: Sizes, log: Log, 
     )
     ratio = pair.ratio()
     match = "random vs random" if seats == 2 else f"random x{seats}"
-    return Row(
+    return Row.of_pair(
         number,
         f"arena {match}: games/s, play_match / playouts",
-        pair.a_median,
-        pair.b_median,
-        ratio,
+        pair,
         "cpu",
         f"≈ 1x: ≥ 0.8x {verdict(ratio >= 0.8)}",
         ratio >= 0.8,

@@ -167,12 +167,10 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
             target += f"; ≥ 3M/s {verdict(pair.a_median >= 3e6)}"
             met = met and pair.a_median >= 3e6
         rows.append(
-            Row(
+            Row.of_pair(
                 "1",
                 f"{name}: env steps/s, VectorEnv({NUM_ENVS}, compact, {LEGAL}) / Python loop",
-                pair.a_median,
-                pair.b_median,
-                pair.ratio(),
+                pair,
                 "cpu",
                 target,
                 met,
@@ -277,13 +275,12 @@ def network_rows(sizes: Sizes, log: Log) -> list[Row]:
             evaluation_cost(game, "net", count), evaluation_cost(game, default, count), sizes.rounds
         )
         rows.append(
-            Row(
+            Row.of_pair(
                 "6",
                 f"{name}: ns per evaluation, net / {default}",
-                pair.a_median,
-                pair.b_median,
-                pair.ratio(higher_is_better=False),
+                pair,
                 "cpu",
+                higher_is_better=False,
             )
         )
     for name in game_names():
@@ -295,12 +292,10 @@ def network_rows(sizes: Sizes, log: Log) -> list[Row]:
             search_rate(game, "net", positions), search_rate(game, default, positions), sizes.rounds
         )
         rows.append(
-            Row(
+            Row.of_pair(
                 "7",
                 f"{name}: mcts simulations/s at rollout_depth 0, net / {default}",
-                pair.a_median,
-                pair.b_median,
-                pair.ratio(),
+                pair,
                 "cpu",
             )
         )

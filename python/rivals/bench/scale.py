@@ -118,12 +118,10 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
         )
         ratio = pair.ratio()
         rows.append(
-            Row(
+            Row.of_pair(
                 "1",
                 f"{name}: env steps/s, VectorEnv({NUM_ENVS}) / Python loop",
-                pair.a_median,
-                pair.b_median,
-                ratio,
+                pair,
                 "cpu",
                 f"≥ 20x {verdict(ratio >= 20)}",
                 ratio >= 20,
@@ -136,12 +134,10 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
             _vector_rate(game, steps, 2, "wall"), _vector_rate(game, steps, 1, "wall"), sizes.rounds
         )
         rows.append(
-            Row(
+            Row.of_pair(
                 "2",
                 f"{name}: env steps/s, 2 threads / 1 thread",
-                pair.a_median,
-                pair.b_median,
-                pair.ratio(),
+                pair,
                 "wall",
             )
         )

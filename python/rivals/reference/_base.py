@@ -150,6 +150,13 @@ class Game(Generic[StateT]):
     params: dict[str, Any]
     num_players: int
 
+    def __init__(self, name: str, params: dict[str, Any]) -> None:
+        """``params``: the game's parameters, checked and complete. A game without a ``players``
+        parameter is for two."""
+        self.name = name
+        self.params = params
+        self.num_players = int(params.get("players", 2))
+
     def new_initial_state(self) -> StateT:
         raise NotImplementedError
 

@@ -142,8 +142,13 @@ def seat_name(state: State, seat: int, names: Sequence[str] | None = None) -> st
     label = seat_label(game.name, game.num_players, seat)
     if label != f"seat {seat}":
         label += f" (seat {seat})"
+    return with_player_name(label, seat, names)
+
+
+def with_player_name(label: str, seat: int, names: Sequence[str] | None) -> str:
+    """``label`` followed by the name ``names`` gives ``seat`` (``"you"``, a bot's), if any."""
     if names is not None and seat < len(names) and names[seat]:
-        label += f" {names[seat]}"
+        return f"{label} {names[seat]}"
     return label
 
 

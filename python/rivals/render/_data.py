@@ -3,11 +3,11 @@ what the engine refers to by id. Display only: no rule is read from them here.""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from rivals._core import Game
+from rivals._core import Game, State
 
-__all__ = ["card_index", "documents"]
+__all__ = ["card_index", "documents", "snapshot"]
 
 
 def documents(game: Game) -> dict[str, Any]:
@@ -26,3 +26,8 @@ def card_index(game: Game, lists: tuple[str, ...]) -> dict[str, dict[str, Any]]:
             for card in doc.get(name, []):
                 out[str(card["id"])] = card
     return out
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """``state.to_dict()``, typed as the JSON object it is."""
+    return cast("dict[str, Any]", state.to_dict())

@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
+from string import Template
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -23,7 +24,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -125,10 +126,17 @@ def _object(value: Any, what: str) -> dict[str, Any]:
     return value
 
 
-def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+def _page(name: str, title: str, body_class: str) -> Callable[[Request], Awaitable[Response]]:
+    """The page `name`: static/page.html, the head every page shares, around static/<name>.html,
+    the body's content, with static/<name>.js as its script."""
+
     async def endpoint(request: Request) -> Response:
         del request
-        return FileResponse(str(STATIC.joinpath(name)), media_type="text/html")
+        frame = Template(STATIC.joinpath("page.html").read_text(encoding="utf-8"))
+        content = STATIC.joinpath(f"{name}.html").read_text(encoding="utf-8")
+        return HTMLResponse(
+            frame.substitute(name=name, title=title, body_class=body_class, content=content)
+        )
 
     return endpoint
 
@@ -401,10 +409,10 @@ def create_app(
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(LOOPBACK)))
     app = Starlette(
         routes=[
-            Route("/", _page("lobby.html")),
-            Route("/play", _page("play.html")),
-            Route("/review", _page("review.html")),
-            Route("/watch", _page("watch.html")),
+            Route("/", _page("lobby", "play, watch and analyse", "lobby")),
+            Route("/play", _page("play", "a game", "play")),
+            Route("/review", _page("review", "review", "play review")),
+            Route("/watch", _page("watch", "watching", "watch")),
             Route("/rules/{game}", rules),
             Route("/api/catalog", catalog),
             Route("/api/status", status),

@@ -683,9 +683,7 @@ class Game(_base.Game["State"]):
     """Battlecards with a card set (shipped or given), expansions and ``max_turns``."""
 
     def __init__(self, **params: Any) -> None:
-        self.params: dict[str, Any] = _check_params(params)
-        self.name: str = NAME
-        self.num_players: int = 2
+        super().__init__(NAME, _check_params(params))
         card_set, packs = read_documents(self.params["cards"], self.params["expansions"])
         self.card_set: CardSet = merge_card_set(card_set, packs)
         # The documents of the data parameters, as the engine's ``game.data``.

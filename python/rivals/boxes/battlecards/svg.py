@@ -9,7 +9,7 @@ type, as the rules make public). A spectator sees face-up cards only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from rivals._core import CHANCE, State
@@ -124,6 +124,34 @@ def _back(x: float, y: float, label: str, width: float, css: str = "back") -> st
     )
 
 
+def _hand(
+    y: float,
+    title: str,
+    kind: str,
+    ids: Sequence[str],
+    own: bool,
+    marked: set[str],
+    describe: Callable[[str], tuple[str, str]],
+) -> list[str]:
+    """A side's ``kind`` cards ("reserve", "kept") under ``title`` and their number: to their
+    owner (``own``) a chip per card with the text and detail ``describe`` gives it, framed when
+    ``marked`` holds it; to anyone else one pile."""
+    parts = [
+        f'<text x="{MARGIN}" y="{y}" font-size="11" font-weight="bold" fill="{MUTED}">'
+        f'{title} · <tspan class="{kind}-count">{len(ids)}</tspan></text>'
+    ]
+    if not own:
+        parts.append(_hidden_pile(MARGIN, y + 6, len(ids), f"{kind} card", f"hidden-{kind}"))
+        return parts
+    for index, card_id in enumerate(ids):
+        x = MARGIN + (index % HAND_PER_ROW) * HAND_COLUMN
+        cy = y + 6 + (index // HAND_PER_ROW) * CHIP_H
+        frame = HIGHLIGHT if card_id in marked else "#8a7a5c"
+        text, detail = describe(card_id)
+        parts.append(_chip(x, cy, text, detail, kind, card_id, frame, HAND_W))
+    return parts
+
+
 def _hidden_pile(x: float, y: float, count: int, what: str, css: str) -> str:
     """Cards the viewer may not see, as one pile with their number: a reserve or kept cards."""
     if not count:
@@ -220,46 +248,17 @@ def _side(
             else:
                 parts.append(_back(x, cy, f"{kind} · face down", CHIP_W))
     y += 6 + tallest * CHIP_H + 18
-    parts.append(
-        f'<text x="{MARGIN}" y="{y}" font-size="11" font-weight="bold" fill="{MUTED}">'
-        f'RESERVE HAND · <tspan class="reserve-count">{len(reserve)}</tspan></text>'
-    )
-    if own:
-        for index, card_id in enumerate(reserve):
-            x = MARGIN + (index % HAND_PER_ROW) * HAND_COLUMN
-            cy = y + 6 + (index // HAND_PER_ROW) * CHIP_H
-            frame = HIGHLIGHT if card_id in marked else "#8a7a5c"
-            unit = cards[card_id]
-            parts.append(
-                _chip(
-                    x,
-                    cy,
-                    f"{unit['name']} ({unit['type']})",
-                    values(unit),
-                    "reserve",
-                    card_id,
-                    frame,
-                    HAND_W,
-                )
-            )
-    else:
-        parts.append(_hidden_pile(MARGIN, y + 6, len(reserve), "reserve card", "hidden-reserve"))
+
+    def unit(card_id: str) -> tuple[str, str]:
+        card = cards[card_id]
+        return f"{card['name']} ({card['type']})", values(card)
+
+    def kept_card(card_id: str) -> tuple[str, str]:
+        return str(cards[card_id]["name"]), effect_words(cards[card_id])
+
+    parts += _hand(y, "RESERVE HAND", "reserve", reserve, own, marked, unit)
     y += 6 + reserve_rows * CHIP_H + 16
-    parts.append(
-        f'<text x="{MARGIN}" y="{y}" font-size="11" font-weight="bold" fill="{MUTED}">'
-        f'KEPT CARDS · <tspan class="kept-count">{len(kept)}</tspan></text>'
-    )
-    if own:
-        for index, card_id in enumerate(kept):
-            x = MARGIN + (index % HAND_PER_ROW) * HAND_COLUMN
-            cy = y + 6 + (index // HAND_PER_ROW) * CHIP_H
-            frame = HIGHLIGHT if card_id in marked else "#8a7a5c"
-            card = cards[card_id]
-            parts.append(
-                _chip(x, cy, str(card["name"]), effect_words(card), "kept", card_id, frame, HAND_W)
-            )
-    else:
-        parts.append(_hidden_pile(MARGIN, y + 6, len(kept), "kept card", "hidden-kept"))
+    parts += _hand(y, "KEPT CARDS", "kept", kept, own, marked, kept_card)
     parts.append("</g>")
     return "".join(parts), top + height
 

@@ -10,15 +10,16 @@ down, in reserve and kept. With ``player=None`` everything is shown.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup
+from rivals.render import MenuGroup, with_player_name
 from rivals.render._data import card_index, documents
+from rivals.render._data import snapshot as _snapshot
 
 __all__ = ["HELP", "menu", "move_texts", "render", "result_text", "seat_label"]
 
@@ -63,10 +64,6 @@ END_REASONS = {
 def seat_label(num_players: int, seat: int) -> str:
     del num_players
     return SIDES[seat]
-
-
-def _snapshot(state: State) -> dict[str, Any]:
-    return cast("dict[str, Any]", state.to_dict())
 
 
 def _cards(state: State) -> dict[str, dict[str, Any]]:
@@ -116,10 +113,7 @@ def result_text(state: State) -> str:
 
 
 def _who(seat: int, names: Sequence[str] | None) -> Text:
-    label = f"{SIDES[seat]} (seat {seat})"
-    if names is not None and seat < len(names) and names[seat]:
-        label += f" {names[seat]}"
-    return Text(label, style=STYLES[seat])
+    return Text(with_player_name(f"{SIDES[seat]} (seat {seat})", seat, names), style=STYLES[seat])
 
 
 def _status(snapshot: dict[str, Any], names: Sequence[str] | None) -> Text:

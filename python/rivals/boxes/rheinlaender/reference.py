@@ -337,9 +337,7 @@ class Game(_base.Game["State"]):
     """Rheinländer; parameters ``players``, ``map``, ``max_turns``."""
 
     def __init__(self, **params: Any) -> None:
-        self.params: dict[str, Any] = _check_params(params)
-        self.name: str = NAME
-        self.num_players: int = self.params["players"]
+        super().__init__(NAME, _check_params(params))
         self.max_turns: int = self.params["max_turns"]
         self.map: dict[str, Any]
         self.board: Board

@@ -8,14 +8,15 @@ hand (only the seat's own hand is shown to it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup, ranked_result, ranking
+from rivals.render import MenuGroup, ranked_result, ranking, with_player_name
+from rivals.render._data import snapshot as _snapshot
 
 __all__ = [
     "HELP",
@@ -58,10 +59,6 @@ def seat_label(num_players: int, seat: int) -> str:
     return SEAT_NAMES[seat % len(SEAT_NAMES)]
 
 
-def _snapshot(state: State) -> dict[str, Any]:
-    return cast("dict[str, Any]", state.to_dict())
-
-
 def result_text(state: State) -> str:
     """``"yellow wins with 44 points (red 42, green 36; green placed its last knight)"``: the
     leaders, every other seat's points beside its colour, and why the game ended."""
@@ -79,9 +76,7 @@ def result_text(state: State) -> str:
 
 
 def _seat_text(seat: int, names: Sequence[str] | None) -> Text:
-    label = f"{SEAT_NAMES[seat % len(SEAT_NAMES)]} (seat {seat})"
-    if names is not None and seat < len(names) and names[seat]:
-        label += f" {names[seat]}"
+    label = with_player_name(f"{SEAT_NAMES[seat % len(SEAT_NAMES)]} (seat {seat})", seat, names)
     return Text(label, style=SEAT_INK[seat % len(SEAT_INK)])
 
 

@@ -62,12 +62,10 @@ def _python_loop_row(sizes: Sizes, log: Log) -> tuple[Row, str]:
                 ratio = pair.ratio()
                 note = f"pyspiel: OpenSpiel imported by {env.python}"
                 return (
-                    Row(
+                    Row.of_pair(
                         "2",
                         label,
-                        pair.a_median,
-                        pair.b_median,
-                        ratio,
+                        pair,
                         "cpu",
                         f"≥ {PYSPIEL_GOAL:g}x {verdict(ratio >= PYSPIEL_GOAL)}",
                         ratio >= PYSPIEL_GOAL,
@@ -101,12 +99,10 @@ def _threads_row(games: int, sizes: Sizes, log: Log) -> Row:
     # the table's notes give the machine's load.
     goal = 0.8 * min(2, os.cpu_count() or 1)
     ratio = pair.ratio()
-    return Row(
+    return Row.of_pair(
         "3",
         "2p random playouts: games/s, 2 threads / 1 thread",
-        pair.a_median,
-        pair.b_median,
-        ratio,
+        pair,
         "wall",
         f"≥ {goal:g}x on idle cores {verdict(ratio >= goal)}",
         ratio >= goal,

@@ -216,9 +216,7 @@ class Game(_base.Game["State"]):
     """Rosenkönig with ``players`` = 2 (default) or 4 (two teams of two)."""
 
     def __init__(self, **params: Any) -> None:
-        self.params: dict[str, Any] = _check_params(params)
-        self.name: str = NAME
-        self.num_players: int = self.params["players"]
+        super().__init__(NAME, _check_params(params))
         self.hand_limit: int
         self.heroes_per_seat: int
         self.hand_limit, self.heroes_per_seat = SETUP[self.num_players]

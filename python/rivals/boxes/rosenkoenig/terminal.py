@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
+from rivals.render._data import snapshot as _snapshot
 
 __all__ = ["HELP", "render", "result_text", "seat_label"]
 
@@ -31,10 +32,6 @@ def seat_label(num_players: int, seat: int) -> str:
     """Red for even seats (the first team), White for odd ones, with two or four players."""
     del num_players  # the colour depends only on the seat's parity
     return COLOURS[seat % 2]
-
-
-def _snapshot(state: State) -> dict[str, Any]:
-    return cast("dict[str, Any]", state.to_dict())
 
 
 def _groups(board: Sequence[str], colour: str) -> list[int]:

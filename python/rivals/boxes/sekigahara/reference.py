@@ -254,9 +254,7 @@ class Game(_base.Game["State"]):
     """Sekigahara; parameters ``repetition_rule``, ``max_turns``, ``cards``."""
 
     def __init__(self, **params: Any) -> None:
-        self.params: dict[str, Any] = _check_params(params)
-        self.name: str = NAME
-        self.num_players: int = 2
+        super().__init__(NAME, _check_params(params))
         self.repetition_rule: str = self.params["repetition_rule"]
         self.max_turns: int = self.params["max_turns"]
         document, self.cards = load_cards(self.params["cards"])

@@ -8,15 +8,16 @@ Everything in Sekigahara is public, so every seat's view is the whole table.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup
+from rivals.render import MenuGroup, with_player_name
 from rivals.render._data import documents
+from rivals.render._data import snapshot as _snapshot
 
 __all__ = ["HELP", "card_names", "menu", "move_texts", "render", "result_text", "seat_label"]
 
@@ -38,10 +39,6 @@ END_REASONS = {"deck": "the deck ran out", "dead": "nothing could change any mor
 def seat_label(num_players: int, seat: int) -> str:
     del num_players
     return SIDES[seat]
-
-
-def _snapshot(state: State) -> dict[str, Any]:
-    return cast("dict[str, Any]", state.to_dict())
 
 
 def _cards(state: State) -> dict[int, dict[str, Any]]:
@@ -71,9 +68,7 @@ def result_text(state: State) -> str:
 
 
 def _who(seat: int, names: Sequence[str] | None) -> Text:
-    label = f"{FULL_NAMES[seat]} (seat {seat})"
-    if names is not None and seat < len(names) and names[seat]:
-        label += f" {names[seat]}"
+    label = with_player_name(f"{FULL_NAMES[seat]} (seat {seat})", seat, names)
     return Text(label, style=STYLES[seat])
 
 

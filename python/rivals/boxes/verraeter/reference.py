@@ -371,9 +371,7 @@ class Game(_base.Game["State"]):
     """Verräter; parameters ``players``, ``rounds``, ``cards``."""
 
     def __init__(self, **params: Any) -> None:
-        self.params: dict[str, Any] = _check_params(params)
-        self.name: str = NAME
-        self.num_players: int = self.params["players"]
+        super().__init__(NAME, _check_params(params))
         self.rounds: int = self.params["rounds"]
         document, self.cards = load_cards(self.params["cards"], self.num_players)
         # The documents of the data parameters, as the engine's ``game.data``.
@@ -937,16 +935,20 @@ class State(_base.State):
             parts.append(text)
         return "ring: " + (" | ".join(parts) if parts else "-")
 
-    def observation_string(self, player: int) -> str:
-        p = self._check_seat(player)
-        lines = [
-            f"verraeter view of seat {p}",
+    def _table_lines(self) -> list[str]:
+        """The public lines every picture of the table begins with: the phase, the ring and
+        the conflict."""
+        return [
             f"phase {self.phase}; rounds completed {self.round}/{self.game.rounds}; "
             f"start player {self.start_player}; strategist {self.strategist}; "
             f"to move {self._to_move()}",
             self._ring_line(),
             "conflict: " + ("none" if self.conflict is None else str(self.conflict)),
         ]
+
+    def observation_string(self, player: int) -> str:
+        p = self._check_seat(player)
+        lines = [f"verraeter view of seat {p}", *self._table_lines()]
         for seat in range(self.num_players):
             if seat == p:
                 hand = " ".join(str(v) for v in self.hands[seat]) or "-"
@@ -1187,13 +1189,7 @@ class State(_base.State):
         return values
 
     def __str__(self) -> str:
-        lines = [
-            f"phase {self.phase}; rounds completed {self.round}/{self.game.rounds}; "
-            f"start player {self.start_player}; strategist {self.strategist}; "
-            f"to move {self._to_move()}",
-            self._ring_line(),
-            "conflict: " + ("none" if self.conflict is None else str(self.conflict)),
-        ]
+        lines = self._table_lines()
         for seat in range(self.num_players):
             hand = " ".join(str(v) for v in self.hands[seat]) or "-"
             played = " ".join(str(v) for v in self.played[seat]) or "-"

@@ -16,8 +16,9 @@ from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup, ranked_result, ranking
+from rivals.render import MenuGroup, ranked_result, ranking, with_player_name
 from rivals.render._data import documents
+from rivals.render._data import snapshot as _snapshot
 
 __all__ = ["HELP", "end_reason", "menu", "move_texts", "render", "result_text", "seat_label"]
 
@@ -58,10 +59,6 @@ PHASE_WORDS = {
 def seat_label(num_players: int, seat: int) -> str:
     del num_players
     return f"seat {seat}"
-
-
-def _snapshot(state: State) -> dict[str, Any]:
-    return cast("dict[str, Any]", state.to_dict())
 
 
 def _cards(state: State) -> dict[str, Any]:
@@ -125,9 +122,7 @@ def _visible(state: State, player: int | None, num_players: int) -> dict[str, An
 
 
 def _seat_text(seat: int, names: Sequence[str] | None) -> Text:
-    label = f"seat {seat}"
-    if names is not None and seat < len(names) and names[seat]:
-        label += f" {names[seat]}"
+    label = with_player_name(f"seat {seat}", seat, names)
     return Text(label, style=SEAT_STYLES[seat % len(SEAT_STYLES)])
 
 

@@ -210,21 +210,33 @@
     document.getElementById("links").scrollIntoView({behavior: "smooth"});
   }
 
-  async function chooseResume(event) {
+  // The replay file chosen in `event`'s input, read and summarised by the server, and when it
+  // holds several games the one the person names (nothing happens if they cancel), handed to
+  // `use(text, index, summary)`. A problem shows in the element `errorId` and clears the choice.
+  async function withChosenReplay(event, errorId, use) {
     const file = event.target.files[0];
-    const error = document.getElementById("resume-error");
+    const error = document.getElementById(errorId);
     error.textContent = "";
     if (!file) return;
     try {
       const text = await rivals.readFile(file, UPLOAD_LIMIT);
-      let summary = await request("/api/replays", {replay: text});
+      const summary = await request("/api/replays", {replay: text});
       let index = null;
       if (summary.games > 1) {
         const answer = window.prompt(`${file.name} holds ${summary.games} games: which one (0 to ${summary.games - 1})?`, "0");
         if (answer === null) return;
         index = Number(answer);
-        summary = await request("/api/replays", {replay: text, index});
       }
+      await use(text, index, summary);
+    } catch (problem) {
+      error.textContent = problem.message;
+      event.target.value = "";
+    }
+  }
+
+  function chooseResume(event) {
+    return withChosenReplay(event, "resume-error", async (text, index, whole) => {
+      const summary = index === null ? whole : await request("/api/replays", {replay: text, index});
       if (summary.terminal) {
         throw new Error("this game is over: there is nothing to resume");
       }
@@ -235,10 +247,7 @@
         "The file holds every hidden card: whoever opened it has seen them.";
       document.getElementById("resume-box").hidden = false;
       document.getElementById("games").hidden = true;
-    } catch (problem) {
-      error.textContent = problem.message;
-      event.target.value = "";
-    }
+    });
   }
 
   function showWatched(logs) {
@@ -247,26 +256,11 @@
       el("li", {}, el("a", {href: `/watch#log=${log.number}`}, log.name))));
   }
 
-  async function chooseReview(event) {
-    const file = event.target.files[0];
-    const error = document.getElementById("review-error");
-    error.textContent = "";
-    if (!file) return;
-    try {
-      const text = await rivals.readFile(file, UPLOAD_LIMIT);
-      let index = null;
-      const summary = await request("/api/replays", {replay: text});
-      if (summary.games > 1) {
-        const answer = window.prompt(`${file.name} holds ${summary.games} games: which one (0 to ${summary.games - 1})?`, "0");
-        if (answer === null) return;
-        index = Number(answer);
-      }
+  function chooseReview(event) {
+    return withChosenReplay(event, "review-error", async (text, index) => {
       const review = await request("/api/reviews", {replay: text, index});
       location.href = `/review#id=${review.id}`;
-    } catch (problem) {
-      error.textContent = problem.message;
-      event.target.value = "";
-    }
+    });
   }
 
   function cancelResume() {
