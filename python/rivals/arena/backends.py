@@ -3,7 +3,6 @@ cluster (``RayBackend``), in chunks of games whose results do not depend on the 
 
 from __future__ import annotations
 
-import importlib
 import math
 import os
 import time
@@ -14,6 +13,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from rivals import _ray
 from rivals._core import MAX_THREADS, Game, make_game
 from rivals.arena.lineups import BotSpec
 
@@ -151,17 +151,8 @@ class RayBackend:
     def __init__(
         self, address: str | None = None, chunk_games: int | None = None, threads_per_task: int = 1
     ) -> None:
-        try:
-            # Ray is optional and only partly typed: use it as Any.
-            ray: Any = importlib.import_module("ray")
-        except ImportError:
-            raise ValueError(
-                "the ray backend needs Ray: pip install 'rivals[ray]' (or pip install ray)"
-            ) from None
+        ray, cpus = _ray.start(address, "the ray backend")
         self._ray = ray
-        if not ray.is_initialized():
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        cpus = int(ray.cluster_resources().get("CPU", 1))
         self.threads_per_task = max(1, threads_per_task)
         self.workers = max(1, cpus // self.threads_per_task)
         self.chunk_games = chunk_games

@@ -215,13 +215,9 @@ def train(
     from rivals.train import _model  # JAX is needed from here on
 
     progress = progress or Progress()
-    players: _self_play.LocalSelfPlay | _self_play.RaySelfPlay
-    if backend == "local":
-        players = _self_play.LocalSelfPlay(threads)
-    elif backend == "ray":
-        players = _self_play.RaySelfPlay(ray_address, threads)
-    else:
+    if backend not in ("local", "ray"):
         raise TrainingError(f"backend: {backend!r} is neither 'local' nor 'ray'")
+    players = _self_play.SelfPlay(threads, backend, ray_address)
     run = _Run(Path(folder), settings, resume)
     game = settings.make_game()
     board_shape = tuple(game.compact_observation_shape["board"])
@@ -527,7 +523,7 @@ class _Run:
         generation: int,
         game: Game,
         previous: Path | None,
-        players: _self_play.LocalSelfPlay | _self_play.RaySelfPlay,
+        players: _self_play.SelfPlay,
         progress: Progress,
     ) -> _Positions:
         """The generation's positions: from its file, or played now and written."""
