@@ -46,8 +46,9 @@ import numpy.typing as npt
 
 from rivals import replay as replays
 from rivals import stats
-from rivals._core import Bot, State
+from rivals._core import Bot, Game, State
 from rivals._guard import UseGuard, one_caller
+from rivals.arena import forms, records
 
 # Every name the arena module had is still rivals.arena.<name>: the parts re-exported whole
 # (pyproject.toml lets this file import what it does not use itself).
@@ -76,18 +77,21 @@ from rivals.arena.lineups import (
 from rivals.arena.log import (
     _REPLAY_START,
     CorruptLog,
+    CutOffMember,
     ExistingLog,
     LogLine,
     LogSession,
     OtherArena,
     ReplayLog,
     _check_line,
+    check_identity,
     check_written_by_a_run,
     cut_off_write,
     line_start,
     read_log,
     resumable_lines,
 )
+from rivals.arena.records import StoredGame, replay_lines, replay_records
 from rivals.arena.standings import Record, Standings
 
 __all__ = [
@@ -106,10 +110,12 @@ __all__ = [
     "Record",
     "ReplayLog",
     "Standings",
+    "StoredGame",
     "check_labels",
     "interrupts_deferred",
     "read_log",
     "replay_lines",
+    "replay_records",
     "run",
     "tally",
     "tally_runs",
@@ -209,14 +215,34 @@ class Arena(LogSession):
         self.recorded = self.resumed
         self._keepers: list[tuple[str, Bot]] = []
 
+    # Whether the record being written holds this arena's header (a compact record only).
+    _has_header = False
+
     def _load(self) -> int:
+        try:
+            return self._load_lines()
+        except CutOffMember as cut:
+            # Whole lines of a compressed member cut off: counted, they go with it.
+            self.standings = Standings(self.lineup, paired=self.group == 2, group=self.group)
+            self.decision = None
+            return self._load_lines(cut.sealed)
+
+    def _load_lines(self, stop: int | None = None) -> int:
         assert self.log is not None
-        valid = 0
+        valid, ends_line = 0, True
         index = 0
         lineup = self.lineup
         start = line_start(lineup.game)
-        for line in resumable_lines(self.log, lineup.game):
+        width = records.action_bytes(lineup.game)
+        self._has_header = False
+        for line in resumable_lines(self.log, lineup.game, stop):
             where = f"{self.log.path}:{line.number}"
+            if self.log.compact and not self._has_header:
+                _check_header(line, lineup, self.seed, self.group, where)
+                self._has_header = True
+                if line.sealed is not None:
+                    valid, ends_line = line.sealed, line.complete
+                continue
             if index >= self.num_games:
                 raise OtherArena(
                     f"{where}: the file holds more than the {self.num_games} games asked for"
@@ -226,13 +252,17 @@ class Arena(LogSession):
                     f"{where}: the file goes on after the SPRT was decided ({self.decision}) "
                     f"at game {index}"
                 )
-            state = _check_line(line, lineup, self.seed, index, where, self.group)
-            check_written_by_a_run(line, start, where)
+            if self.log.compact:
+                state = _check_record_game(line, lineup.game, width, index, where)
+            else:
+                state = _check_line(line, lineup, self.seed, index, where, self.group)
+                check_written_by_a_run(line, start, where)
             self.standings.add(*_one_game(state, index, lineup.players))
             index += 1
             self.decision = self._decided()
-            valid = line.end
-        self.log.keep(valid)
+            if line.sealed is not None:
+                valid, ends_line = line.sealed, line.complete
+        self.log.keep(valid, ends_line)
         return index
 
     @property
@@ -309,7 +339,12 @@ class Arena(LogSession):
         return self.standings
 
     def _lines(self, chunk: Chunk) -> str:
-        return replay_lines(self.lineup, self.seed, self.group, chunk)
+        assert self.log is not None
+        if not self.log.compact:
+            return replay_lines(self.lineup, self.seed, self.group, chunk)
+        header = not self._has_header
+        self._has_header = True
+        return records.record_lines(self.lineup, self.seed, self.group, chunk, header)
 
 
 def _first_games(chunk: Chunk, count: int) -> Chunk:
@@ -322,26 +357,6 @@ def _first_games(chunk: Chunk, count: int) -> Chunk:
         chunk.seating[:count],
         chunk.histories[:count] if chunk.histories is not None else None,
     )
-
-
-def replay_lines(
-    lineup: Lineup, seed: int, group: int, chunk: Chunk, extra: Mapping[str, Any] | None = None
-) -> str:
-    """The replay log lines of ``chunk``'s games (which need their histories): each game's
-    replay with its ``"bots"`` and ``"arena"`` keys (``"duplicate"`` when ``group`` > 1), and
-    ``extra`` keys."""
-    game = lineup.game
-    lines = []
-    for offset, history in enumerate(chunk.histories or []):
-        index = chunk.first_game + offset
-        data = replays.to_dict(game.state_from_history(history))
-        data["bots"] = lineup.seat_bots(index)
-        data["arena"] = {"index": index, "seed": seed, "labels": lineup.seat_labels(index)}
-        if group > 1:
-            data["arena"]["duplicate"] = group
-        data.update(extra or {})
-        lines.append(json.dumps(data, ensure_ascii=False) + "\n")
-    return "".join(lines)
 
 
 def tally(path: str | os.PathLike[str]) -> Standings:
@@ -361,6 +376,8 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
     """The standings of each arena stored one after another in a replay log (a tournament's
     pairings), every game re-checked; a run ends where a line starts game 0 of other bots."""
     where = Path(path)
+    if forms.is_record(where):
+        return _tally_record_runs(where)
     runs: list[Standings] = []
     seed = group = index = 0
     # Before the first game nothing says which game the file holds: any replay's start.
@@ -399,6 +416,36 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
     return runs
 
 
+def _tally_record_runs(where: Path) -> list[Standings]:
+    """``tally_runs`` of a compact record: an arena after each header."""
+    runs: list[Standings] = []
+    arena: records.RecordArena | None = None
+    index = 0
+    for line in read_log(where):
+        if cut_off_write(line, (forms.HEADER_START, forms.GAME_START), str(where)):
+            break
+        at = f"{where}:{line.number}"
+        if line.data.startswith(forms.HEADER_START):
+            try:
+                record = line.decode()
+            except ValueError as error:
+                raise CorruptLog(f"{at}: corrupt: {error}") from None
+            arena = records.RecordArena.of(record, at)
+            if arena.seed > MAX_SEED:
+                raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {arena.seed}")
+            runs.append(Standings(arena.lineup, paired=arena.group == 2, group=arena.group))
+            index = 0
+            continue
+        if arena is None:
+            raise CorruptLog(f"{at}: corrupt: a game before any header")
+        state = _check_record_game(line, arena.lineup.game, arena.width, index, at)
+        runs[-1].add(*_one_game(state, index, arena.lineup.players))
+        index += 1
+    if not runs:
+        raise CorruptLog(f"{where}: no games in the file")
+    return runs
+
+
 def _starts_other_arena(record: Any, lineup: Lineup) -> bool:
     """Whether ``record`` is game 0 of bots other than ``lineup``'s (the next pairing of a
     tournament); any other line must continue the arena before it."""
@@ -419,3 +466,27 @@ def _one_game(
         np.asarray([[(seat + index) % players for seat in range(players)]], dtype=np.int32),
         np.asarray([len(state.history())], dtype=np.int32),
     )
+
+
+def _check_header(line: LogLine, lineup: Lineup, seed: int, group: int, where: str) -> None:
+    """Raises unless ``line`` is the header this arena writes in a record: one of its game, seed,
+    pairing and bots (``OtherArena``), spelt as a run spells it (``CorruptLog``)."""
+    try:
+        record = line.decode()
+    except ValueError as error:
+        raise CorruptLog(f"{where}: corrupt: {error}") from None
+    check_identity(records.header_as_replay(record, where), lineup, seed, 0, where, group)
+    written = json.dumps(records.header(lineup, seed, group), ensure_ascii=False)
+    if line.data != written.encode("utf-8"):
+        raise CorruptLog(
+            f"{where}: corrupt: this header is written otherwise than rivals writes it, so "
+            "resuming would mix two encodings"
+        )
+
+
+def _check_record_game(line: LogLine, game: Game, width: int, index: int, where: str) -> State:
+    """The finished game of a record's game line that must be game ``index``, re-checked."""
+    recorded, history = records.game_line(line, width, where)
+    if recorded != index:
+        raise CorruptLog(f"{where}: corrupt: game {recorded} where game {index} was due")
+    return records.replayed(game, history, where)
