@@ -172,6 +172,7 @@ class Tournament(arena.LogSession):
         valid, ends_line = 0, True
         start = arena.line_start(self.game)
         width = records.action_bytes(self.game)
+        checked = arena.Checked(self.game.num_players)
         self._headers = 0
         for line in arena.resumable_lines(self.log, self.game, stop):
             where = f"{self.log.path}:{line.number}"
@@ -199,10 +200,14 @@ class Tournament(arena.LogSession):
                 self._check_games_per_pairing(line, index, count, where)
                 state = arena._check_line(line, pairing.lineup, self.seed, index, where, self.group)
                 arena.check_written_by_a_run(line, start, where)
-            pairing.standings.add(*arena._one_game(state, index, self.game.num_players))
+            checked.add(state, index)
+            if checked.full or index == self.games - 1:
+                checked.into(pairing.standings)
             count += 1
             if line.sealed is not None:
                 valid, ends_line = line.sealed, line.complete
+        if count:
+            checked.into(self.pairings[(count - 1) // self.games].standings)
         self.log.keep(valid, ends_line)
         return count
 

@@ -234,6 +234,7 @@ class Arena(LogSession):
         lineup = self.lineup
         start = line_start(lineup.game)
         width = records.action_bytes(lineup.game)
+        checked = Checked(lineup.players)
         self._has_header = False
         for line in resumable_lines(self.log, lineup.game, stop):
             where = f"{self.log.path}:{line.number}"
@@ -257,11 +258,15 @@ class Arena(LogSession):
             else:
                 state = _check_line(line, lineup, self.seed, index, where, self.group)
                 check_written_by_a_run(line, start, where)
-            self.standings.add(*_one_game(state, index, lineup.players))
+            checked.add(state, index)
             index += 1
-            self.decision = self._decided()
+            # An SPRT may stop at any game: it counts each one before the next is read.
+            if self.sprt is not None or checked.full:
+                checked.into(self.standings)
+                self.decision = self._decided()
             if line.sealed is not None:
                 valid, ends_line = line.sealed, line.complete
+        checked.into(self.standings)
         self.log.keep(valid, ends_line)
         return index
 
@@ -379,6 +384,7 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
     if forms.is_record(where):
         return _tally_record_runs(where)
     runs: list[Standings] = []
+    checked = Checked(1)
     seed = group = index = 0
     # Before the first game nothing says which game the file holds: any replay's start.
     start = _REPLAY_START
@@ -400,18 +406,24 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
                 raise CorruptLog(
                     f"{at}: corrupt: 'arena.seed' is {replays.shown(record['arena'].get('seed'))}"
                 )
+            if runs:
+                checked.into(runs[-1])
+            checked = Checked(lineup.players)
             seed, index = recorded_seed, 0
             group = record["arena"].get("duplicate", 1)
             if group != 1 and group != lineup.duplicate_group:
                 raise CorruptLog(f"{at}: corrupt: 'arena.duplicate' is {replays.shown(group)}")
             runs.append(Standings(lineup, paired=group == 2, group=group))
             start = line_start(lineup.game)
-        standings = runs[-1]
-        lineup = standings.lineup
+        lineup = runs[-1].lineup
         state = _check_line(line, lineup, seed, index, at, group)
-        standings.add(*_one_game(state, index, lineup.players))
+        checked.add(state, index)
+        if checked.full:
+            checked.into(runs[-1])
         index += 1
-    if not runs:
+    if runs:
+        checked.into(runs[-1])
+    else:
         raise CorruptLog(f"{where}: no games in the file")
     return runs
 
@@ -419,6 +431,7 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
 def _tally_record_runs(where: Path) -> list[Standings]:
     """``tally_runs`` of a compact record: an arena after each header."""
     runs: list[Standings] = []
+    checked = Checked(1)
     arena: records.RecordArena | None = None
     index = 0
     for line in read_log(where):
@@ -431,18 +444,24 @@ def _tally_record_runs(where: Path) -> list[Standings]:
             except ValueError as error:
                 raise CorruptLog(f"{at}: corrupt: {error}") from None
             arena = records.RecordArena.of(record, at)
-            if arena.seed > MAX_SEED:
+            if not 0 <= arena.seed <= MAX_SEED:
                 raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {arena.seed}")
+            if runs:
+                checked.into(runs[-1])
+            checked = Checked(arena.lineup.players)
             runs.append(Standings(arena.lineup, paired=arena.group == 2, group=arena.group))
             index = 0
             continue
         if arena is None:
             raise CorruptLog(f"{at}: corrupt: a game before any header")
         state = _check_record_game(line, arena.lineup.game, arena.width, index, at)
-        runs[-1].add(*_one_game(state, index, arena.lineup.players))
+        checked.add(state, index)
+        if checked.full:
+            checked.into(runs[-1])
         index += 1
     if not runs:
         raise CorruptLog(f"{where}: no games in the file")
+    checked.into(runs[-1])
     return runs
 
 
@@ -457,15 +476,38 @@ def _starts_other_arena(record: Any, lineup: Lineup) -> bool:
     )
 
 
-def _one_game(
-    state: State, index: int, players: int
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    """A stored game as ``Standings.add`` takes it: returns, seating and length."""
-    return (
-        np.asarray([state.returns()], dtype=np.float64),
-        np.asarray([[(seat + index) % players for seat in range(players)]], dtype=np.int32),
-        np.asarray([len(state.history())], dtype=np.int32),
-    )
+class Checked:
+    """Stored games checked and not yet counted: ``Standings.add`` takes them a batch at a time,
+    as one game at a time would cost more than replaying it."""
+
+    BATCH = 4096
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.returns: list[list[float]] = []
+        self.seating: list[list[int]] = []
+        self.lengths: list[int] = []
+
+    @property
+    def full(self) -> bool:
+        return len(self.lengths) >= self.BATCH
+
+    def add(self, state: State, index: int) -> None:
+        """Game ``index`` of its arena, finished in ``state``."""
+        self.returns.append(state.returns())
+        self.seating.append([(seat + index) % self.players for seat in range(self.players)])
+        self.lengths.append(len(state.history()))
+
+    def into(self, standings: Standings) -> None:
+        """Counts the games held into ``standings``, and forgets them."""
+        if not self.lengths:
+            return
+        standings.add(
+            np.asarray(self.returns, dtype=np.float64),
+            np.asarray(self.seating, dtype=np.int32),
+            np.asarray(self.lengths, dtype=np.int32),
+        )
+        self.returns, self.seating, self.lengths = [], [], []
 
 
 def _check_header(line: LogLine, lineup: Lineup, seed: int, group: int, where: str) -> None:

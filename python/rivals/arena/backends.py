@@ -21,9 +21,10 @@ from rivals.arena.lineups import BotSpec
 # that progress shows and an interrupt loses little.
 CHUNK_SECONDS = 0.5
 # Chunks are bounded in games too, so their results and replays take little memory: a chunk
-# with replays holds every action of its games in Python lists.
+# with replays holds every action of its games in Python lists (16,384 random Rosenkönig games:
+# about 25 MB), and its replay lines are written after it, a few seconds' worth at most.
 MAX_CHUNK_GAMES = 65536
-MAX_CHUNK_GAMES_WITH_REPLAYS = 2048
+MAX_CHUNK_GAMES_WITH_REPLAYS = 16384
 
 
 def _check_int(name: str, value: Any, low: int, high: int) -> int:
@@ -54,7 +55,10 @@ def _chunk(first_game: int, result: Mapping[str, Any]) -> Chunk:
         np.asarray(result["returns"]),
         np.asarray(result["lengths"]),
         np.asarray(result["seating"]),
-        [list(h) for h in histories] if histories is not None else None,
+        # The engine gives lists already; another backend's result may hold other sequences.
+        [h if isinstance(h, list) else list(h) for h in histories]
+        if histories is not None
+        else None,
     )
 
 
