@@ -25,6 +25,7 @@ from pathlib import Path
 
 import rivals
 from rivals import arena
+from rivals.bench._common import run_script
 from rivals.cli import integer
 
 FORMS = ["rec", "rec.gz", "rec.zst", "jsonl", "jsonl.gz", "jsonl.zst"]
@@ -47,7 +48,8 @@ def main() -> None:
     forms = [f for f in FORMS if not f.endswith(".zst") or importlib.util.find_spec("zstandard")]
     print(f"rivals arena {args.game} --bots random,random, {args.threads} threads")
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")
-    print(f"{'form':<12}{'games':>8}{'games/s':>10}{'ratio':>7}{'bytes/game':>12}{'read games/s':>14}")
+    columns = ("games", 8), ("games/s", 10), ("ratio", 7), ("bytes/game", 12), ("read games/s", 14)
+    print("form".ljust(12) + "".join(name.rjust(width) for name, width in columns))
     baseline = args.games / timed_arena(lineup, args.games, args.threads, None)
     print(f"{'(none)':<12}{args.games:>8}{baseline:>10.0f}{1.0:>7.2f}{'':>12}{'':>14}")
     with tempfile.TemporaryDirectory() as folder:
@@ -67,4 +69,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)
