@@ -167,13 +167,23 @@ class Tournament(arena.LogSession):
             return self._load_lines(cut.sealed)
 
     def _load_lines(self, stop: int | None = None) -> int:
+        checked = arena.Checked(self.game.num_players)
+        games = records.RecordGames(self.game, records.action_bytes(self.game))
+        self._headers = 0
+        try:
+            return self._read_lines(stop, checked, games)
+        except ValueError as error:
+            games.fail(error)
+
+    def _read_lines(
+        self, stop: int | None, checked: arena.Checked, games: records.RecordGames
+    ) -> int:
+        """``_load_lines``' reading: each stored game checked, a replay line at once and a
+        record's a batch at a time (``games``), and counted."""
         assert self.log is not None
         count = 0
         valid, ends_line = 0, True
         start = arena.line_start(self.game)
-        width = records.action_bytes(self.game)
-        checked = arena.Checked(self.game.num_players)
-        self._headers = 0
         for line in arena.resumable_lines(self.log, self.game, stop):
             where = f"{self.log.path}:{line.number}"
             if self.log.compact and line.data.startswith(forms.HEADER_START):
@@ -195,19 +205,23 @@ class Tournament(arena.LogSession):
                         f"{where}: a pairing goes on past {self.games} games: written with more "
                         f"games per pairing than {self.games}"
                     )
-                state = arena._check_record_game(line, self.game, width, index, where)
+                games.add(line, index, where)
+                if games.full or index == self.games - 1:
+                    games.into(pairing.standings)
             else:
                 self._check_games_per_pairing(line, index, count, where)
                 state = arena._check_line(line, pairing.lineup, self.seed, index, where, self.group)
                 arena.check_written_by_a_run(line, start, where)
-            checked.add(state, index)
-            if checked.full or index == self.games - 1:
-                checked.into(pairing.standings)
+                checked.add(state, index)
+                if checked.full or index == self.games - 1:
+                    checked.into(pairing.standings)
             count += 1
             if line.sealed is not None:
                 valid, ends_line = line.sealed, line.complete
         if count:
-            checked.into(self.pairings[(count - 1) // self.games].standings)
+            standings = self.pairings[(count - 1) // self.games].standings
+            checked.into(standings)
+            games.into(standings)
         self.log.keep(valid, ends_line)
         return count
 
@@ -268,6 +282,7 @@ class Tournament(arena.LogSession):
                 self.games - standings.games,
                 self.log is not None,
                 self.group,
+                records=self.log is not None and self.log.compact,
             )
             for chunk in chunks:
                 with arena.interrupts_deferred():
@@ -282,7 +297,7 @@ class Tournament(arena.LogSession):
                     if on_chunk is not None:
                         on_chunk(self)
 
-    def _lines(self, position: int, pairing: Pairing, chunk: arena.Chunk) -> str:
+    def _lines(self, position: int, pairing: Pairing, chunk: arena.Chunk) -> str | bytes:
         """What the log gets for ``chunk`` of the pairing at ``position``: its replay lines, or
         its record lines after the pairing's header when that is not written yet."""
         assert self.log is not None

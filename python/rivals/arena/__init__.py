@@ -233,40 +233,48 @@ class Arena(LogSession):
         index = 0
         lineup = self.lineup
         start = line_start(lineup.game)
-        width = records.action_bytes(lineup.game)
-        checked = Checked(lineup.players)
+        checked: Checked | records.RecordGames = (
+            records.RecordGames(lineup.game, records.action_bytes(lineup.game))
+            if self.log.compact
+            else Checked(lineup.players)
+        )
         self._has_header = False
-        for line in resumable_lines(self.log, lineup.game, stop):
-            where = f"{self.log.path}:{line.number}"
-            if self.log.compact and not self._has_header:
-                _check_header(line, lineup, self.seed, self.group, where)
-                self._has_header = True
+        try:
+            for line in resumable_lines(self.log, lineup.game, stop):
+                where = f"{self.log.path}:{line.number}"
+                if self.log.compact and not self._has_header:
+                    _check_header(line, lineup, self.seed, self.group, where)
+                    self._has_header = True
+                    if line.sealed is not None:
+                        valid, ends_line = line.sealed, line.complete
+                    continue
+                if index >= self.num_games:
+                    raise OtherArena(
+                        f"{where}: the file holds more than the {self.num_games} games asked for"
+                    )
+                if self.decision is not None:
+                    raise OtherArena(
+                        f"{where}: the file goes on after the SPRT was decided ({self.decision}) "
+                        f"at game {index}"
+                    )
+                if isinstance(checked, records.RecordGames):
+                    checked.add(line, index, where)
+                else:
+                    state = _check_line(line, lineup, self.seed, index, where, self.group)
+                    check_written_by_a_run(line, start, where)
+                    checked.add(state, index)
+                index += 1
+                # An SPRT may stop at any game: it counts each one before the next is read.
+                if self.sprt is not None or checked.full:
+                    checked.into(self.standings)
+                    self.decision = self._decided()
                 if line.sealed is not None:
                     valid, ends_line = line.sealed, line.complete
-                continue
-            if index >= self.num_games:
-                raise OtherArena(
-                    f"{where}: the file holds more than the {self.num_games} games asked for"
-                )
-            if self.decision is not None:
-                raise OtherArena(
-                    f"{where}: the file goes on after the SPRT was decided ({self.decision}) "
-                    f"at game {index}"
-                )
-            if self.log.compact:
-                state = _check_record_game(line, lineup.game, width, index, where)
-            else:
-                state = _check_line(line, lineup, self.seed, index, where, self.group)
-                check_written_by_a_run(line, start, where)
-            checked.add(state, index)
-            index += 1
-            # An SPRT may stop at any game: it counts each one before the next is read.
-            if self.sprt is not None or checked.full:
-                checked.into(self.standings)
-                self.decision = self._decided()
-            if line.sealed is not None:
-                valid, ends_line = line.sealed, line.complete
-        checked.into(self.standings)
+            checked.into(self.standings)
+        except ValueError as error:
+            if isinstance(checked, records.RecordGames):
+                checked.fail(error)
+            raise
         self.log.keep(valid, ends_line)
         return index
 
@@ -324,6 +332,7 @@ class Arena(LogSession):
             self.remaining,
             self.log is not None,
             self.group,
+            records=self.log is not None and self.log.compact,
         )
         for whole in chunks:
             chunk = _first_games(whole, self._games_until_decision(whole))
@@ -343,7 +352,7 @@ class Arena(LogSession):
                 break
         return self.standings
 
-    def _lines(self, chunk: Chunk) -> str:
+    def _lines(self, chunk: Chunk) -> str | bytes:
         assert self.log is not None
         if not self.log.compact:
             return replay_lines(self.lineup, self.seed, self.group, chunk)
@@ -361,7 +370,15 @@ def _first_games(chunk: Chunk, count: int) -> Chunk:
         chunk.lengths[:count],
         chunk.seating[:count],
         chunk.histories[:count] if chunk.histories is not None else None,
+        _first_lines(chunk.records, count) if chunk.records is not None else None,
     )
+
+
+def _first_lines(lines: bytes, count: int) -> bytes:
+    end = 0
+    for _ in range(count):
+        end = lines.index(b"\n", end) + 1
+    return lines[:end]
 
 
 def tally(path: str | os.PathLike[str]) -> Standings:
@@ -431,37 +448,40 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
 def _tally_record_runs(where: Path) -> list[Standings]:
     """``tally_runs`` of a compact record: an arena after each header."""
     runs: list[Standings] = []
-    checked = Checked(1)
-    arena: records.RecordArena | None = None
+    games: records.RecordGames | None = None  # those of the arena of the last header
     index = 0
-    for line in read_log(where):
-        if cut_off_write(line, (forms.HEADER_START, forms.GAME_START), str(where)):
-            break
-        at = f"{where}:{line.number}"
-        if line.data.startswith(forms.HEADER_START):
-            try:
-                record = line.decode()
-            except ValueError as error:
-                raise CorruptLog(f"{at}: corrupt: {error}") from None
-            arena = records.RecordArena.of(record, at)
-            if not 0 <= arena.seed <= MAX_SEED:
-                raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {arena.seed}")
-            if runs:
-                checked.into(runs[-1])
-            checked = Checked(arena.lineup.players)
-            runs.append(Standings(arena.lineup, paired=arena.group == 2, group=arena.group))
-            index = 0
-            continue
-        if arena is None:
-            raise CorruptLog(f"{at}: corrupt: a game before any header")
-        state = _check_record_game(line, arena.lineup.game, arena.width, index, at)
-        checked.add(state, index)
-        if checked.full:
-            checked.into(runs[-1])
-        index += 1
-    if not runs:
-        raise CorruptLog(f"{where}: no games in the file")
-    checked.into(runs[-1])
+    try:
+        for line in read_log(where):
+            if cut_off_write(line, (forms.HEADER_START, forms.GAME_START), str(where)):
+                break
+            at = f"{where}:{line.number}"
+            if line.data.startswith(forms.HEADER_START):
+                try:
+                    record = line.decode()
+                except ValueError as error:
+                    raise CorruptLog(f"{at}: corrupt: {error}") from None
+                arena = records.RecordArena.of(record, at)
+                if not 0 <= arena.seed <= MAX_SEED:
+                    raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {arena.seed}")
+                if games is not None:
+                    games.into(runs[-1])
+                games = records.RecordGames(arena.lineup.game, arena.width)
+                runs.append(Standings(arena.lineup, paired=arena.group == 2, group=arena.group))
+                index = 0
+                continue
+            if games is None:
+                raise CorruptLog(f"{at}: corrupt: a game before any header")
+            games.add(line, index, at)
+            if games.full:
+                games.into(runs[-1])
+            index += 1
+        if games is None:
+            raise CorruptLog(f"{where}: no games in the file")
+        games.into(runs[-1])
+    except ValueError as error:
+        if games is not None:
+            games.fail(error)
+        raise
     return runs
 
 
@@ -524,11 +544,3 @@ def _check_header(line: LogLine, lineup: Lineup, seed: int, group: int, where: s
             f"{where}: corrupt: this header is written otherwise than rivals writes it, so "
             "resuming would mix two encodings"
         )
-
-
-def _check_record_game(line: LogLine, game: Game, width: int, index: int, where: str) -> State:
-    """The finished game of a record's game line that must be game ``index``, re-checked."""
-    recorded, history = records.game_line(line, width, where)
-    if recorded != index:
-        raise CorruptLog(f"{where}: corrupt: game {recorded} where game {index} was due")
-    return records.replayed(game, history, where)

@@ -522,10 +522,12 @@ class ReplayLog:
         if missing:
             self.append("\n")
 
-    def append(self, text: str) -> None:
-        """Writes ``text`` at the end in one piece and fsyncs. If the write fails or is
-        interrupted, the file is cut back to where it was, so it only ever holds whole lines."""
-        data = forms.compress(self.compression, text.encode("utf-8"), self.compact)
+    def append(self, text: str | bytes) -> None:
+        """Writes ``text`` (UTF-8 when bytes) at the end in one piece and fsyncs. If the write
+        fails or is interrupted, the file is cut back to where it was, so it only ever holds
+        whole lines."""
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        data = forms.compress(self.compression, data, self.compact)
         fd = self.fd
         start = os.lseek(fd, 0, os.SEEK_END) if self.regular else 0
         try:

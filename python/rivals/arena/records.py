@@ -11,22 +11,27 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
+import numpy.typing as npt
 
 from rivals import replay as replays
-from rivals._core import Game, State
+from rivals._core import MAX_THREADS, Game, State
 from rivals.arena.backends import Chunk
 from rivals.arena.forms import GAME_START, HEADER_START, RECORD_FORMAT, is_record
 from rivals.arena.lineups import Lineup
 from rivals.arena.log import CorruptLog, LogLine, read_log
+from rivals.arena.standings import Standings
 
 RECORD_VERSION = 1
 _HEADER_KEYS = ("format", "version", "game", "params", "bots", "arena", "action_bytes")
 _HEADER_ARENA = ("seed", "labels")
 # A game line exactly as record_lines writes it: any other spelling is refused, so a record
 # never mixes two encodings and reads with one match per line.
+# Stored games are checked on every core: reading is the engine's work, not Python's.
+_CHECK_THREADS = min(os.cpu_count() or 1, MAX_THREADS)
+_ACTION_TYPES: dict[int, np.dtype[Any]] = {1: np.dtype(np.uint8), 2: np.dtype(">u2")}
 _GAME_LINE = re.compile(rb'\{"index": (0|[1-9][0-9]{0,18}), "actions": "((?:[0-9a-f]{2})*)"\}')
 
 __all__ = [
@@ -34,6 +39,7 @@ __all__ = [
     "HEADER_START",
     "RECORD_FORMAT",
     "RECORD_VERSION",
+    "RecordGames",
     "StoredGame",
     "action_bytes",
     "is_record",
@@ -88,17 +94,24 @@ def header(lineup: Lineup, seed: int, group: int) -> dict[str, Any]:
 
 def record_lines(
     lineup: Lineup, seed: int, group: int, chunk: Chunk, with_header: bool = False
-) -> str:
-    """The record lines of ``chunk``'s games (which need their histories), after the arena's
-    header ``with_header`` (the first chunk written of an arena)."""
+) -> bytes:
+    """The record lines of ``chunk``'s games (which need their record lines from the engine,
+    ``Chunk.records``, or their histories), after the arena's header ``with_header`` (the first
+    chunk written of an arena)."""
+    start = (
+        json.dumps(header(lineup, seed, group), ensure_ascii=False).encode("utf-8") + b"\n"
+        if with_header
+        else b""
+    )
+    if chunk.records is not None:
+        return start + chunk.records
     width = action_bytes(lineup.game)
-    lines = []
-    if with_header:
-        lines.append(json.dumps(header(lineup, seed, group), ensure_ascii=False) + "\n")
+    lines = [start]
     for offset, history in enumerate(chunk.histories or []):
         actions = bytes(history) if width == 1 else np.asarray(history, ">u2").tobytes()
-        lines.append(f'{{"index": {chunk.first_game + offset}, "actions": "{actions.hex()}"}}\n')
-    return "".join(lines)
+        index = chunk.first_game + offset
+        lines.append(f'{{"index": {index}, "actions": "{actions.hex()}"}}\n'.encode())
+    return b"".join(lines)
 
 
 def header_as_replay(record: Any, where: str) -> dict[str, Any]:
@@ -133,9 +146,10 @@ def header_as_replay(record: Any, where: str) -> dict[str, Any]:
     return as_replay
 
 
-def game_line(line: LogLine, width: int, where: str) -> tuple[int, list[int]]:
-    """The index and actions of a record's game line, which must be spelled exactly as
-    ``record_lines`` writes it; ``CorruptLog`` naming ``where`` otherwise."""
+def game_actions(line: LogLine, width: int, where: str) -> tuple[int, bytes]:
+    """The index and the stored actions (``width`` bytes each, big-endian) of a record's game
+    line, which must be spelled exactly as ``record_lines`` writes it; ``CorruptLog`` naming
+    ``where`` otherwise."""
     match = _GAME_LINE.fullmatch(line.data)
     if match is None:
         raise CorruptLog(
@@ -143,11 +157,15 @@ def game_line(line: LogLine, width: int, where: str) -> tuple[int, list[int]]:
             '"HEX"} exactly as rivals writes it)'
         )
     actions = bytes.fromhex(match[2].decode())
-    if width == 2:
-        if len(actions) % 2:
-            raise CorruptLog(f"{where}: corrupt: an odd number of bytes for 2-byte actions")
-        return int(match[1]), np.frombuffer(actions, ">u2").tolist()
-    return int(match[1]), list(actions)
+    if len(actions) % width:
+        raise CorruptLog(f"{where}: corrupt: an odd number of bytes for 2-byte actions")
+    return int(match[1]), actions
+
+
+def game_line(line: LogLine, width: int, where: str) -> tuple[int, list[int]]:
+    """The index and actions of a record's game line, as ``game_actions`` reads it."""
+    index, actions = game_actions(line, width, where)
+    return index, np.frombuffer(actions, _ACTION_TYPES[width]).tolist()
 
 
 def replayed(game: Game, history: list[int], where: str) -> State:
@@ -160,6 +178,72 @@ def replayed(game: Game, history: list[int], where: str) -> State:
     if not state.is_terminal():
         raise CorruptLog(f"{where}: corrupt: the game is not over after its {len(history)} actions")
     return state
+
+
+class RecordGames:
+    """Game lines of a record read and not yet checked: the engine replays them a batch at a time
+    (``Game.check_histories``, on the machine's threads), as a state per game made from Python
+    cost more than all the rest of reading, and ``into`` counts them. An error met while reading
+    goes through ``fail``, which raises the first bad game read before it instead, so errors
+    come in the file's order."""
+
+    BATCH = 4096
+
+    def __init__(self, game: Game, width: int) -> None:
+        self.game, self.width = game, width
+        self.first = 0  # the index of the first game held
+        self._actions: list[bytes] = []
+        self._wheres: list[str] = []
+
+    @property
+    def full(self) -> bool:
+        return len(self._actions) >= self.BATCH
+
+    def add(self, line: LogLine, index: int, where: str) -> None:
+        """Game ``index`` of its arena (the one after those held), read from ``line`` at
+        ``where``; ``CorruptLog`` for a line not spelled as a game line or of another game."""
+        try:
+            recorded, actions = game_actions(line, self.width, where)
+            if recorded != index:
+                raise CorruptLog(f"{where}: corrupt: game {recorded} where game {index} was due")
+        except CorruptLog as error:
+            self.fail(error)
+        if not self._actions:
+            self.first = index
+        self._actions.append(actions)
+        self._wheres.append(where)
+
+    def fail(self, error: Exception) -> NoReturn:
+        """Raises the first bad game held, else ``error``."""
+        if self._actions:
+            self._checked()
+        raise error
+
+    def into(self, standings: Standings) -> None:
+        """Checks the games held, counts them into ``standings`` and forgets them."""
+        if not self._actions:
+            return
+        games = np.arange(self.first, self.first + len(self._actions))
+        returns, lengths = self._checked()
+        players = self.game.num_players
+        seating = (games[:, None] + np.arange(players)) % players
+        standings.add(returns, seating.astype(np.int32), lengths)
+
+    def _checked(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]]:
+        """The returns and lengths of the games held, each replayed and found finished, which are
+        then forgotten; ``CorruptLog`` naming the line of the first that is not."""
+        actions, wheres = self._actions, self._wheres
+        self._actions, self._wheres = [], []
+        lengths = np.fromiter(map(len, actions), np.int64, len(actions)) // self.width
+        flat = np.frombuffer(b"".join(actions), _ACTION_TYPES[self.width])
+        try:
+            checked = self.game.check_histories(flat, lengths, _CHECK_THREADS)
+        except ValueError as error:
+            bad = getattr(error, "game", None)
+            if bad is None:
+                raise
+            raise CorruptLog(f"{wheres[bad]}: corrupt: {getattr(error, 'reason', error)}") from None
+        return checked["returns"], lengths.astype(np.int32)
 
 
 @dataclass

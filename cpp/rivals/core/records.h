@@ -1,0 +1,41 @@
+// The engine's side of a compact record (docs/formats.md, "rivals-record"): the game lines of
+// played games, and many stored games checked at once, so that writing and reading a record
+// costs the caller one call per batch rather than work per game.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rivals/core/any_game.h"
+#include "rivals/core/types.h"
+
+namespace rivals {
+
+// Bytes per action in a record of `game`: one while every decision and chance outcome id fits
+// in a byte, else two (big-endian).
+int record_action_bytes(const AnyGame& game);
+
+// The record's game lines of games first_game, first_game + 1, ... with these histories, each
+// `{"index": N, "actions": "HEX"}` and a newline, HEX being its actions in `action_bytes`
+// bytes each (1 or 2; an action must fit them). Built on `threads` threads (checked_threads).
+std::string record_game_lines(const std::vector<std::vector<Action>>& histories,
+                              std::int64_t first_game, int action_bytes, int threads);
+
+// Stored games checked at once: `lengths[k]` actions of `actions` for game k, in order.
+struct HistoryCheck {
+  std::vector<double> returns;  // games x players: each finished game's returns
+  // The first game that is not a finished game of legal actions (-1: none), and why, in
+  // state_from_history's words ("action #j: ...") or "the game is not over after its N
+  // actions". The returns of that game and of those after it are not filled in.
+  std::int64_t bad_game = -1;
+  std::string reason;
+};
+
+// Replays every game from the initial state with every action checked, as state_from_history
+// does, on `threads` threads (checked_threads); the lengths must add up to actions.size()
+// (std::invalid_argument otherwise). Throws Interrupted when asked to stop.
+HistoryCheck check_histories(const AnyGame& game, const std::vector<Action>& actions,
+                             const std::vector<std::int64_t>& lengths, int threads);
+
+}  // namespace rivals
