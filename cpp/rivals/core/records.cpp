@@ -49,6 +49,22 @@ char* write_line(char* out, std::int64_t index, const std::vector<Action>& histo
   return std::copy(kLineEnd.begin(), kLineEnd.end(), out);
 }
 
+// Why a stored game that replay_games stopped at is not a finished game of legal actions, in
+// state_from_history's words: the type-erased state says it as everywhere else.
+std::string why_not_finished(const AnyGame& game, const Action* actions, std::int64_t length) {
+  const auto state = game.new_initial_state();
+  for (std::int64_t j = 0; j < length; ++j) {
+    try {
+      state->apply_action(actions[j]);
+    } catch (const std::invalid_argument& error) {
+      return "action #" + std::to_string(j) + ": " + std::string(message_of(error));
+    }
+  }
+  if (!state->is_terminal())
+    return "the game is not over after its " + std::to_string(length) + " actions";
+  throw std::logic_error(game.name() + ": a stored game was refused and then replayed");
+}
+
 }  // namespace
 
 std::string record_game_lines(const std::vector<std::vector<Action>>& histories,
@@ -85,6 +101,9 @@ std::string record_game_lines(const std::vector<std::vector<Action>>& histories,
 HistoryCheck check_histories(const AnyGame& game, const std::vector<Action>& actions,
                              const std::vector<std::int64_t>& lengths, int threads) {
   const auto games = static_cast<std::int64_t>(lengths.size());
+  if (games > kMaxBatchGames)
+    throw InvalidArgument("at most " + std::to_string(kMaxBatchGames) +
+                          " games are checked at once, got " + std::to_string(games));
   std::vector<std::int64_t> starts(lengths.size() + 1, 0);
   for (std::size_t k = 0; k < lengths.size(); ++k) {
     if (lengths[k] < 0 || lengths[k] > static_cast<std::int64_t>(actions.size()) - starts[k])
@@ -95,47 +114,24 @@ HistoryCheck check_histories(const AnyGame& game, const std::vector<Action>& act
   if (starts.back() != static_cast<std::int64_t>(actions.size()))
     throw InvalidArgument("the games' lengths add up to " + std::to_string(starts.back()) +
                           ", and " + std::to_string(actions.size()) + " actions are given");
-  if (games > kMaxBatchGames)
-    throw InvalidArgument("at most " + std::to_string(kMaxBatchGames) +
-                          " games are checked at once, got " + std::to_string(games));
-  const auto players = static_cast<std::size_t>(game.num_players());
+  const auto players = static_cast<std::int64_t>(game.num_players());
   HistoryCheck result;
-  result.returns.assign(static_cast<std::size_t>(games) * players, 0.0);
-  const int blocks =
+  result.returns.assign(static_cast<std::size_t>(games * players), 0.0);
+  const auto blocks =
       static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, games)));
   // Each block stops at its first bad game; the first block with one holds the first of all.
-  std::vector<HistoryCheck> failures(static_cast<std::size_t>(blocks));
+  std::vector<std::int64_t> bad(static_cast<std::size_t>(blocks), -1);
   parallel_blocks(static_cast<int>(games), blocks, [&](int block, int begin, int end) {
-    for (int k = begin; k < end; ++k) {
-      interruption_point();
-      const auto state = game.new_initial_state();
-      const std::int64_t first = starts[static_cast<std::size_t>(k)];
-      const std::int64_t length = lengths[static_cast<std::size_t>(k)];
-      std::string reason;
-      for (std::int64_t j = 0; j < length && reason.empty(); ++j) {
-        try {
-          state->apply_action(actions[static_cast<std::size_t>(first + j)]);
-        } catch (const std::invalid_argument& error) {
-          reason = "action #" + std::to_string(j) + ": " + std::string(message_of(error));
-        }
-      }
-      if (reason.empty() && !state->is_terminal())
-        reason = "the game is not over after its " + std::to_string(length) + " actions";
-      if (!reason.empty()) {
-        failures[static_cast<std::size_t>(block)] = {{}, k, std::move(reason)};
-        return;
-      }
-      const std::vector<double> returns = state->returns();
-      std::copy(returns.begin(), returns.end(),
-                result.returns.begin() + static_cast<std::ptrdiff_t>(k * players));
-    }
+    const std::int64_t stop =
+        game.replay_games(actions.data(), starts.data(), begin, end, result.returns.data());
+    if (stop < end) bad[static_cast<std::size_t>(block)] = stop;
   });
-  for (HistoryCheck& failure : failures)
-    if (failure.bad_game >= 0) {
-      result.bad_game = failure.bad_game;
-      result.reason = std::move(failure.reason);
-      break;
-    }
+  const auto first_bad = std::find_if(bad.begin(), bad.end(), [](auto k) { return k >= 0; });
+  if (first_bad != bad.end()) {
+    result.bad_game = *first_bad;
+    const auto k = static_cast<std::size_t>(result.bad_game);
+    result.reason = why_not_finished(game, actions.data() + starts[k], lengths[k]);
+  }
   return result;
 }
 

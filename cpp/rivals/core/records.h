@@ -27,14 +27,15 @@ struct HistoryCheck {
   std::vector<double> returns;  // games x players: each finished game's returns
   // The first game that is not a finished game of legal actions (-1: none), and why, in
   // state_from_history's words ("action #j: ...") or "the game is not over after its N
-  // actions". The returns of that game and of those after it are not filled in.
+  // actions". The returns from that game on are not all filled in.
   std::int64_t bad_game = -1;
   std::string reason;
 };
 
 // Replays every game from the initial state with every action checked, as state_from_history
-// does, on `threads` threads (checked_threads); the lengths must add up to actions.size()
-// (std::invalid_argument otherwise). Throws Interrupted when asked to stop.
+// does (AnyGame::replay_games), on `threads` threads (checked_threads); the lengths must add up
+// to actions.size(), and be at most kMaxBatchGames (std::invalid_argument otherwise). Throws
+// Interrupted when asked to stop.
 HistoryCheck check_histories(const AnyGame& game, const std::vector<Action>& actions,
                              const std::vector<std::int64_t>& lengths, int threads);
 

@@ -14,6 +14,7 @@ import importlib
 import os
 import zlib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
 __all__ = [
@@ -42,6 +43,11 @@ _SUFFIXES = {".gz": GZIP, ".zst": ZSTD}
 # them again over its fastest; a compact record is short and nearly random, so the fastest loses
 # little there. (Measured by bench/records.py.)
 _LEVELS = {(GZIP, False): 6, (GZIP, True): 1, (ZSTD, False): 3, (ZSTD, True): 3}
+# Compressing is the slowest part of writing a compact record: a chunk's text is compressed in
+# pieces of about this size, each a member (frame) of its own, on threads (zlib and zstandard
+# release the GIL). The pieces depend on the text alone, so equal games still give equal files on
+# any machine, and at this size they cost next to nothing in compression.
+_PIECE = 1 << 20
 # How much decompressed text one step may give: a member built to expand without bound (a
 # "zip bomb") is read a bounded piece at a time, and the reader refuses a line past
 # rivals.replay.MAX_BYTES.
@@ -88,11 +94,35 @@ def check_available(kind: str) -> None:
 
 
 def compress(kind: str, data: bytes, compact: bool) -> bytes:
-    """``data`` as one whole member (gzip) or frame (zstd, with its checksum) of ``kind``;
-    ``compact`` for a compact record (chooses the level)."""
+    """``data`` (whole lines) as whole members (gzip) or frames (zstd, with their checksums) of
+    ``kind``, one per piece of about ``_PIECE`` bytes that ends a line, compressed on a thread
+    each; ``compact`` for a compact record (chooses the level)."""
     if kind == PLAIN:
         return data
     level = _LEVELS[(kind, compact)]
+    pieces = _pieces(data)
+    if len(pieces) == 1:
+        return _compressed(kind, level, pieces[0])
+    with ThreadPoolExecutor(min(len(pieces), os.cpu_count() or 1)) as pool:
+        return b"".join(pool.map(lambda piece: _compressed(kind, level, piece), pieces))
+
+
+def _pieces(data: bytes) -> list[memoryview]:
+    """``data`` cut after the first newline at or past each ``_PIECE`` bytes."""
+    view = memoryview(data)
+    pieces = []
+    start = 0
+    while len(data) - start > _PIECE:
+        end = data.find(b"\n", start + _PIECE - 1) + 1
+        if end == 0 or end == len(data):
+            break
+        pieces.append(view[start:end])
+        start = end
+    pieces.append(view[start:])
+    return pieces
+
+
+def _compressed(kind: str, level: int, data: memoryview) -> bytes:
     if kind == GZIP:
         # mtime 0: equal games give equal files, whenever they were written.
         compressor = zlib.compressobj(level, zlib.DEFLATED, 31)
