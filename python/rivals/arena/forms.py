@@ -42,7 +42,7 @@ _SUFFIXES = {".gz": GZIP, ".zst": ZSTD}
 # Levels by what is compressed: replay lines are long and alike, so gzip's default level halves
 # them again over its fastest; a compact record is short and nearly random, so the fastest loses
 # little there. (Measured by bench/records.py.)
-_LEVELS = {(GZIP, False): 6, (GZIP, True): 1, (ZSTD, False): 3, (ZSTD, True): 3}
+_LEVELS = {(GZIP, False): 6, (GZIP, True): 1, (ZSTD, False): 3, (ZSTD, True): 1}
 # Compressing is the slowest part of writing a compact record: a chunk's text is compressed in
 # pieces of about this size, each a member (frame) of its own, on threads (zlib and zstandard
 # release the GIL). The pieces depend on the text alone, so equal games still give equal files on
