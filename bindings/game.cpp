@@ -72,6 +72,8 @@ std::vector<std::int64_t> integer_array(nb::handle value, const std::string& wha
       !nb::cast<bool>(dtype.attr("isnative")))
     array = array.attr("astype")(dtype.attr("newbyteorder")("="));
   IntegerView view;
+  // An empty list is an empty array of floats to numpy: as good as one of integers.
+  if (nb::try_cast(array, view, false) && view.shape(0) == 0) return {};
   if (nb::try_cast(array, view, false)) {
     const auto dtype = view.dtype();
     const bool is_signed = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Int);

@@ -97,7 +97,7 @@ def test_an_unfinished_game_or_lengths_that_do_not_fit_are_named() -> None:
     without = np.delete(actions, sum(lengths[:3]) - 1)
     with pytest.raises(ValueError, match=rf"^game 2: the game is not over after its {short[2]} "):
         game.check_histories(without, short)
-    with pytest.raises(ValueError, match=r"lengths add up to"):
+    with pytest.raises(ValueError, match=r"^sekigahara check_histories: the games' lengths add up"):
         game.check_histories(actions, lengths[:3])
     with pytest.raises(ValueError, match=r"go past"):
         game.check_histories(actions[:10], [11])
@@ -109,6 +109,8 @@ def test_an_unfinished_game_or_lengths_that_do_not_fit_are_named() -> None:
         game.check_histories(actions.reshape(1, -1), lengths)
     with pytest.raises(ValueError, match=r"^game 1: action #0: action 4294967296 is out of range"):
         game.check_histories(np.asarray([*histories[0], 2**32], np.int64), [lengths[0], 1])
+    # No games: an empty list is numpy's empty array of floats.
+    assert game.check_histories([], [])["returns"].shape == (0, game.num_players)
 
 
 def record(path: Path, games: int) -> list[bytes]:

@@ -102,18 +102,21 @@ HistoryCheck check_histories(const AnyGame& game, const std::vector<Action>& act
                              const std::vector<std::int64_t>& lengths, int threads) {
   const auto games = static_cast<std::int64_t>(lengths.size());
   if (games > kMaxBatchGames)
-    throw InvalidArgument("at most " + std::to_string(kMaxBatchGames) +
-                          " games are checked at once, got " + std::to_string(games));
+    throw InvalidArgument(game.name() + " check_histories: at most " +
+                          std::to_string(kMaxBatchGames) + " games are checked at once, got " +
+                          std::to_string(games));
   std::vector<std::int64_t> starts(lengths.size() + 1, 0);
   for (std::size_t k = 0; k < lengths.size(); ++k) {
     if (lengths[k] < 0 || lengths[k] > static_cast<std::int64_t>(actions.size()) - starts[k])
-      throw InvalidArgument("game " + std::to_string(k) + "'s " + std::to_string(lengths[k]) +
-                            " actions go past the " + std::to_string(actions.size()) + " given");
+      throw InvalidArgument(game.name() + " check_histories: game " + std::to_string(k) + "'s " +
+                            std::to_string(lengths[k]) + " actions go past the " +
+                            std::to_string(actions.size()) + " given");
     starts[k + 1] = starts[k] + lengths[k];
   }
   if (starts.back() != static_cast<std::int64_t>(actions.size()))
-    throw InvalidArgument("the games' lengths add up to " + std::to_string(starts.back()) +
-                          ", and " + std::to_string(actions.size()) + " actions are given");
+    throw InvalidArgument(game.name() + " check_histories: the games' lengths add up to " +
+                          std::to_string(starts.back()) + ", and " +
+                          std::to_string(actions.size()) + " actions are given");
   const auto players = static_cast<std::int64_t>(game.num_players());
   HistoryCheck result;
   result.returns.assign(static_cast<std::size_t>(games * players), 0.0);
