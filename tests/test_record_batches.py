@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import rivals
-from rivals import arena
+from rivals import arena, stats
 from rivals.arena import records
 
 
@@ -156,3 +156,40 @@ def test_a_stored_game_is_named_by_its_line_in_the_files_order(
     with arena.Arena(who, 7, seed=5, out=path, resume=True) as match:
         assert match.resumed == 7
         assert match.standings == arena.tally(path)
+
+
+def test_an_sprt_arena_keeps_exactly_its_games_in_a_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lineup = arena.Lineup.of(rivals.make("rosenkoenig"), ["random", ("mcts", {"iterations": 20})])
+
+    def sprt_arena(path: Path, resume: bool = False) -> arena.Arena:
+        return arena.Arena(lineup, 400, seed=2, out=path, resume=resume, sprt=stats.Sprt(0, 150))
+
+    with sprt_arena(tmp_path / "games.jsonl") as match:
+        match.run()
+        decided_after = match.standings.games
+    assert decided_after < 400
+    whole = tmp_path / "whole.rec"
+    with sprt_arena(whole) as match:
+        match.run()
+        assert (match.decision, match.standings.games) == ("H1", decided_after)
+    # The chunk the test was decided in is cut at the deciding game: a header and those games.
+    header, *games = whole.read_bytes().splitlines(keepends=True)
+    assert len(games) == decided_after
+    assert arena.tally(whole).games == decided_after
+    # Tiny chunks, resumed from the middle, stop at the same game with the same file; a decided
+    # test resumed plays nothing more.
+    monkeypatch.setattr(arena.backends, "CHUNK_SECONDS", 0.0)
+    part = tmp_path / "part.rec"
+    part.write_bytes(header + b"".join(games[:5]))
+    with sprt_arena(part, resume=True) as match:
+        match.run()
+        assert (match.decision, match.standings.games) == ("H1", decided_after)
+    assert part.read_bytes() == whole.read_bytes()
+    with sprt_arena(whole, resume=True) as match:
+        assert match.decision == "H1" and match.remaining == 0
+    # A game after the decision is another arena's.
+    whole.write_bytes(whole.read_bytes() + games[-1].replace(b'"index": ', b'"index": 1'))
+    with pytest.raises(arena.OtherArena, match="goes on after the SPRT was decided"):
+        sprt_arena(whole, resume=True)
