@@ -225,19 +225,29 @@ void bind_game(nb::module_& m) {
             const int chance_group = to_int(
                 chance_group_arg, g.impl->name() + " play_match: chance_group", 1, kMaxChanceGroup);
             MatchResults results;
-            std::string lines;
+            const int width = record_action_bytes(*g.impl);
+            std::vector<std::size_t> starts;
             {
               nb::gil_scoped_release release;
               results = g.impl->play_match(specs, seed, first_game, num_games, threads,
                                            keep_histories || records, chance_group);
-              if (records) {
-                lines = record_game_lines(results.histories, first_game,
-                                          record_action_bytes(*g.impl), threads);
-                if (!keep_histories) results.histories.clear();
-              }
+              if (records) starts = record_line_starts(results.histories, first_game, width);
+            }
+            nb::object lines;
+            if (records) {
+              // Written in place: a chunk's lines are megabytes, and copying them costs as much
+              // as writing them.
+              lines = nb::steal(
+                  PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(starts.back())));
+              if (!lines.is_valid()) throw nb::python_error();
+              char* text = PyBytes_AsString(lines.ptr());
+              if (text == nullptr) throw nb::python_error();
+              nb::gil_scoped_release release;
+              write_record_lines(results.histories, first_game, width, starts, threads, text);
+              if (!keep_histories) results.histories.clear();
             }
             AnyDict out = results_to_python(std::move(results));
-            if (records) out["records"] = nb::bytes(lines.data(), lines.size());
+            if (records) out["records"] = lines;
             return out;
           },
           "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0,

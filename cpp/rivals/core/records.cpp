@@ -67,35 +67,37 @@ std::string why_not_finished(const AnyGame& game, const Action* actions, std::in
 
 }  // namespace
 
-std::string record_game_lines(const std::vector<std::vector<Action>>& histories,
-                              std::int64_t first_game, int action_bytes, int threads) {
+std::vector<std::size_t> record_line_starts(const std::vector<std::vector<Action>>& histories,
+                                            std::int64_t first_game, int action_bytes) {
   if (action_bytes != 1 && action_bytes != 2)
     throw InvalidArgument("a record's actions take 1 or 2 bytes, not " +
                           std::to_string(action_bytes));
-  const Action largest = action_bytes == 1 ? 0xff : 0xffff;
-  // Where each line starts, so that the threads write their games' lines in place.
   std::vector<std::size_t> starts(histories.size() + 1, 0);
-  for (std::size_t i = 0; i < histories.size(); ++i) {
-    const auto index = first_game + static_cast<std::int64_t>(i);
-    for (const Action action : histories[i])
-      if (action < 0 || action > largest)
-        throw InvalidArgument("game " + std::to_string(index) + ": action " +
-                              std::to_string(action) + " does not fit " +
-                              std::to_string(action_bytes) + " byte(s) of a record");
-    starts[i + 1] = starts[i] + kLineStart.size() + decimal_digits(index) + kLineMiddle.size() +
+  for (std::size_t i = 0; i < histories.size(); ++i)
+    starts[i + 1] = starts[i] + kLineStart.size() +
+                    decimal_digits(first_game + static_cast<std::int64_t>(i)) + kLineMiddle.size() +
                     2 * static_cast<std::size_t>(action_bytes) * histories[i].size() +
                     kLineEnd.size();
-  }
-  std::string lines(starts.back(), '\0');
+  return starts;
+}
+
+void write_record_lines(const std::vector<std::vector<Action>>& histories, std::int64_t first_game,
+                        int action_bytes, const std::vector<std::size_t>& starts, int threads,
+                        char* out) {
+  const Action largest = action_bytes == 1 ? 0xff : 0xffff;
   const auto games = static_cast<int>(histories.size());
   parallel_blocks(games, std::max(1, std::min(threads, games)), [&](int, int begin, int end) {
     for (int i = begin; i < end; ++i) {
       interruption_point();
       const auto at = static_cast<std::size_t>(i);
-      write_line(lines.data() + starts[at], first_game + i, histories[at], action_bytes);
+      for (const Action action : histories[at])
+        if (action < 0 || action > largest)
+          throw InvalidArgument("game " + std::to_string(first_game + i) + ": action " +
+                                std::to_string(action) + " does not fit " +
+                                std::to_string(action_bytes) + " byte(s) of a record");
+      write_line(out + starts[at], first_game + i, histories[at], action_bytes);
     }
   });
-  return lines;
 }
 
 HistoryCheck check_histories(const AnyGame& game, const std::vector<Action>& actions,

@@ -3,6 +3,7 @@
 // costs the caller one call per batch rather than work per game.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,9 +19,15 @@ int record_action_bytes(const AnyGame& game);
 
 // The record's game lines of games first_game, first_game + 1, ... with these histories, each
 // `{"index": N, "actions": "HEX"}` and a newline, HEX being its actions in `action_bytes`
-// bytes each (1 or 2; an action must fit them). Built on `threads` threads (checked_threads).
-std::string record_game_lines(const std::vector<std::vector<Action>>& histories,
-                              std::int64_t first_game, int action_bytes, int threads);
+// bytes each (1 or 2), in two steps so that they can be written straight into a caller's
+// buffer: record_line_starts gives where each line starts (the last entry is their size), and
+// write_record_lines writes them at `out` on `threads` threads (checked_threads). An action
+// that does not fit the bytes is std::invalid_argument (the lines are then unfinished).
+std::vector<std::size_t> record_line_starts(const std::vector<std::vector<Action>>& histories,
+                                            std::int64_t first_game, int action_bytes);
+void write_record_lines(const std::vector<std::vector<Action>>& histories, std::int64_t first_game,
+                        int action_bytes, const std::vector<std::size_t>& starts, int threads,
+                        char* out);
 
 // Stored games checked at once: `lengths[k]` actions of `actions` for game k, in order.
 struct HistoryCheck {
