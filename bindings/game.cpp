@@ -26,6 +26,7 @@
 #include "rivals/core/error.h"
 #include "rivals/core/interrupt.h"
 #include "rivals/core/json.h"
+#include "rivals/core/records.h"
 #include "rivals/core/registry.h"
 #include "rivals/core/threads.h"
 
@@ -58,6 +59,93 @@ MatchArgs to_match_args(const AnyGame& game, nb::handle bots, nb::handle num_gam
       to_integer(first_game, game.name() + " " + call + ": first_game", 0, kMaxFirstGame);
   args.threads = to_threads(game, threads, call);
   return args;
+}
+
+using IntegerView = nb::ndarray<nb::ro, nb::ndim<1>, nb::device::cpu>;
+
+template <class T>
+std::vector<std::int64_t> widened(const IntegerView& view, const std::string& what) {
+  const auto* data = static_cast<const T*>(view.data());
+  std::vector<std::int64_t> out(view.shape(0));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const T value = data[static_cast<std::int64_t>(i) * view.stride(0)];
+    if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8)
+      if (value > static_cast<std::uint64_t>(INT64_MAX))
+        throw InvalidArgument(what + ": " + std::to_string(value) + " at " + std::to_string(i) +
+                              " is out of range (64 bits)");
+    out[i] = static_cast<std::int64_t>(value);
+  }
+  return out;
+}
+
+// A 1-D array of integers of any width (numpy's, or anything numpy.asarray makes one of),
+// else ValueError naming `what`.
+std::vector<std::int64_t> integer_array(nb::handle value, const std::string& what) {
+  nb::object array;
+  try {
+    array = nb::module_::import_("numpy").attr("asarray")(value);
+  } catch (nb::python_error& error) {
+    if (!error.matches(PyExc_ValueError) && !error.matches(PyExc_TypeError)) throw;
+    throw InvalidArgument(what + " is a 1-D array of integers, got " + shown(value));
+  }
+  // DLPack has no byte order: integers stored big-endian (a record's) are swapped first.
+  const nb::object dtype = array.attr("dtype");
+  if (nb::cast<std::string>(dtype.attr("kind")).find_first_of("iu") == 0 &&
+      !nb::cast<bool>(dtype.attr("isnative")))
+    array = array.attr("astype")(dtype.attr("newbyteorder")("="));
+  IntegerView view;
+  // An empty list is an empty array of floats to numpy: as good as one of integers.
+  if (nb::try_cast(array, view, false) && view.shape(0) == 0) return {};
+  if (nb::try_cast(array, view, false)) {
+    const auto dtype = view.dtype();
+    const bool is_signed = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Int);
+    const bool is_unsigned = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::UInt);
+    if ((is_signed || is_unsigned) && dtype.lanes == 1) switch (dtype.bits) {
+        case 8:
+          return is_signed ? widened<std::int8_t>(view, what) : widened<std::uint8_t>(view, what);
+        case 16:
+          return is_signed ? widened<std::int16_t>(view, what) : widened<std::uint16_t>(view, what);
+        case 32:
+          return is_signed ? widened<std::int32_t>(view, what) : widened<std::uint32_t>(view, what);
+        case 64:
+          return is_signed ? widened<std::int64_t>(view, what) : widened<std::uint64_t>(view, what);
+        default:
+          break;
+      }
+  }
+  throw InvalidArgument(what + " is a 1-D array of integers, got " + shown(value) + " of dtype " +
+                        shown(array.attr("dtype")) + " and shape " + shown(array.attr("shape")));
+}
+
+// A stored game that is not a finished game of legal actions, as ValueError("game k: reason")
+// with the attributes game and reason, so that a caller can name where game k came from.
+[[noreturn]] void raise_bad_game(std::int64_t game, const std::string& reason) {
+  const std::string message = "game " + std::to_string(game) + ": " + reason;
+  nb::object error = nb::handle(PyExc_ValueError)(nb::str(message.data(), message.size()));
+  error.attr("game") = game;
+  error.attr("reason") = nb::str(reason.data(), reason.size());
+  PyErr_SetObject(PyExc_ValueError, error.ptr());
+  throw nb::python_error();
+}
+
+// The actions of games of these lengths as the engine's; one past 32 bits is game k's bad
+// action j. (Lengths that do not add up are check_histories' error.)
+std::vector<Action> actions_of_games(const std::vector<std::int64_t>& wide,
+                                     const std::vector<std::int64_t>& lengths) {
+  std::vector<Action> actions(wide.size());
+  std::size_t game = 0;
+  std::int64_t game_start = 0;
+  for (std::size_t i = 0; i < wide.size(); ++i) {
+    const auto at = static_cast<std::int64_t>(i);
+    while (game < lengths.size() && at >= game_start + std::max<std::int64_t>(0, lengths[game]))
+      game_start += std::max<std::int64_t>(0, lengths[game++]);
+    if (wide[i] < INT32_MIN || wide[i] > INT32_MAX)
+      raise_bad_game(static_cast<std::int64_t>(game), "action #" + std::to_string(at - game_start) +
+                                                          ": action " + std::to_string(wide[i]) +
+                                                          " is out of range (32 bits)");
+    actions[i] = static_cast<Action>(wide[i]);
+  }
+  return actions;
 }
 
 }  // namespace
@@ -149,28 +237,80 @@ void bind_game(nb::module_& m) {
           "play_match",
           [](const PyGame& g, nb::handle bots, nb::handle num_games_arg, nb::handle seed_arg,
              nb::handle first_game_arg, nb::handle threads_arg, bool keep_histories,
-             nb::handle chance_group_arg) {
+             nb::handle chance_group_arg, bool records) {
             const auto [specs, num_games, seed, first_game, threads] = to_match_args(
                 *g.impl, bots, num_games_arg, seed_arg, first_game_arg, threads_arg, "play_match");
             const int chance_group = to_int(
                 chance_group_arg, g.impl->name() + " play_match: chance_group", 1, kMaxChanceGroup);
             MatchResults results;
+            const int width = record_action_bytes(*g.impl);
+            std::vector<std::size_t> starts;
             {
               nb::gil_scoped_release release;
               results = g.impl->play_match(specs, seed, first_game, num_games, threads,
-                                           keep_histories, chance_group);
+                                           keep_histories || records, chance_group);
+              if (records) starts = record_line_starts(results.histories, first_game, width);
             }
-            return results_to_python(std::move(results));
+            nb::object lines;
+            if (records) {
+              // Written in place: a chunk's lines are megabytes, and copying them costs as much
+              // as writing them.
+              lines = nb::steal(
+                  PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(starts.back())));
+              if (!lines.is_valid()) throw nb::python_error();
+              char* text = PyBytes_AsString(lines.ptr());
+              if (text == nullptr) throw nb::python_error();
+              nb::gil_scoped_release release;
+              write_record_lines(results.histories, first_game, width, starts, threads, text);
+              if (!keep_histories) results.histories.clear();
+            }
+            AnyDict out = results_to_python(std::move(results));
+            if (records) out["records"] = lines;
+            return out;
           },
           "bots"_a.none(), "num_games"_a.none(), "seed"_a.none() = 0, "first_game"_a.none() = 0,
           "threads"_a.none() = 1, "keep_histories"_a = false, "chance_group"_a.none() = 1,
+          nb::kw_only(), "records"_a = false,
           nb::sig("def play_match(self, bots: object, "
                   "num_games: int, seed: int = 0, first_game: int = 0, threads: int = 1, "
-                  "keep_histories: bool = False, chance_group: int = 1) -> dict[str, typing.Any]"),
+                  "keep_histories: bool = False, chance_group: int = 1, *, "
+                  "records: bool = False) -> dict[str, typing.Any]"),
           "Bots (names or (name, params) pairs, one per seat) play each other in C++. Game i seats "
           "bot (seat + i) % players in each seat; 'seating' records it. Games i and j with "
           "i // chance_group == j // chance_group draw their chance outcomes from one stream "
-          "(duplicate games); bots are seeded per game.")
+          "(duplicate games); bots are seeded per game. keep_histories adds 'histories', a list "
+          "of action lists; records adds 'records', the games' lines of a compact record "
+          "(docs/formats.md, rivals-record) as one bytes object, built on the threads.")
+      .def(
+          "check_histories",
+          [](const PyGame& g, nb::handle actions_arg, nb::handle lengths_arg,
+             nb::handle threads_arg) {
+            const std::string call = g.impl->name() + " check_histories";
+            const int threads = to_threads(*g.impl, threads_arg, "check_histories");
+            const std::vector<std::int64_t> lengths =
+                integer_array(lengths_arg, call + ": lengths");
+            const std::vector<Action> actions =
+                actions_of_games(integer_array(actions_arg, call + ": actions"), lengths);
+            HistoryCheck checked;
+            {
+              nb::gil_scoped_release release;
+              checked = check_histories(*g.impl, actions, lengths, threads);
+            }
+            if (checked.bad_game >= 0) raise_bad_game(checked.bad_game, checked.reason);
+            const auto players = static_cast<std::size_t>(g.impl->num_players());
+            nb::dict out;
+            out["returns"] = to_numpy(std::move(checked.returns), {lengths.size(), players});
+            return AnyDict(out);
+          },
+          "actions"_a.none(), "lengths"_a.none(), "threads"_a.none() = 1,
+          nb::sig("def check_histories(self, actions: object, lengths: object, threads: int = 1) "
+                  "-> dict[str, typing.Any]"),
+          "Checks many stored games at once (the GIL released): game k is the next lengths[k] "
+          "actions of the 1-D integer array actions, replayed from the start with every action "
+          "checked as state_from_history checks it, and must be finished. Returns {'returns': "
+          "[games, players]}. The first game that is not raises ValueError 'game k: action #j: "
+          "...' (or 'game k: the game is not over after its N actions') whose attributes game "
+          "and reason hold k and the text after 'game k: '.")
       .def(
           "self_play",
           [](const PyGame& g, nb::handle bots, nb::handle num_games_arg, nb::handle seed_arg,

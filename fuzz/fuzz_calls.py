@@ -138,6 +138,9 @@ def one_input(raw: bytes) -> None:
             attempt(label, state.resample_from_infostate, value, any_value(data))
         elif op == 3:
             attempt(label, game.state_from_history, value)
+            sized = isinstance(value, list) or (isinstance(value, np.ndarray) and value.ndim > 0)
+            lengths = [len(value)] if sized else any_value(data)
+            attempt(label, game.check_histories, value, lengths, small(any_value(data), 2))
         elif op == 4:
             threads = small(any_value(data), 3)
             attempt(label, game.random_playouts, small(value), any_value(data), threads)

@@ -23,6 +23,7 @@ EXTRAS = {
     "optax": "train",
     "pettingzoo": "pettingzoo",
     "pyspiel": "openspiel",
+    "zstandard": "zstd",
 }
 
 

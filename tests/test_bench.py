@@ -288,6 +288,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
         ("soak.py", ["--count", "10", "chess"], "unknown game 'chess'"),
         ("sekigahara_solver.py", ["--games", "-1"], "argument --games"),
         ("arena_memory.py", ["--threads", "0"], "argument --threads"),
+        ("records.py", ["--games", "5"], "argument --games: expected an integer >= 100"),
     ],
 )
 def test_bench_scripts_refuse_bad_arguments_in_one_line(

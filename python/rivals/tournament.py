@@ -33,6 +33,7 @@ from typing import Any
 from rivals import arena, files, stats
 from rivals._core import Bot, Game
 from rivals._guard import UseGuard, one_caller
+from rivals.arena import forms, records
 from rivals.render import params_text
 
 __all__ = ["MODES", "Pairing", "Results", "Tournament", "rate", "report_html", "tally"]
@@ -155,12 +156,42 @@ class Tournament(arena.LogSession):
         return sum(p.standings.games for p in self.pairings)
 
     def _load(self) -> int:
+        try:
+            return self._load_lines()
+        except arena.CutOffMember as cut:
+            # Whole lines of a compressed member cut off: counted, they go with it.
+            for pairing in self.pairings:
+                pairing.standings = arena.Standings(
+                    pairing.lineup, paired=self.group == 2, group=self.group
+                )
+            return self._load_lines(cut.sealed)
+
+    def _load_lines(self, stop: int | None = None) -> int:
+        checked = arena.Checked(self.game.num_players)
+        games = records.RecordGames(self.game, records.action_bytes(self.game))
+        self._headers = 0
+        try:
+            return self._read_lines(stop, checked, games)
+        except ValueError as error:
+            games.fail(error)
+
+    def _read_lines(
+        self, stop: int | None, checked: arena.Checked, games: records.RecordGames
+    ) -> int:
+        """``_load_lines``' reading: each stored game checked, a replay line at once and a
+        record's a batch at a time (``games``), and counted."""
         assert self.log is not None
         count = 0
-        valid = 0
+        valid, ends_line = 0, True
         start = arena.line_start(self.game)
-        for line in arena.resumable_lines(self.log, self.game):
+        for line in arena.resumable_lines(self.log, self.game, stop):
             where = f"{self.log.path}:{line.number}"
+            if self.log.compact and line.data.startswith(forms.HEADER_START):
+                self._check_header(line, count, where)
+                self._headers += 1
+                if line.sealed is not None:
+                    valid, ends_line = line.sealed, line.complete
+                continue
             if count >= self.total_games:
                 raise arena.OtherArena(
                     f"{where}: the file holds more than the {self.total_games} games of this "
@@ -168,14 +199,47 @@ class Tournament(arena.LogSession):
                 )
             pairing = self.pairings[count // self.games]
             index = count % self.games
-            self._check_games_per_pairing(line, index, count, where)
-            state = arena._check_line(line, pairing.lineup, self.seed, index, where, self.group)
-            arena.check_written_by_a_run(line, start, where)
-            pairing.standings.add(*arena._one_game(state, index, self.game.num_players))
+            if self.log.compact:
+                if self._headers <= count // self.games:
+                    raise arena.OtherArena(
+                        f"{where}: a pairing goes on past {self.games} games: written with more "
+                        f"games per pairing than {self.games}"
+                    )
+                games.add(line, index, where)
+                if games.full or index == self.games - 1:
+                    games.into(pairing.standings)
+            else:
+                self._check_games_per_pairing(line, index, count, where)
+                state = arena._check_line(line, pairing.lineup, self.seed, index, where, self.group)
+                arena.check_written_by_a_run(line, start, where)
+                checked.add(state, index)
+                if checked.full or index == self.games - 1:
+                    checked.into(pairing.standings)
             count += 1
-            valid = line.end
-        self.log.keep(valid)
+            if line.sealed is not None:
+                valid, ends_line = line.sealed, line.complete
+        if count:
+            standings = self.pairings[(count - 1) // self.games].standings
+            checked.into(standings)
+            games.into(standings)
+        self.log.keep(valid, ends_line)
         return count
+
+    def _check_header(self, line: arena.LogLine, count: int, where: str) -> None:
+        """Raises unless ``line``, a header of a record, opens the pairing due after ``count``
+        games."""
+        if count % self.games or count // self.games != self._headers:
+            raise arena.OtherArena(
+                f"{where}: the next pairing starts after {count % self.games} games of the one "
+                f"before: written with {count % self.games} games per pairing, not {self.games}"
+            )
+        if self._headers >= len(self.pairings):
+            raise arena.OtherArena(
+                f"{where}: the file holds more than the {self.total_games} games of this "
+                f"tournament ({len(self.pairings)} pairings of {self.games})"
+            )
+        lineup = self.pairings[self._headers].lineup
+        arena._check_header(line, lineup, self.seed, self.group, where)
 
     def _check_games_per_pairing(
         self, line: arena.LogLine, index: int, count: int, where: str
@@ -206,7 +270,7 @@ class Tournament(arena.LogSession):
             self.log.check_process()  # before any game is played for it
         keepers = [(e.label, self.game.make_bot(e.name, e.params, 0)) for e in self.entries]
         self._keepers = [(label, bot) for label, bot in keepers if bot.stats()]
-        for pairing in self.pairings:
+        for position, pairing in enumerate(self.pairings):
             standings = pairing.standings
             if standings.games >= self.games:
                 continue
@@ -218,14 +282,13 @@ class Tournament(arena.LogSession):
                 self.games - standings.games,
                 self.log is not None,
                 self.group,
+                records=self.log is not None and self.log.compact,
             )
             for chunk in chunks:
                 with arena.interrupts_deferred():
                     if self.log is not None:
                         try:
-                            self.log.append(
-                                arena.replay_lines(pairing.lineup, self.seed, self.group, chunk)
-                            )
+                            self.log.append(self._lines(position, pairing, chunk))
                         except OSError:
                             standings.add(chunk.returns, chunk.seating, chunk.lengths)
                             raise
@@ -233,6 +296,19 @@ class Tournament(arena.LogSession):
                     self.recorded = self.played if self.log is not None else 0
                     if on_chunk is not None:
                         on_chunk(self)
+
+    def _lines(self, position: int, pairing: Pairing, chunk: arena.Chunk) -> str | bytes:
+        """What the log gets for ``chunk`` of the pairing at ``position``: its replay lines, or
+        its record lines after the pairing's header when that is not written yet."""
+        assert self.log is not None
+        if not self.log.compact:
+            return arena.replay_lines(pairing.lineup, self.seed, self.group, chunk)
+        header = self._headers <= position
+        self._headers = max(self._headers, position + 1)
+        return records.record_lines(pairing.lineup, self.seed, self.group, chunk, header)
+
+    # How many pairings have their header in the record being written (a compact record only).
+    _headers = 0
 
     def ratings(self, confidence: float = 0.95) -> stats.Ratings:
         """``rate`` of the pairings played so far."""

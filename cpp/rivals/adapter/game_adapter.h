@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "rivals/adapter/stored_games.h"
 #include "rivals/bots/bot_factory.h"
 #include "rivals/core/any_game.h"
 #include "rivals/core/data.h"
@@ -483,6 +484,11 @@ class GameAdapter final : public AnyGame {
                  return bot_step<G>(bot, state, history);
                });
     return results;
+  }
+
+  std::int64_t replay_games(const Action* actions, const std::int64_t* starts, std::int64_t begin,
+                            std::int64_t end, double* returns) const override {
+    return replay_stored_games(rules_, actions, starts, begin, end, returns);
   }
 
   Positions self_play(const std::vector<BotSpec>& specs, std::uint64_t seed,

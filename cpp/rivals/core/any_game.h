@@ -291,6 +291,15 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   virtual MatchResults play_match(const std::vector<BotSpec>& bots, std::uint64_t seed,
                                   std::int64_t first_game, int num_games, int threads,
                                   bool keep_histories, int chance_group) const = 0;
+
+  // Replays games begin .. end - 1 of a batch of stored games from the initial state, game k
+  // being actions[starts[k] .. starts[k + 1] - 1], each action checked as apply_action checks
+  // it, and writes each finished game's returns at returns + k * num_players(). Returns the
+  // first game that is not a finished game of legal actions, else `end` (check_histories in
+  // core/records.h says what is wrong with it). Throws Interrupted when asked to stop.
+  virtual std::int64_t replay_games(const Action* actions, const std::int64_t* starts,
+                                    std::int64_t begin, std::int64_t end,
+                                    double* returns) const = 0;
 };
 
 }  // namespace rivals

@@ -46,8 +46,9 @@ import numpy.typing as npt
 
 from rivals import replay as replays
 from rivals import stats
-from rivals._core import Bot, State
+from rivals._core import Bot, Game, State
 from rivals._guard import UseGuard, one_caller
+from rivals.arena import forms, records
 
 # Every name the arena module had is still rivals.arena.<name>: the parts re-exported whole
 # (pyproject.toml lets this file import what it does not use itself).
@@ -76,18 +77,21 @@ from rivals.arena.lineups import (
 from rivals.arena.log import (
     _REPLAY_START,
     CorruptLog,
+    CutOffMember,
     ExistingLog,
     LogLine,
     LogSession,
     OtherArena,
     ReplayLog,
     _check_line,
+    check_identity,
     check_written_by_a_run,
     cut_off_write,
     line_start,
     read_log,
     resumable_lines,
 )
+from rivals.arena.records import StoredGame, replay_lines, replay_records
 from rivals.arena.standings import Record, Standings
 
 __all__ = [
@@ -106,10 +110,12 @@ __all__ = [
     "Record",
     "ReplayLog",
     "Standings",
+    "StoredGame",
     "check_labels",
     "interrupts_deferred",
     "read_log",
     "replay_lines",
+    "replay_records",
     "run",
     "tally",
     "tally_runs",
@@ -209,30 +215,67 @@ class Arena(LogSession):
         self.recorded = self.resumed
         self._keepers: list[tuple[str, Bot]] = []
 
+    # Whether the record being written holds this arena's header (a compact record only).
+    _has_header = False
+
     def _load(self) -> int:
+        try:
+            return self._load_lines()
+        except CutOffMember as cut:
+            # Whole lines of a compressed member cut off: counted, they go with it.
+            self.standings = Standings(self.lineup, paired=self.group == 2, group=self.group)
+            self.decision = None
+            return self._load_lines(cut.sealed)
+
+    def _load_lines(self, stop: int | None = None) -> int:
         assert self.log is not None
-        valid = 0
+        valid, ends_line = 0, True
         index = 0
         lineup = self.lineup
         start = line_start(lineup.game)
-        for line in resumable_lines(self.log, lineup.game):
-            where = f"{self.log.path}:{line.number}"
-            if index >= self.num_games:
-                raise OtherArena(
-                    f"{where}: the file holds more than the {self.num_games} games asked for"
-                )
-            if self.decision is not None:
-                raise OtherArena(
-                    f"{where}: the file goes on after the SPRT was decided ({self.decision}) "
-                    f"at game {index}"
-                )
-            state = _check_line(line, lineup, self.seed, index, where, self.group)
-            check_written_by_a_run(line, start, where)
-            self.standings.add(*_one_game(state, index, lineup.players))
-            index += 1
-            self.decision = self._decided()
-            valid = line.end
-        self.log.keep(valid)
+        checked: Checked | records.RecordGames = (
+            records.RecordGames(lineup.game, records.action_bytes(lineup.game))
+            if self.log.compact
+            else Checked(lineup.players)
+        )
+        self._has_header = False
+        try:
+            for line in resumable_lines(self.log, lineup.game, stop):
+                where = f"{self.log.path}:{line.number}"
+                if self.log.compact and not self._has_header:
+                    _check_header(line, lineup, self.seed, self.group, where)
+                    self._has_header = True
+                    if line.sealed is not None:
+                        valid, ends_line = line.sealed, line.complete
+                    continue
+                if index >= self.num_games:
+                    raise OtherArena(
+                        f"{where}: the file holds more than the {self.num_games} games asked for"
+                    )
+                if self.decision is not None:
+                    raise OtherArena(
+                        f"{where}: the file goes on after the SPRT was decided ({self.decision}) "
+                        f"at game {index}"
+                    )
+                if isinstance(checked, records.RecordGames):
+                    checked.add(line, index, where)
+                else:
+                    state = _check_line(line, lineup, self.seed, index, where, self.group)
+                    check_written_by_a_run(line, start, where)
+                    checked.add(state, index)
+                index += 1
+                # An SPRT may stop at any game: it counts each one before the next is read.
+                if self.sprt is not None or checked.full:
+                    checked.into(self.standings)
+                    self.decision = self._decided()
+                if line.sealed is not None:
+                    valid, ends_line = line.sealed, line.complete
+            checked.into(self.standings)
+        except ValueError as error:
+            if isinstance(checked, records.RecordGames):
+                checked.fail(error)
+            raise
+        self.log.keep(valid, ends_line)
         return index
 
     @property
@@ -289,6 +332,7 @@ class Arena(LogSession):
             self.remaining,
             self.log is not None,
             self.group,
+            records=self.log is not None and self.log.compact,
         )
         for whole in chunks:
             chunk = _first_games(whole, self._games_until_decision(whole))
@@ -308,8 +352,13 @@ class Arena(LogSession):
                 break
         return self.standings
 
-    def _lines(self, chunk: Chunk) -> str:
-        return replay_lines(self.lineup, self.seed, self.group, chunk)
+    def _lines(self, chunk: Chunk) -> str | bytes:
+        assert self.log is not None
+        if not self.log.compact:
+            return replay_lines(self.lineup, self.seed, self.group, chunk)
+        header = not self._has_header
+        self._has_header = True
+        return records.record_lines(self.lineup, self.seed, self.group, chunk, header)
 
 
 def _first_games(chunk: Chunk, count: int) -> Chunk:
@@ -321,27 +370,15 @@ def _first_games(chunk: Chunk, count: int) -> Chunk:
         chunk.lengths[:count],
         chunk.seating[:count],
         chunk.histories[:count] if chunk.histories is not None else None,
+        _first_lines(chunk.records, count) if chunk.records is not None else None,
     )
 
 
-def replay_lines(
-    lineup: Lineup, seed: int, group: int, chunk: Chunk, extra: Mapping[str, Any] | None = None
-) -> str:
-    """The replay log lines of ``chunk``'s games (which need their histories): each game's
-    replay with its ``"bots"`` and ``"arena"`` keys (``"duplicate"`` when ``group`` > 1), and
-    ``extra`` keys."""
-    game = lineup.game
-    lines = []
-    for offset, history in enumerate(chunk.histories or []):
-        index = chunk.first_game + offset
-        data = replays.to_dict(game.state_from_history(history))
-        data["bots"] = lineup.seat_bots(index)
-        data["arena"] = {"index": index, "seed": seed, "labels": lineup.seat_labels(index)}
-        if group > 1:
-            data["arena"]["duplicate"] = group
-        data.update(extra or {})
-        lines.append(json.dumps(data, ensure_ascii=False) + "\n")
-    return "".join(lines)
+def _first_lines(lines: bytes, count: int) -> bytes:
+    end = 0
+    for _ in range(count):
+        end = lines.index(b"\n", end) + 1
+    return lines[:end]
 
 
 def tally(path: str | os.PathLike[str]) -> Standings:
@@ -361,7 +398,10 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
     """The standings of each arena stored one after another in a replay log (a tournament's
     pairings), every game re-checked; a run ends where a line starts game 0 of other bots."""
     where = Path(path)
+    if forms.is_record(where):
+        return _tally_record_runs(where)
     runs: list[Standings] = []
+    checked = Checked(1)
     seed = group = index = 0
     # Before the first game nothing says which game the file holds: any replay's start.
     start = _REPLAY_START
@@ -383,19 +423,65 @@ def tally_runs(path: str | os.PathLike[str]) -> list[Standings]:
                 raise CorruptLog(
                     f"{at}: corrupt: 'arena.seed' is {replays.shown(record['arena'].get('seed'))}"
                 )
+            if runs:
+                checked.into(runs[-1])
+            checked = Checked(lineup.players)
             seed, index = recorded_seed, 0
             group = record["arena"].get("duplicate", 1)
             if group != 1 and group != lineup.duplicate_group:
                 raise CorruptLog(f"{at}: corrupt: 'arena.duplicate' is {replays.shown(group)}")
             runs.append(Standings(lineup, paired=group == 2, group=group))
             start = line_start(lineup.game)
-        standings = runs[-1]
-        lineup = standings.lineup
+        lineup = runs[-1].lineup
         state = _check_line(line, lineup, seed, index, at, group)
-        standings.add(*_one_game(state, index, lineup.players))
+        checked.add(state, index)
+        if checked.full:
+            checked.into(runs[-1])
         index += 1
-    if not runs:
+    if runs:
+        checked.into(runs[-1])
+    else:
         raise CorruptLog(f"{where}: no games in the file")
+    return runs
+
+
+def _tally_record_runs(where: Path) -> list[Standings]:
+    """``tally_runs`` of a compact record: an arena after each header."""
+    runs: list[Standings] = []
+    games: records.RecordGames | None = None  # those of the arena of the last header
+    index = 0
+    try:
+        for line in read_log(where):
+            if cut_off_write(line, (forms.HEADER_START, forms.GAME_START), str(where)):
+                break
+            at = f"{where}:{line.number}"
+            if line.data.startswith(forms.HEADER_START):
+                try:
+                    record = line.decode()
+                except ValueError as error:
+                    raise CorruptLog(f"{at}: corrupt: {error}") from None
+                arena = records.RecordArena.of(record, at)
+                if not 0 <= arena.seed <= MAX_SEED:
+                    raise CorruptLog(f"{at}: corrupt: 'arena.seed' is {arena.seed}")
+                if games is not None:
+                    games.into(runs[-1])
+                games = records.RecordGames(arena.lineup.game, arena.width)
+                runs.append(Standings(arena.lineup, paired=arena.group == 2, group=arena.group))
+                index = 0
+                continue
+            if games is None:
+                raise CorruptLog(f"{at}: corrupt: a game before any header")
+            games.add(line, index, at)
+            if games.full:
+                games.into(runs[-1])
+            index += 1
+        if games is None:
+            raise CorruptLog(f"{where}: no games in the file")
+        games.into(runs[-1])
+    except ValueError as error:
+        if games is not None:
+            games.fail(error)
+        raise
     return runs
 
 
@@ -410,12 +496,51 @@ def _starts_other_arena(record: Any, lineup: Lineup) -> bool:
     )
 
 
-def _one_game(
-    state: State, index: int, players: int
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    """A stored game as ``Standings.add`` takes it: returns, seating and length."""
-    return (
-        np.asarray([state.returns()], dtype=np.float64),
-        np.asarray([[(seat + index) % players for seat in range(players)]], dtype=np.int32),
-        np.asarray([len(state.history())], dtype=np.int32),
-    )
+class Checked:
+    """Stored games checked and not yet counted: ``Standings.add`` takes them a batch at a time,
+    as one game at a time would cost more than replaying it."""
+
+    BATCH = 4096
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.returns: list[list[float]] = []
+        self.seating: list[list[int]] = []
+        self.lengths: list[int] = []
+
+    @property
+    def full(self) -> bool:
+        return len(self.lengths) >= self.BATCH
+
+    def add(self, state: State, index: int) -> None:
+        """Game ``index`` of its arena, finished in ``state``."""
+        self.returns.append(state.returns())
+        self.seating.append([(seat + index) % self.players for seat in range(self.players)])
+        self.lengths.append(len(state.history()))
+
+    def into(self, standings: Standings) -> None:
+        """Counts the games held into ``standings``, and forgets them."""
+        if not self.lengths:
+            return
+        standings.add(
+            np.asarray(self.returns, dtype=np.float64),
+            np.asarray(self.seating, dtype=np.int32),
+            np.asarray(self.lengths, dtype=np.int32),
+        )
+        self.returns, self.seating, self.lengths = [], [], []
+
+
+def _check_header(line: LogLine, lineup: Lineup, seed: int, group: int, where: str) -> None:
+    """Raises unless ``line`` is the header this arena writes in a record: one of its game, seed,
+    pairing and bots (``OtherArena``), spelt as a run spells it (``CorruptLog``)."""
+    try:
+        record = line.decode()
+    except ValueError as error:
+        raise CorruptLog(f"{where}: corrupt: {error}") from None
+    check_identity(records.header_as_replay(record, where), lineup, seed, 0, where, group)
+    written = json.dumps(records.header(lineup, seed, group), ensure_ascii=False)
+    if line.data != written.encode("utf-8"):
+        raise CorruptLog(
+            f"{where}: corrupt: this header is written otherwise than rivals writes it, so "
+            "resuming would mix two encodings"
+        )

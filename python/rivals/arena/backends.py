@@ -21,9 +21,11 @@ from rivals.arena.lineups import BotSpec
 # that progress shows and an interrupt loses little.
 CHUNK_SECONDS = 0.5
 # Chunks are bounded in games too, so their results and replays take little memory: a chunk
-# with replays holds every action of its games in Python lists.
+# with replays holds every action of its games in Python lists (16,384 random Rosenkönig games:
+# about 25 MB) or its record lines (about 6 MB), and its replay lines are written after it, a few
+# seconds' worth at most.
 MAX_CHUNK_GAMES = 65536
-MAX_CHUNK_GAMES_WITH_REPLAYS = 2048
+MAX_CHUNK_GAMES_WITH_REPLAYS = 16384
 
 
 def _check_int(name: str, value: Any, low: int, high: int) -> int:
@@ -34,13 +36,16 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 
 @dataclass
 class Chunk:
-    """The results of games ``first_game .. first_game + len(lengths) - 1``."""
+    """The results of games ``first_game .. first_game + len(lengths) - 1``, with their
+    histories or their lines of a compact record (``records``, one per game, as ``play_match``
+    writes them) when asked for."""
 
     first_game: int
     returns: npt.NDArray[np.float64]
     lengths: npt.NDArray[np.int32]
     seating: npt.NDArray[np.int32]
     histories: list[list[int]] | None
+    records: bytes | None = None
 
     @property
     def size(self) -> int:
@@ -54,7 +59,11 @@ def _chunk(first_game: int, result: Mapping[str, Any]) -> Chunk:
         np.asarray(result["returns"]),
         np.asarray(result["lengths"]),
         np.asarray(result["seating"]),
-        [list(h) for h in histories] if histories is not None else None,
+        # The engine gives lists already; another backend's result may hold other sequences.
+        [h if isinstance(h, list) else list(h) for h in histories]
+        if histories is not None
+        else None,
+        result.get("records"),
     )
 
 
@@ -75,9 +84,11 @@ class Backend(Protocol):
         num_games: int,
         keep_histories: bool,
         chance_group: int = 1,
+        records: bool = False,
     ) -> Iterator[Chunk]:
         """The chunks in game order; games ``i`` and ``j`` with ``i // chance_group == j //
-        chance_group`` share their chance outcomes (``play_match``)."""
+        chance_group`` share their chance outcomes (``play_match``). ``records`` gives each
+        chunk's record lines rather than its histories (with ``keep_histories``)."""
         ...
 
 
@@ -100,6 +111,7 @@ class LocalBackend:
         num_games: int,
         keep_histories: bool,
         chance_group: int = 1,
+        records: bool = False,
     ) -> Iterator[Chunk]:
         done = 0
         cap = _chunk_cap(keep_histories)
@@ -112,8 +124,9 @@ class LocalBackend:
                 seed,
                 first_game + done,
                 self.workers,
-                keep_histories,
+                keep_histories and not records,
                 chance_group,
+                records=keep_histories and records,
             )
             yield _chunk(first_game + done, result)
             done += size
@@ -132,10 +145,20 @@ def _play_remote(
     threads: int,
     keep_histories: bool,
     chance_group: int,
+    records: bool,
 ) -> dict[str, Any]:
     game = make_game(name, params)
     return dict(
-        game.play_match(bots, count, seed, first_game, threads, keep_histories, chance_group)
+        game.play_match(
+            bots,
+            count,
+            seed,
+            first_game,
+            threads,
+            keep_histories and not records,
+            chance_group,
+            records=keep_histories and records,
+        )
     )
 
 
@@ -167,6 +190,7 @@ class RayBackend:
         num_games: int,
         keep_histories: bool,
         chance_group: int = 1,
+        records: bool = False,
     ) -> Iterator[Chunk]:
         ray = self._ray
         size = self.chunk_games or math.ceil(num_games / (8 * self.workers))
@@ -190,6 +214,7 @@ class RayBackend:
                     self.threads_per_task,
                     keep_histories,
                     chance_group,
+                    records,
                 )
                 pending[ref] = first
             while start not in finished:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import io
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -19,18 +20,25 @@ from rivals import files
 from rivals import replay as replays
 from rivals._core import Bot, Game
 from rivals._guard import UseGuard, one_caller
+from rivals.arena import forms
 from rivals.arena.lineups import Lineup
 
 
 @dataclass(frozen=True)
 class LogLine:
-    """A line of a replay log: its number (from 1), where it starts, its bytes without the
-    newline, and whether the newline was there (a last line without it is a cut-off write)."""
+    """A line of a replay log: its number (from 1), where it starts (in the decompressed text of
+    a compressed log), its bytes without the newline, and whether the newline was there (a last
+    line without it is a cut-off write). ``sealed`` is the file offset up to which the file may
+    be kept with this line as its last (its end in a plain log; the end of its member in a
+    compressed one when the line ends the member, else None); ``torn`` marks what a last member
+    that the file ends inside held past its last whole line: a compressed write cut off."""
 
     number: int
     offset: int
     data: bytes
     complete: bool
+    sealed: int | None = None
+    torn: bool = False
 
     def decode(self) -> Any:
         """The line's JSON value, read as strictly as any replay (``rivals.replay.decode``);
@@ -39,73 +47,119 @@ class LogLine:
 
     @property
     def end(self) -> int:
-        """Where the line ends in the file, its newline included."""
+        """Where the line ends in the (decompressed) text, its newline included."""
         return self.offset + len(self.data) + (1 if self.complete else 0)
 
 
 def read_log(
-    source: str | os.PathLike[str] | IO[bytes], block: int = 1 << 20, name: str | None = None
+    source: str | os.PathLike[str] | IO[bytes],
+    block: int = 1 << 20,
+    name: str | None = None,
+    compression: str | None = None,
 ) -> Iterator[LogLine]:
     """The lines of a JSON-lines file, read in blocks, so memory follows the longest line and not
-    the file. Lines end at ``b"\\n"`` only: JSON strings may hold U+2028 and other characters
-    that ``str.splitlines`` would split at. A line longer than any replay may be
-    (``rivals.replay.MAX_BYTES``) is a ``CorruptLog`` naming ``name`` (the path by default); a
+    the file; a file named ``.gz`` or ``.zst`` is decompressed as it is read (``compression``
+    says how for an open ``source``: ``"plain"``, ``"gzip"`` or ``"zstd"``). Lines end at
+    ``b"\\n"`` only: JSON strings may hold U+2028 and other characters that ``str.splitlines``
+    would split at. A line longer than any replay may be (``rivals.replay.MAX_BYTES``) or a
+    member that does not decompress is a ``CorruptLog`` naming ``name`` (the path by default); a
     path that is not a regular file is a ``ValueError`` (``rivals.replay.open_file``)."""
     if isinstance(source, (str, os.PathLike)):
         handle: IO[bytes] = replays.open_file(source)
-        where = name or str(source)
+        where = name or os.fsdecode(source)
+        kind = compression or forms.compression_of(source)
     else:
-        handle, where = source, name or "the log"
+        handle, where, kind = source, name or "the log", compression or forms.PLAIN
     try:
-        number, offset, pending = 1, 0, b""
-        while True:
-            data = handle.read(block)
-            if not data:
-                break
-            pending += data
-            start = 0
-            while (end := pending.find(b"\n", start)) >= 0:
-                yield LogLine(number, offset, pending[start:end], True)
-                number += 1
-                offset += end + 1 - start
-                start = end + 1
-            pending = pending[start:]
-            if len(pending) > replays.MAX_BYTES:
-                raise CorruptLog(
-                    f"{where}:{number}: corrupt: a line longer than {replays.MAX_BYTES} bytes"
-                )
-        if pending:
-            yield LogLine(number, offset, pending, False)
+        yield from _lines(handle, kind, where, block)
+    except forms.CorruptStream as error:
+        raise CorruptLog(str(error)) from None
     finally:
         if handle is not source:
             handle.close()
 
 
-def resumable_lines(log: ReplayLog, game: Game) -> Iterator[LogLine]:
-    """The lines of ``log`` that resuming a run of ``game`` checks: every line but a last one
-    that an interrupted write left, which is dropped so that its game is played again
-    (``cut_off_write``)."""
-    start = line_start(game)
-    for line in log.lines():
+def _lines(handle: IO[bytes], kind: str, where: str, block: int) -> Iterator[LogLine]:
+    plain = kind == forms.PLAIN
+    inflated = None if plain else forms.Inflated(handle, kind, where, block)
+    pieces: Iterable[tuple[bytes, int | None]] = (
+        ((data, None) for data in iter(lambda: handle.read(block), b""))
+        if inflated is None
+        else inflated
+    )
+    number, offset, pending = 1, 0, b""
+    for data, member_end in pieces:
+        pending += data
+        start = 0
+        while (end := pending.find(b"\n", start)) >= 0:
+            if plain:
+                sealed: int | None = offset + end + 1 - start
+            else:
+                sealed = member_end if end == len(pending) - 1 else None
+            yield LogLine(number, offset, pending[start:end], True, sealed)
+            number += 1
+            offset += end + 1 - start
+            start = end + 1
+        pending = pending[start:]
+        if len(pending) > replays.MAX_BYTES:
+            raise CorruptLog(
+                f"{where}:{number}: corrupt: a line longer than {replays.MAX_BYTES} bytes"
+            )
+    if inflated is not None and inflated.torn_at is not None:
+        yield LogLine(number, offset, pending, False, None, torn=True)
+    elif pending:
+        sealed = offset + len(pending) if inflated is None else inflated.size
+        yield LogLine(number, offset, pending, False, sealed)
+
+
+def resumable_lines(log: ReplayLog, game: Game, stop: int | None = None) -> Iterator[LogLine]:
+    """The lines of ``log`` (its first ``stop`` bytes when given) that resuming a run of
+    ``game`` checks: every line but a last one that an interrupted write left, which is dropped
+    so that its game is played again (``cut_off_write``). A compressed log whose last member was
+    cut off after whole lines raises ``CutOffMember``: those lines go with their member, and the
+    reader starts again with ``stop`` at the end of the member before."""
+    start = (forms.HEADER_START, forms.GAME_START) if log.compact else line_start(game)
+    sealed, unsealed = 0, False
+    for line in log.lines(stop):
         if cut_off_write(line, start, str(log.path)):
+            if unsealed:
+                raise CutOffMember(sealed)
             return
         yield line
+        if line.sealed is not None:
+            sealed, unsealed = line.sealed, False
+        else:
+            unsealed = True
 
 
-def cut_off_write(line: LogLine, start: bytes, path: str) -> bool:
+class CutOffMember(Exception):
+    """The last member of a compressed log was cut off after lines that looked whole: read the
+    file again up to ``sealed`` (the end of the member before)."""
+
+    def __init__(self, sealed: int) -> None:
+        super().__init__(sealed)
+        self.sealed = sealed
+
+
+def cut_off_write(line: LogLine, start: bytes | tuple[bytes, ...], path: str) -> bool:
     """Whether ``line`` is what an interrupted write left: a last line without its newline that
     is the start of a game line (``start``, from ``line_start``: zero bytes after it allowed,
-    which a crash can leave) and not yet whole JSON. Any other last line without its newline (a
-    whole game whose newline an editor dropped) is a line like the others (False), and a
-    fragment that no such write starts with is a ``CorruptLog``: a file from elsewhere is never
-    cut back or read past."""
+    which a crash can leave) and not yet whole JSON, or what a last compressed member cut off
+    holds past its whole lines (``line.torn``: any start of a game line, even one that reads as
+    JSON; ``start`` may list several beginnings, as a record's headers and games). Any other
+    last line without its newline (a whole game whose newline an editor
+    dropped) is a line like the others (False), and a fragment that no such write starts with is
+    a ``CorruptLog``: a file from elsewhere is never cut back or read past."""
     if line.complete:
         return False
     try:
+        if line.torn:
+            raise ValueError("cut off")
         line.decode()
     except ValueError:
         written = line.data.rstrip(b"\0")
-        if start.startswith(written) or written.startswith(start):
+        starts = start if isinstance(start, tuple) else (start,)
+        if any(begins.startswith(written) or written.startswith(begins) for begins in starts):
             return True
         raise CorruptLog(
             f"{path}:{line.number}: corrupt: the last line has no newline and does not start as "
@@ -171,6 +225,32 @@ def _check_line(
         record = line.decode()
     except ValueError as error:
         raise CorruptLog(f"{where}: corrupt: {error}") from None
+    check_identity(record, lineup, seed, index, where, group)
+    try:
+        state = replays.from_dict(record)
+    except ValueError as error:
+        raise CorruptLog(f"{where}: corrupt: {error}") from None
+    result = record.get("result")
+    if not isinstance(result, dict) or not isinstance(result.get("returns"), list):
+        raise CorruptLog(f"{where}: corrupt: no 'result.returns' list")
+    if not state.is_terminal():
+        raise CorruptLog(
+            f"{where}: corrupt: the game is not over after its {len(state.history())} actions"
+        )
+    if result["returns"] != state.returns():
+        raise CorruptLog(
+            f"{where}: corrupt: result.returns is {replays.shown(result['returns'])}, "
+            f"but replaying gives {state.returns()!r}"
+        )
+    return state
+
+
+def check_identity(
+    record: Any, lineup: Lineup, seed: int, index: int, where: str, group: int = 1
+) -> None:
+    """Raises ``OtherArena`` or ``CorruptLog`` naming ``where`` unless ``record`` (a replay
+    line's dict, or a record's header as game 0's) is of game ``index`` of this arena: its
+    game, parameters, seed, pairing, bots and labels."""
     if not isinstance(record, dict) or not isinstance(record.get("arena"), dict):
         raise OtherArena(f"{where}: not an arena replay (no 'arena' entry)")
     info = record["arena"]
@@ -200,23 +280,6 @@ def _check_line(
         raise OtherArena(f"{where}: other bots: {len(bots)} seats recorded, not {len(expected)}")
     if info.get("labels") != lineup.seat_labels(index):
         raise OtherArena(f"{where}: other bots ({replays.shown(info.get('labels'))})")
-    try:
-        state = replays.from_dict(record)
-    except ValueError as error:
-        raise CorruptLog(f"{where}: corrupt: {error}") from None
-    result = record.get("result")
-    if not isinstance(result, dict) or not isinstance(result.get("returns"), list):
-        raise CorruptLog(f"{where}: corrupt: no 'result.returns' list")
-    if not state.is_terminal():
-        raise CorruptLog(
-            f"{where}: corrupt: the game is not over after its {len(state.history())} actions"
-        )
-    if result["returns"] != state.returns():
-        raise CorruptLog(
-            f"{where}: corrupt: result.returns is {replays.shown(result['returns'])}, "
-            f"but replaying gives {state.returns()!r}"
-        )
-    return state
 
 
 def _other_game(record: dict[str, Any], game: Game) -> str:
@@ -368,13 +431,16 @@ def _count_lines(fd: int, size: int) -> int | None:
 
 
 class ReplayLog:
-    """An arena's JSON-lines replay file, held under an exclusive lock (``flock``) from opening
+    """An arena's replay file, held under an exclusive lock (``flock``) from opening
     to ``close``, so two arenas never write one file. (A device such as /dev/null is written
     without a lock, a check or an fsync: it keeps no record.)
 
     An existing non-empty file is refused unless ``resume`` (continue it) or ``force`` (replace
     it) is given: a record is never truncated by accident. Raises ``ValueError`` (``OSError``
     messages included) with the path.
+
+    Its name chooses its form: replay lines, or a compact record (``.rec``, ``forms.is_record``);
+    plain, gzip (``.gz``) or zstandard (``.zst``), each chunk appended as a whole member.
 
     A process forked from the one that opened it shares its descriptor and lock: writing there
     would mix two arenas' games in one file, so it is refused with ``RuntimeError``.
@@ -384,6 +450,9 @@ class ReplayLog:
         self, path: str | os.PathLike[str], *, resume: bool = False, force: bool = False
     ) -> None:
         self.path = Path(path)
+        self.compression = forms.compression_of(self.path)
+        forms.check_available(self.compression)
+        self.compact = forms.is_record(self.path)
         fd = _open_log(self.path)
         try:
             info = os.fstat(fd)
@@ -397,7 +466,10 @@ class ReplayLog:
             if resume and not self.regular:
                 raise ValueError(f"{self.path}: not a regular file, so there is nothing to resume")
             if info.st_size > 0 and not resume and not force:
-                raise ExistingLog(self.path, _count_lines(fd, info.st_size), info.st_size)
+                counted = (
+                    _count_lines(fd, info.st_size) if self.compression == forms.PLAIN else None
+                )
+                raise ExistingLog(self.path, counted, info.st_size)
             if force and self.regular:
                 os.ftruncate(fd, 0)
         except BaseException:
@@ -430,23 +502,32 @@ class ReplayLog:
                 "(close it here, and open the file anew once that process has closed it)"
             )
 
-    def lines(self) -> Iterator[LogLine]:
-        """The lines stored so far (read through the locked descriptor)."""
+    def lines(self, stop: int | None = None) -> Iterator[LogLine]:
+        """The lines stored so far (read through the locked descriptor), in the file's first
+        ``stop`` bytes when given."""
         with os.fdopen(os.dup(self.fd), "rb") as handle:
             handle.seek(0)
-            yield from read_log(handle, name=str(self.path))
+            source: IO[bytes] = handle if stop is None else io.BytesIO(handle.read(stop))
+            yield from read_log(source, name=str(self.path), compression=self.compression)
 
-    def keep(self, size: int) -> None:
+    def keep(self, size: int, ends_line: bool = True) -> None:
         """Cuts the file back to its first ``size`` bytes, and ends them with a newline if they
-        lack one (a whole last line stored without it), so what follows starts a line."""
+        lack one (a whole last line stored without it: in a plain file its last byte says so,
+        in a compressed one ``ends_line``), so what follows starts a line."""
         os.ftruncate(self.fd, size)
-        if size > 0 and os.pread(self.fd, 1, size - 1) != b"\n":
+        if self.compression != forms.PLAIN:
+            missing = size > 0 and not ends_line
+        else:
+            missing = size > 0 and os.pread(self.fd, 1, size - 1) != b"\n"
+        if missing:
             self.append("\n")
 
-    def append(self, text: str) -> None:
-        """Writes ``text`` at the end in one piece and fsyncs. If the write fails or is
-        interrupted, the file is cut back to where it was, so it only ever holds whole lines."""
-        data = text.encode("utf-8")
+    def append(self, text: str | bytes) -> None:
+        """Writes ``text`` (UTF-8 when bytes) at the end in one piece and fsyncs. If the write
+        fails or is interrupted, the file is cut back to where it was, so it only ever holds
+        whole lines."""
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        data = forms.compress(self.compression, data, self.compact)
         fd = self.fd
         start = os.lseek(fd, 0, os.SEEK_END) if self.regular else 0
         try:

@@ -37,14 +37,16 @@ def cmd_render(args: argparse.Namespace, console: Console) -> int:
 
 def add_parser(commands: Any) -> None:
     render_cmd = commands.add_parser("render", help="a position of a saved game as SVG")
-    render_cmd.add_argument("file", help="a replay .json or an arena .jsonl")
+    render_cmd.add_argument("file", help="a replay .json or an arena's .jsonl or .rec (.gz, .zst)")
     render_cmd.add_argument(
         "--step",
         type=integer(-(2**31), 2**31 - 1),
         default=-1,
         help="actions applied (default -1: the final position)",
     )
-    render_cmd.add_argument("--index", type=integer(0), default=None, help="game in a .jsonl")
+    render_cmd.add_argument(
+        "--index", type=integer(0), default=None, help="game in an arena's file"
+    )
     render_cmd.add_argument(
         "--player", type=integer(0), default=None, help="show what this seat sees"
     )

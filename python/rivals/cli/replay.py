@@ -17,9 +17,10 @@ from rivals.render import move_texts, params_text, player_label, render, result_
 
 
 def _load_replay_data(path: Path, index: int | None) -> tuple[Any, str]:
-    """The replay dict picked from a .json or .jsonl file, and a name for it in messages."""
+    """The replay dict picked from a .json file or an arena's log (.jsonl, .rec, compressed as
+    .gz or .zst), and a name for it in messages."""
     try:
-        if path.suffix != ".jsonl":
+        if path.suffix not in (".jsonl", ".rec", ".gz", ".zst"):
             with replays.open_file(path) as handle:
                 data = handle.read(replays.MAX_BYTES + 1)  # more is refused as too large
             try:
@@ -46,16 +47,16 @@ def _one_replay(data: Any, path: Path, index: int | None) -> Any:
 
 
 def _replay_line(path: Path, index: int | None) -> tuple[Any, str]:
-    """Game ``index`` (counting non-empty lines) of a replay log, read by the arena's reader."""
+    """Game ``index`` (counting non-empty lines, a record's headers left out) of a replay log,
+    read by the arena's reader; a record's game is converted to its replay line."""
     chosen = 0 if index is None else index
     count = 0
-    for line in arena.read_log(path):  # a ValueError names a line too long to be a replay
-        if not line.data.strip():
-            continue
+    # A ValueError names a line too long to be a replay, or a member that does not decompress.
+    for stored in arena.replay_records(path):
         if count == chosen:
-            where = f"{path} line {line.number}"
+            where = f"{path} line {stored.line.number}"
             try:
-                return line.decode(), where
+                return stored.decode(where), where
             except ValueError as error:
                 raise CliError(f"{where}: {error}") from None
         count += 1
@@ -125,8 +126,8 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
 
 def add_parser(commands: Any) -> None:
     replay = commands.add_parser("replay", help="print a saved game move by move")
-    replay.add_argument("file", help="a replay .json or an arena .jsonl")
-    replay.add_argument("--index", type=integer(0), default=None, help="game in a .jsonl")
+    replay.add_argument("file", help="a replay .json or an arena's .jsonl or .rec (.gz, .zst)")
+    replay.add_argument("--index", type=integer(0), default=None, help="game in an arena's file")
     replay.add_argument("--boards", action="store_true", help="show the board after each move")
     replay.add_argument(
         "--html", default=None, metavar="OUT.html", help="write a page that steps through the game"

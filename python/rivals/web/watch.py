@@ -91,14 +91,15 @@ class Watch:
         return out
 
     def _recent(self) -> list[dict[str, Any]]:
-        kept: collections.deque[arena.LogLine] = collections.deque(maxlen=RECENT)
-        for line in arena.read_log(self.path):
-            if line.complete and line.data.strip():
-                kept.append(line)
+        # Only the games listed are decoded (a record's converted to replays).
+        kept: collections.deque[arena.StoredGame] = collections.deque(
+            arena.replay_records(self.path), maxlen=RECENT
+        )
         games = []
-        for line in reversed(kept):
+        for stored in reversed(kept):
+            line = stored.line
             try:
-                record = line.decode()
+                record = stored.decode(f"{self.name}:{line.number}")
                 info = record["arena"]
                 returns = [float(value) for value in record["result"]["returns"]]
                 labels = [str(label) for label in info["labels"]]
@@ -117,12 +118,10 @@ class Watch:
 
     def game(self, line_number: int) -> Any:
         """The replay dict on line ``line_number`` of the log; ``ValueError`` if there is none."""
-        for line in arena.read_log(self.path):
-            if line.number == line_number:
-                if not line.complete:
-                    break
-                return line.decode()
-            if line.number > line_number:
+        for stored in arena.replay_records(self.path):
+            if stored.line.number == line_number:
+                return stored.decode(f"{self.name}:{line_number}")
+            if stored.line.number > line_number:
                 break
         raise ValueError(f"{self.name} has no game on line {line_number}")
 
