@@ -210,11 +210,9 @@ class MctsBot {
   // `history` leads from the game's start to `root`; with reuse_tree it finds the last move's
   // tree again (an empty history never does).
   Action step(const State& root, const std::vector<Action>& history) {
-    visits_ = 0;
+    report_.clear();
     kept_ = 0;
     repeated_ = 0;
-    last_value_ = std::numeric_limits<double>::quiet_NaN();
-    moves_.set({});
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
@@ -248,20 +246,15 @@ class MctsBot {
       visits += tree.nodes[0].visits;
       repeated += tree.repeated;
     }
-    visits_ = visits;
     repeated_ = repeated;
-    auto moves = root_moves(trees_, legal, count);
-    const Action best = most_visited(moves);
-    last_value_ = move_value(moves, best);
-    moves_.set(std::move(moves));
-    return best;
+    return report_.settle(trees_, legal, count, visits);
   }
 
   // The mover's mean return of the move the last step played over its simulations; NaN for a
   // move played without a search (the only legal one, a win proven first, a position solved).
-  double last_value() const { return last_value_; }
+  double last_value() const { return report_.value(); }
   // The last step's root moves with their visits and values (none without a search).
-  std::vector<RootMove> searched_moves() const { return moves_.get(); }
+  std::vector<RootMove> searched_moves() const { return report_.moves(); }
 
   // The last move's search: the simulations its root has seen ("visits", over all trees), how
   // many of them a kept tree brought from the moves before ("kept"; reuse_tree), how many of
@@ -271,10 +264,10 @@ class MctsBot {
   // a win proven first). Readable from another thread while the search runs (the last three
   // once it has ended).
   Json stats() const {
-    return Json::object({{"visits", Json(visits_.load())},
+    return Json::object({{"visits", Json(report_.visits())},
                          {"kept", Json(kept_.load())},
                          {"repeated", Json(repeated_.load())},
-                         {"moves", root_moves_json(moves_.get())}});
+                         {"moves", report_.moves_json()}});
   }
 
  private:
@@ -558,11 +551,9 @@ class MctsBot {
   int actions_;  // the game's distinct decisions (MoveAverages)
   bool reuse_;
   std::optional<std::vector<Action>> last_history_;  // of the last move searched, with reuse
-  CopyableAtomic<std::int64_t> visits_ = 0;          // stats()
+  RootReport report_;                                // stats(), last_value(), searched_moves()
   CopyableAtomic<std::int64_t> kept_ = 0;
   CopyableAtomic<std::int64_t> repeated_ = 0;
-  double last_value_ = std::numeric_limits<double>::quiet_NaN();
-  Guarded<std::vector<RootMove>> moves_;
   ImplicitMinimax<G> implicit_;
   Prior<G> prior_;
   PolicyPrior<G> policy_;

@@ -14,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rivals/bots/alphabeta.h"
@@ -527,5 +528,43 @@ inline Json root_moves_json(const std::vector<RootMove>& moves) {
                          {"value", Json(move.value)}});
   });
 }
+
+// What a tree search's last step found at its root: the simulations the root saw over all trees,
+// each legal move's visits and mean return, and the value of the move played. Cleared when a step
+// begins, so a move played without a search (the only legal one, a win proven first) reports
+// none; the visits and, once the step ends, the moves are readable from another thread
+// (bot.stats()).
+class RootReport {
+ public:
+  void clear() {
+    visits_ = 0;
+    value_ = std::numeric_limits<double>::quiet_NaN();
+    moves_.set({});
+  }
+
+  // Records the finished search of `trees` (see root_moves) and returns the move to play: the
+  // most visited one.
+  template <class Tree>
+  Action settle(const std::vector<Tree>& trees, const Action* legal, int count,
+                std::int64_t visits) {
+    visits_ = visits;
+    auto moves = root_moves(trees, legal, count);
+    const Action best = most_visited(moves);
+    value_ = move_value(moves, best);
+    moves_.set(std::move(moves));
+    return best;
+  }
+
+  std::int64_t visits() const { return visits_.load(); }
+  // The mover's mean return of the move played; NaN for a move played without a search.
+  double value() const { return value_; }
+  std::vector<RootMove> moves() const { return moves_.get(); }
+  Json moves_json() const { return root_moves_json(moves_.get()); }
+
+ private:
+  CopyableAtomic<std::int64_t> visits_ = 0;
+  double value_ = std::numeric_limits<double>::quiet_NaN();
+  Guarded<std::vector<RootMove>> moves_;
+};
 
 }  // namespace rivals
