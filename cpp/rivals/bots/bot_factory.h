@@ -73,20 +73,14 @@ void for_each_bot(F&& f) {
 
 template <class Bot>
 constexpr bool is_solver() {
-  if constexpr (requires { Bot::kSolver; })
-    return Bot::kSolver;
-  else
-    return false;
+  return requires { requires Bot::kSolver; };
 }
 
 // A bot is taken to read the whole state it is given unless it declares otherwise, so a new bot
 // is never seated against a person's hidden cards by mistake.
 template <class Bot>
 constexpr bool reads_seat_information_only() {
-  if constexpr (requires { Bot::kSeatInformationOnly; })
-    return Bot::kSeatInformationOnly;
-  else
-    return false;
+  return requires { requires Bot::kSeatInformationOnly; };
 }
 
 // `ask(b)` of the bot b a variant holds where b answers it, else `otherwise`: what only some bots
