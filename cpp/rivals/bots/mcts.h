@@ -38,12 +38,9 @@ namespace rivals {
 // random play averages away. Values are kept for player 0's side, so this needs two opposed
 // sides. Without an evaluation there is nothing to back up and the search is plain UCT.
 template <Game G>
-class ImplicitMinimax {
+class ImplicitMinimax : public Unavailable {
  public:
-  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
-  static std::vector<std::string> param_names() { return {}; }
   ImplicitMinimax(const G& /*game*/, const Json& /*params*/, const char* /*bot*/) {}
-  bool on() const { return false; }
   double weight() const { return 0; }
   double value(const typename G::State& /*state*/) const { return 0; }
   double sign(Player /*player*/) const { return 1; }
@@ -94,11 +91,9 @@ class ImplicitMinimax<G> {
 // game's history a circle longer than one search's line (a token moved away and back over two
 // turns) goes unseen (Sekigahara, docs/bots.md).
 template <Game G>
-class RepetitionDraw {
+class RepetitionDraw : public Unavailable {
  public:
-  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
   RepetitionDraw(const G& /*game*/, const Json& /*params*/) {}
-  bool on() const { return false; }
   void remember(const std::vector<Action>& /*history*/) {}
   std::uint64_t key(const typename G::State& /*state*/) const { return 0; }
   bool played(std::uint64_t /*key*/) const { return false; }

@@ -238,6 +238,14 @@ class Rollout<G> {
   double epsilon_;
 };
 
+// What a search feature is in a game that cannot have it (no evaluation, no repeating positions):
+// no parameters, and never on.
+struct Unavailable {
+  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
+  static std::vector<std::string> param_names() { return {}; }
+  bool on() const { return false; }
+};
+
 // The game's evaluation as a prior on the moves inside the tree (progressive bias, Chaslot,
 // Winands, van den Herik, Uiterwijk and Bouzy 2008): a move is first tried in the order of its
 // evaluation, best first, and its selection score gains `prior_weight * h / (visits + 1)`, where h
@@ -245,12 +253,9 @@ class Rollout<G> {
 // own simulations accumulate, so the evaluation steers the first visits and the returns the rest.
 // Without an evaluation there is no prior, and no such parameter.
 template <Game G>
-class Prior {
+class Prior : public Unavailable {
  public:
-  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
-  static std::vector<std::string> param_names() { return {}; }
   Prior(const G& /*game*/, const Json& /*params*/) {}
-  bool on() const { return false; }
   double weight() const { return 0; }
   double value(const typename G::State& /*after*/, Player /*mover*/) const { return 0; }
 };
@@ -293,12 +298,9 @@ class Prior<G> {
 // every move once. 0 (the default) is off. Without an evaluation there is no network, and no such
 // parameter.
 template <Game G>
-class PolicyPrior {
+class PolicyPrior : public Unavailable {
  public:
-  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
-  static std::vector<std::string> param_names() { return {}; }
   PolicyPrior(const G& /*game*/, const Json& /*params*/, const char* /*bot*/) {}
-  bool on() const { return false; }
   double weight() const { return 0; }
   void priors(const typename G::State& /*state*/, const Action* /*legal*/, int /*count*/,
               float* /*out*/) const {}
