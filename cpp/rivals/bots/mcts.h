@@ -47,26 +47,23 @@ class ImplicitMinimax : public Unavailable {
 };
 
 template <EvaluatedGame G>
-class ImplicitMinimax<G> {
+class ImplicitMinimax<G> : public Weighted<ImplicitMinimax<G>> {
  public:
-  static void add_specs(std::vector<ParamSpec>& specs) {
-    specs.push_back(ParamSpec::number("minimax_weight", Json(0.0), 0, 1,
-                                      "share of the evaluation's implicit minimax value in "
-                                      "selection, against the mean return; 0 is plain UCT"));
-  }
-  static std::vector<std::string> param_names() { return {"minimax_weight"}; }
+  static constexpr const char* kParam = "minimax_weight";
+  static constexpr double kMost = 1;
+  static constexpr const char* kDescription =
+      "share of the evaluation's implicit minimax value in selection, against the mean return; 0 "
+      "is plain UCT";
 
   ImplicitMinimax(const G& game, const Json& params, const char* bot)
-      : evaluator_(game, params), weight_(params.find("minimax_weight")->as_number()) {
-    if (on() && !evaluator_.opposed())
+      : Weighted<ImplicitMinimax<G>>(params), evaluator_(game, params) {
+    if (this->on() && !evaluator_.opposed())
       throw InvalidArgument(
           std::string(bot) + ": minimax_weight needs two opposed sides of a zero-sum game, and " +
           G::kName + " with " + std::to_string(game.num_players()) + " players has other sides");
     for (Player p = 0; p < game.num_players(); ++p) sign_[p] = game.same_side(p, 0) ? 1.0 : -1.0;
   }
 
-  bool on() const { return weight_ > 0; }
-  double weight() const { return weight_; }
   // For player 0's side: the returns of a finished game, the evaluation before.
   double value(const typename G::State& state) const {
     if (!state.is_terminal()) return evaluator_.value(state, 0);
@@ -79,7 +76,6 @@ class ImplicitMinimax<G> {
 
  private:
   Evaluator<G> evaluator_;
-  double weight_;
   double sign_[kMaxPlayers] = {};
 };
 

@@ -246,6 +246,28 @@ struct Unavailable {
   bool on() const { return false; }
 };
 
+// What a search feature is when one weight parameter turns it on: the parameter
+// (Feature::kParam, from 0, its default and off, to Feature::kMost; Feature::kDescription) and its
+// value.
+template <class Feature>
+class Weighted {
+ public:
+  static void add_specs(std::vector<ParamSpec>& specs) {
+    specs.push_back(
+        ParamSpec::number(Feature::kParam, Json(0.0), 0, Feature::kMost, Feature::kDescription));
+  }
+  static std::vector<std::string> param_names() { return {Feature::kParam}; }
+
+  bool on() const { return weight_ > 0; }
+  double weight() const { return weight_; }
+
+ protected:
+  explicit Weighted(const Json& params) : weight_(params.find(Feature::kParam)->as_number()) {}
+
+ private:
+  double weight_;
+};
+
 // The game's evaluation as a prior on the moves inside the tree (progressive bias, Chaslot,
 // Winands, van den Herik, Uiterwijk and Bouzy 2008): a move is first tried in the order of its
 // evaluation, best first, and its selection score gains `prior_weight * h / (visits + 1)`, where h
@@ -261,22 +283,16 @@ class Prior : public Unavailable {
 };
 
 template <EvaluatedGame G>
-class Prior<G> {
+class Prior<G> : public Weighted<Prior<G>> {
  public:
   static constexpr const char* kParam = "prior_weight";
-  static void add_specs(std::vector<ParamSpec>& specs) {
-    specs.push_back(ParamSpec::number(kParam, Json(0.0), 0, 1e6,
-                                      "weight of the evaluation as a prior: new moves are tried "
-                                      "best first and a move's score gains prior_weight * its "
-                                      "evaluation / (visits + 1); 0 is off"));
-  }
-  static std::vector<std::string> param_names() { return {kParam}; }
+  static constexpr double kMost = 1e6;
+  static constexpr const char* kDescription =
+      "weight of the evaluation as a prior: new moves are tried best first and a move's score "
+      "gains prior_weight * its evaluation / (visits + 1); 0 is off";
 
-  Prior(const G& game, const Json& params)
-      : evaluator_(game, params), weight_(params.find(kParam)->as_number()) {}
+  Prior(const G& game, const Json& params) : Weighted<Prior<G>>(params), evaluator_(game, params) {}
 
-  bool on() const { return weight_ > 0; }
-  double weight() const { return weight_; }
   // The mover's value of the position its move reached: its return once the game is over.
   double value(const typename G::State& after, Player mover) const {
     if (!after.is_terminal()) return evaluator_.value(after, mover);
@@ -287,7 +303,6 @@ class Prior<G> {
 
  private:
   Evaluator<G> evaluator_;
-  double weight_;
 };
 
 // With a network that has a policy head (`network`, whatever `evaluation` values the positions),
@@ -307,20 +322,17 @@ class PolicyPrior : public Unavailable {
 };
 
 template <EvaluatedGame G>
-class PolicyPrior<G> {
+class PolicyPrior<G> : public Weighted<PolicyPrior<G>> {
  public:
   static constexpr const char* kParam = "policy_weight";
-  static void add_specs(std::vector<ParamSpec>& specs) {
-    specs.push_back(ParamSpec::number(kParam, Json(0.0), 0, 1e6,
-                                      "weight of the network's policy as a prior in the PUCT "
-                                      "rule (needs a network with a policy head: network); 0 "
-                                      "is off"));
-  }
-  static std::vector<std::string> param_names() { return {kParam}; }
+  static constexpr double kMost = 1e6;
+  static constexpr const char* kDescription =
+      "weight of the network's policy as a prior in the PUCT rule (needs a network with a policy "
+      "head: network); 0 is off";
 
   PolicyPrior(const G& game, const Json& params, const char* bot)
-      : weight_(params.find(kParam)->as_number()) {
-    if (!on()) return;
+      : Weighted<PolicyPrior<G>>(params) {
+    if (!this->on()) return;
     const Json* prior = params.find("prior_weight");
     if (prior != nullptr && prior->as_number() > 0)
       throw InvalidArgument(std::string(bot) +
@@ -334,15 +346,12 @@ class PolicyPrior<G> {
                             "it; null: the game's shipped one)");
   }
 
-  bool on() const { return weight_ > 0; }
-  double weight() const { return weight_; }
   // The policy's probabilities of the `count` legal decisions of the player to move.
   void priors(const typename G::State& state, const Action* legal, int count, float* out) const {
     evaluator_->policy(state, state.current_player(), legal, count, out);
   }
 
  private:
-  double weight_;
   std::optional<Evaluator<G>> evaluator_;  // the network's, whatever values the positions
 };
 
