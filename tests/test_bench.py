@@ -21,7 +21,7 @@ import pytest
 
 import rivals
 from rivals import bench
-from rivals.bench._common import FULL, QUICK, TINY, choose_sizes
+from rivals.bench._common import FULL, QUICK, TINY, alternate, choose_sizes
 
 ROSENKOENIG_LABELS = [
     "2p random playouts: games/s, C++ / reference",
@@ -105,6 +105,24 @@ def test_compared_rows_have_a_baseline_and_ratio(tiny_output: str) -> None:
             assert "pyspiel row skipped" in tiny_output
             continue
         assert baseline != "-" and ratio != "-", label
+
+
+def test_alternate_swaps_the_order_every_round_and_tells_each_round() -> None:
+    calls: list[str] = []
+    said: list[str] = []
+
+    def a() -> float:
+        calls.append("a")
+        return 2.0
+
+    def b() -> float:
+        calls.append("b")
+        return 1.0
+
+    pair = alternate(a, b, 3, said.append, "a vs b")
+    assert calls == ["a", "b", "b", "a", "a", "b"]
+    assert said == ["a vs b (round 1/3)", "a vs b (round 2/3)", "a vs b (round 3/3)"]
+    assert pair.ratio() == 2.0
 
 
 def test_unknown_game_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,6 @@ import json
 import subprocess
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import rivals
@@ -35,16 +34,8 @@ def test_rosenkoenig_own_loop_plays_the_generic_loops_games(tmp_path: Path) -> N
 
 def engine_tally(games: int, seed: int, players: int = 2) -> _tuned.Tally:
     results = rivals.make("rosenkoenig", players=players).random_playouts(games, seed=seed)
-    lengths = results["lengths"].astype(np.float64)
-    red = results["returns"][:, 0]
     tally = _tuned.Tally()
-    tally.add(
-        games,
-        float(lengths.sum()),
-        float((lengths * lengths).sum()),
-        int((red > 0).sum()),
-        int((red == 0).sum()),
-    )
+    tally.add_playouts(results)
     return tally
 
 

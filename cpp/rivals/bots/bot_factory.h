@@ -12,6 +12,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -72,20 +73,29 @@ void for_each_bot(F&& f) {
 
 template <class Bot>
 constexpr bool is_solver() {
-  if constexpr (requires { Bot::kSolver; })
-    return Bot::kSolver;
-  else
-    return false;
+  return requires { requires Bot::kSolver; };
 }
 
 // A bot is taken to read the whole state it is given unless it declares otherwise, so a new bot
 // is never seated against a person's hidden cards by mistake.
 template <class Bot>
 constexpr bool reads_seat_information_only() {
-  if constexpr (requires { Bot::kSeatInformationOnly; })
-    return Bot::kSeatInformationOnly;
-  else
-    return false;
+  return requires { requires Bot::kSeatInformationOnly; };
+}
+
+// `ask(b)` of the bot b a variant holds where b answers it, else `otherwise`: what only some bots
+// tell (a search's stats, a solver's analysis). `ask` names its result type (`-> decltype(...)`)
+// so that a bot without the member is a bot that does not answer, not a compile error.
+template <class Variant, class Ask, class T>
+T ask_or(Variant& bot, Ask&& ask, T otherwise) {
+  return std::visit(
+      [&](auto& b) -> T {
+        if constexpr (std::is_invocable_v<Ask&, decltype(b)>)
+          return ask(b);
+        else
+          return otherwise;
+      },
+      bot);
 }
 
 }  // namespace detail
@@ -205,55 +215,34 @@ void bot_reseed(BotOf<G>& bot, std::uint64_t seed) {
 // empty object for the others.
 template <Game G>
 Json bot_stats(const BotOf<G>& bot) {
-  return std::visit(
-      [](const auto& b) {
-        if constexpr (requires { b.stats(); })
-          return b.stats();
-        else
-          return Json::object();
-      },
-      bot);
+  return detail::ask_or(
+      bot, [](const auto& b) -> decltype(b.stats()) { return b.stats(); }, Json::object());
 }
 
 // The mover's value of the move the bot's last step played, where its search gives one (NaN
 // otherwise).
 template <Game G>
 double bot_last_value(const BotOf<G>& bot) {
-  return std::visit(
-      [](const auto& b) {
-        if constexpr (requires { b.last_value(); })
-          return b.last_value();
-        else
-          return std::numeric_limits<double>::quiet_NaN();
-      },
-      bot);
+  return detail::ask_or(
+      bot, [](const auto& b) -> decltype(b.last_value()) { return b.last_value(); },
+      std::numeric_limits<double>::quiet_NaN());
 }
 
 // The root moves of the bot's last search with their visits (none for a bot without one, or a
 // move played without a search).
 template <Game G>
 std::vector<RootMove> bot_root_moves(const BotOf<G>& bot) {
-  return std::visit(
-      [](const auto& b) {
-        if constexpr (requires { b.searched_moves(); })
-          return b.searched_moves();
-        else
-          return std::vector<RootMove>{};
-      },
-      bot);
+  return detail::ask_or(
+      bot, [](const auto& b) -> decltype(b.searched_moves()) { return b.searched_moves(); },
+      std::vector<RootMove>{});
 }
 
 // An exact solver's value of `state` (game_concept.h, BotList); nothing for the other bots.
 template <Game G>
 std::optional<Json> bot_analyse(BotOf<G>& bot, const typename G::State& state) {
-  return std::visit(
-      [&](auto& b) -> std::optional<Json> {
-        if constexpr (requires { b.analyse(state); })
-          return b.analyse(state);
-        else
-          return std::nullopt;
-      },
-      bot);
+  return detail::ask_or(
+      bot, [&](auto& b) -> decltype(b.analyse(state)) { return b.analyse(state); },
+      std::optional<Json>{});
 }
 
 }  // namespace rivals

@@ -98,9 +98,7 @@ class IsmctsBot {
   }
 
   Action step(const State& root, const std::vector<Action>& history) {
-    last_value_ = std::numeric_limits<double>::quiet_NaN();
-    visits_ = 0;
-    moves_.set({});
+    report_.clear();
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
@@ -109,12 +107,7 @@ class IsmctsBot {
     std::int64_t visits = 0;
     for (const Search& search : searches_)
       visits += search.trees[search.tree_of(me)].nodes[0].visits;
-    visits_ = visits;
-    auto moves = root_moves(searches_, legal, count);
-    const Action best = most_visited(moves);
-    last_value_ = move_value(moves, best);
-    moves_.set(std::move(moves));
-    return best;
+    return report_.settle(searches_, legal, count, visits);
   }
 
   // The last move's search: the simulations its root has seen over all threads ("visits") and
@@ -122,15 +115,14 @@ class IsmctsBot {
   // the simulations through it); 0 and no moves for a move played without a search (the only
   // legal one). Readable from another thread while the search runs (the moves once it ended).
   Json stats() const {
-    return Json::object(
-        {{"visits", Json(visits_.load())}, {"moves", root_moves_json(moves_.get())}});
+    return Json::object({{"visits", Json(report_.visits())}, {"moves", report_.moves_json()}});
   }
 
   // The mover's mean return of the move the last step played over its simulations (on the deals
   // it made); NaN for a move played without a search (the only legal one).
-  double last_value() const { return last_value_; }
+  double last_value() const { return report_.value(); }
   // The last step's root moves with their visits and values (none without a search).
-  std::vector<RootMove> searched_moves() const { return moves_.get(); }
+  std::vector<RootMove> searched_moves() const { return report_.moves(); }
 
  private:
   struct Node {
@@ -414,9 +406,7 @@ class IsmctsBot {
   std::int64_t per_deal_ = 1;
   int seat_trees_ = 1;  // trees per search: one, or one per seat
   std::vector<Search> searches_;
-  double last_value_ = std::numeric_limits<double>::quiet_NaN();
-  CopyableAtomic<std::int64_t> visits_ = 0;  // stats()
-  Guarded<std::vector<RootMove>> moves_;
+  RootReport report_;  // stats(), last_value(), searched_moves()
 };
 
 }  // namespace rivals

@@ -38,38 +38,32 @@ namespace rivals {
 // random play averages away. Values are kept for player 0's side, so this needs two opposed
 // sides. Without an evaluation there is nothing to back up and the search is plain UCT.
 template <Game G>
-class ImplicitMinimax {
+class ImplicitMinimax : public Unavailable {
  public:
-  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
-  static std::vector<std::string> param_names() { return {}; }
   ImplicitMinimax(const G& /*game*/, const Json& /*params*/, const char* /*bot*/) {}
-  bool on() const { return false; }
   double weight() const { return 0; }
   double value(const typename G::State& /*state*/) const { return 0; }
   double sign(Player /*player*/) const { return 1; }
 };
 
 template <EvaluatedGame G>
-class ImplicitMinimax<G> {
+class ImplicitMinimax<G> : public Weighted<ImplicitMinimax<G>> {
  public:
-  static void add_specs(std::vector<ParamSpec>& specs) {
-    specs.push_back(ParamSpec::number("minimax_weight", Json(0.0), 0, 1,
-                                      "share of the evaluation's implicit minimax value in "
-                                      "selection, against the mean return; 0 is plain UCT"));
-  }
-  static std::vector<std::string> param_names() { return {"minimax_weight"}; }
+  static constexpr const char* kParam = "minimax_weight";
+  static constexpr double kMost = 1;
+  static constexpr const char* kDescription =
+      "share of the evaluation's implicit minimax value in selection, against the mean return; 0 "
+      "is plain UCT";
 
   ImplicitMinimax(const G& game, const Json& params, const char* bot)
-      : evaluator_(game, params), weight_(params.find("minimax_weight")->as_number()) {
-    if (on() && !evaluator_.opposed())
+      : Weighted<ImplicitMinimax<G>>(params), evaluator_(game, params) {
+    if (this->on() && !evaluator_.opposed())
       throw InvalidArgument(
           std::string(bot) + ": minimax_weight needs two opposed sides of a zero-sum game, and " +
           G::kName + " with " + std::to_string(game.num_players()) + " players has other sides");
     for (Player p = 0; p < game.num_players(); ++p) sign_[p] = game.same_side(p, 0) ? 1.0 : -1.0;
   }
 
-  bool on() const { return weight_ > 0; }
-  double weight() const { return weight_; }
   // For player 0's side: the returns of a finished game, the evaluation before.
   double value(const typename G::State& state) const {
     if (!state.is_terminal()) return evaluator_.value(state, 0);
@@ -82,7 +76,6 @@ class ImplicitMinimax<G> {
 
  private:
   Evaluator<G> evaluator_;
-  double weight_;
   double sign_[kMaxPlayers] = {};
 };
 
@@ -94,11 +87,9 @@ class ImplicitMinimax<G> {
 // game's history a circle longer than one search's line (a token moved away and back over two
 // turns) goes unseen (Sekigahara, docs/bots.md).
 template <Game G>
-class RepetitionDraw {
+class RepetitionDraw : public Unavailable {
  public:
-  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
   RepetitionDraw(const G& /*game*/, const Json& /*params*/) {}
-  bool on() const { return false; }
   void remember(const std::vector<Action>& /*history*/) {}
   std::uint64_t key(const typename G::State& /*state*/) const { return 0; }
   bool played(std::uint64_t /*key*/) const { return false; }
@@ -210,11 +201,9 @@ class MctsBot {
   // `history` leads from the game's start to `root`; with reuse_tree it finds the last move's
   // tree again (an empty history never does).
   Action step(const State& root, const std::vector<Action>& history) {
-    visits_ = 0;
+    report_.clear();
     kept_ = 0;
     repeated_ = 0;
-    last_value_ = std::numeric_limits<double>::quiet_NaN();
-    moves_.set({});
     Action legal[State::kMaxLegalActions];
     const int count = root.legal_actions(legal);
     if (count == 1) return legal[0];
@@ -248,20 +237,15 @@ class MctsBot {
       visits += tree.nodes[0].visits;
       repeated += tree.repeated;
     }
-    visits_ = visits;
     repeated_ = repeated;
-    auto moves = root_moves(trees_, legal, count);
-    const Action best = most_visited(moves);
-    last_value_ = move_value(moves, best);
-    moves_.set(std::move(moves));
-    return best;
+    return report_.settle(trees_, legal, count, visits);
   }
 
   // The mover's mean return of the move the last step played over its simulations; NaN for a
   // move played without a search (the only legal one, a win proven first, a position solved).
-  double last_value() const { return last_value_; }
+  double last_value() const { return report_.value(); }
   // The last step's root moves with their visits and values (none without a search).
-  std::vector<RootMove> searched_moves() const { return moves_.get(); }
+  std::vector<RootMove> searched_moves() const { return report_.moves(); }
 
   // The last move's search: the simulations its root has seen ("visits", over all trees), how
   // many of them a kept tree brought from the moves before ("kept"; reuse_tree), how many of
@@ -271,10 +255,10 @@ class MctsBot {
   // a win proven first). Readable from another thread while the search runs (the last three
   // once it has ended).
   Json stats() const {
-    return Json::object({{"visits", Json(visits_.load())},
+    return Json::object({{"visits", Json(report_.visits())},
                          {"kept", Json(kept_.load())},
                          {"repeated", Json(repeated_.load())},
-                         {"moves", root_moves_json(moves_.get())}});
+                         {"moves", report_.moves_json()}});
   }
 
  private:
@@ -558,11 +542,9 @@ class MctsBot {
   int actions_;  // the game's distinct decisions (MoveAverages)
   bool reuse_;
   std::optional<std::vector<Action>> last_history_;  // of the last move searched, with reuse
-  CopyableAtomic<std::int64_t> visits_ = 0;          // stats()
+  RootReport report_;                                // stats(), last_value(), searched_moves()
   CopyableAtomic<std::int64_t> kept_ = 0;
   CopyableAtomic<std::int64_t> repeated_ = 0;
-  double last_value_ = std::numeric_limits<double>::quiet_NaN();
-  Guarded<std::vector<RootMove>> moves_;
   ImplicitMinimax<G> implicit_;
   Prior<G> prior_;
   PolicyPrior<G> policy_;

@@ -14,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rivals/bots/alphabeta.h"
@@ -237,6 +238,36 @@ class Rollout<G> {
   double epsilon_;
 };
 
+// What a search feature is in a game that cannot have it (no evaluation, no repeating positions):
+// no parameters, and never on.
+struct Unavailable {
+  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
+  static std::vector<std::string> param_names() { return {}; }
+  bool on() const { return false; }
+};
+
+// What a search feature is when one weight parameter turns it on: the parameter
+// (Feature::kParam, from 0, its default and off, to Feature::kMost; Feature::kDescription) and its
+// value.
+template <class Feature>
+class Weighted {
+ public:
+  static void add_specs(std::vector<ParamSpec>& specs) {
+    specs.push_back(
+        ParamSpec::number(Feature::kParam, Json(0.0), 0, Feature::kMost, Feature::kDescription));
+  }
+  static std::vector<std::string> param_names() { return {Feature::kParam}; }
+
+  bool on() const { return weight_ > 0; }
+  double weight() const { return weight_; }
+
+ protected:
+  explicit Weighted(const Json& params) : weight_(params.find(Feature::kParam)->as_number()) {}
+
+ private:
+  double weight_;
+};
+
 // The game's evaluation as a prior on the moves inside the tree (progressive bias, Chaslot,
 // Winands, van den Herik, Uiterwijk and Bouzy 2008): a move is first tried in the order of its
 // evaluation, best first, and its selection score gains `prior_weight * h / (visits + 1)`, where h
@@ -244,33 +275,24 @@ class Rollout<G> {
 // own simulations accumulate, so the evaluation steers the first visits and the returns the rest.
 // Without an evaluation there is no prior, and no such parameter.
 template <Game G>
-class Prior {
+class Prior : public Unavailable {
  public:
-  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
-  static std::vector<std::string> param_names() { return {}; }
   Prior(const G& /*game*/, const Json& /*params*/) {}
-  bool on() const { return false; }
   double weight() const { return 0; }
   double value(const typename G::State& /*after*/, Player /*mover*/) const { return 0; }
 };
 
 template <EvaluatedGame G>
-class Prior<G> {
+class Prior<G> : public Weighted<Prior<G>> {
  public:
   static constexpr const char* kParam = "prior_weight";
-  static void add_specs(std::vector<ParamSpec>& specs) {
-    specs.push_back(ParamSpec::number(kParam, Json(0.0), 0, 1e6,
-                                      "weight of the evaluation as a prior: new moves are tried "
-                                      "best first and a move's score gains prior_weight * its "
-                                      "evaluation / (visits + 1); 0 is off"));
-  }
-  static std::vector<std::string> param_names() { return {kParam}; }
+  static constexpr double kMost = 1e6;
+  static constexpr const char* kDescription =
+      "weight of the evaluation as a prior: new moves are tried best first and a move's score "
+      "gains prior_weight * its evaluation / (visits + 1); 0 is off";
 
-  Prior(const G& game, const Json& params)
-      : evaluator_(game, params), weight_(params.find(kParam)->as_number()) {}
+  Prior(const G& game, const Json& params) : Weighted<Prior<G>>(params), evaluator_(game, params) {}
 
-  bool on() const { return weight_ > 0; }
-  double weight() const { return weight_; }
   // The mover's value of the position its move reached: its return once the game is over.
   double value(const typename G::State& after, Player mover) const {
     if (!after.is_terminal()) return evaluator_.value(after, mover);
@@ -281,7 +303,6 @@ class Prior<G> {
 
  private:
   Evaluator<G> evaluator_;
-  double weight_;
 };
 
 // With a network that has a policy head (`network`, whatever `evaluation` values the positions),
@@ -292,32 +313,26 @@ class Prior<G> {
 // every move once. 0 (the default) is off. Without an evaluation there is no network, and no such
 // parameter.
 template <Game G>
-class PolicyPrior {
+class PolicyPrior : public Unavailable {
  public:
-  static void add_specs(std::vector<ParamSpec>& /*specs*/) {}
-  static std::vector<std::string> param_names() { return {}; }
   PolicyPrior(const G& /*game*/, const Json& /*params*/, const char* /*bot*/) {}
-  bool on() const { return false; }
   double weight() const { return 0; }
   void priors(const typename G::State& /*state*/, const Action* /*legal*/, int /*count*/,
               float* /*out*/) const {}
 };
 
 template <EvaluatedGame G>
-class PolicyPrior<G> {
+class PolicyPrior<G> : public Weighted<PolicyPrior<G>> {
  public:
   static constexpr const char* kParam = "policy_weight";
-  static void add_specs(std::vector<ParamSpec>& specs) {
-    specs.push_back(ParamSpec::number(kParam, Json(0.0), 0, 1e6,
-                                      "weight of the network's policy as a prior in the PUCT "
-                                      "rule (needs a network with a policy head: network); 0 "
-                                      "is off"));
-  }
-  static std::vector<std::string> param_names() { return {kParam}; }
+  static constexpr double kMost = 1e6;
+  static constexpr const char* kDescription =
+      "weight of the network's policy as a prior in the PUCT rule (needs a network with a policy "
+      "head: network); 0 is off";
 
   PolicyPrior(const G& game, const Json& params, const char* bot)
-      : weight_(params.find(kParam)->as_number()) {
-    if (!on()) return;
+      : Weighted<PolicyPrior<G>>(params) {
+    if (!this->on()) return;
     const Json* prior = params.find("prior_weight");
     if (prior != nullptr && prior->as_number() > 0)
       throw InvalidArgument(std::string(bot) +
@@ -331,15 +346,12 @@ class PolicyPrior<G> {
                             "it; null: the game's shipped one)");
   }
 
-  bool on() const { return weight_ > 0; }
-  double weight() const { return weight_; }
   // The policy's probabilities of the `count` legal decisions of the player to move.
   void priors(const typename G::State& state, const Action* legal, int count, float* out) const {
     evaluator_->policy(state, state.current_player(), legal, count, out);
   }
 
  private:
-  double weight_;
   std::optional<Evaluator<G>> evaluator_;  // the network's, whatever values the positions
 };
 
@@ -527,5 +539,43 @@ inline Json root_moves_json(const std::vector<RootMove>& moves) {
                          {"value", Json(move.value)}});
   });
 }
+
+// What a tree search's last step found at its root: the simulations the root saw over all trees,
+// each legal move's visits and mean return, and the value of the move played. Cleared when a step
+// begins, so a move played without a search (the only legal one, a win proven first) reports
+// none; the visits and, once the step ends, the moves are readable from another thread
+// (bot.stats()).
+class RootReport {
+ public:
+  void clear() {
+    visits_ = 0;
+    value_ = std::numeric_limits<double>::quiet_NaN();
+    moves_.set({});
+  }
+
+  // Records the finished search of `trees` (see root_moves) and returns the move to play: the
+  // most visited one.
+  template <class Tree>
+  Action settle(const std::vector<Tree>& trees, const Action* legal, int count,
+                std::int64_t visits) {
+    visits_ = visits;
+    auto moves = root_moves(trees, legal, count);
+    const Action best = most_visited(moves);
+    value_ = move_value(moves, best);
+    moves_.set(std::move(moves));
+    return best;
+  }
+
+  std::int64_t visits() const { return visits_.load(); }
+  // The mover's mean return of the move played; NaN for a move played without a search.
+  double value() const { return value_; }
+  std::vector<RootMove> moves() const { return moves_.get(); }
+  Json moves_json() const { return root_moves_json(moves_.get()); }
+
+ private:
+  CopyableAtomic<std::int64_t> visits_ = 0;
+  double value_ = std::numeric_limits<double>::quiet_NaN();
+  Guarded<std::vector<RootMove>> moves_;
+};
 
 }  // namespace rivals

@@ -127,17 +127,19 @@ def alternate(
     a: Callable[[], float],
     b: Callable[[], float],
     rounds: int,
-    progress: Callable[[int], None] | None = None,
+    log: Callable[[str], None] | None = None,
+    what: str = "",
 ) -> Pair:
-    """Runs ``a`` and ``b`` ``rounds`` times each, in the order AB BA AB ...
+    """Runs ``a`` and ``b`` ``rounds`` times each, in the order AB BA AB ..., telling ``log``
+    ``what`` is measured before each round.
 
     Swapping the order every round keeps either side from always running right after the other
     (caches, CPU frequency, a neighbour's load on a shared machine).
     """
     pair = Pair()
     for r in range(rounds):
-        if progress is not None:
-            progress(r)
+        if log is not None:
+            log(f"{what} (round {r + 1}/{rounds})")
         if r % 2 == 0:
             pair.a.append(a())
             pair.b.append(b())

@@ -63,9 +63,8 @@ class HiddenInformationBench:
             rate(cxx_states),
             rate(ref_states),
             sizes.rounds,
-            lambda r: log(
-                f"resample_from_infostate, C++ vs reference (round {r + 1}/{sizes.rounds})"
-            ),
+            log,
+            "resample_from_infostate, C++ vs reference",
         )
         return Row.of_pair(
             "2",

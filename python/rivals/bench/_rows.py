@@ -62,7 +62,8 @@ def vs_reference(
         cxx,
         ref,
         sizes.rounds,
-        lambda r: log(f"{who}random playouts, C++ vs reference (round {r + 1}/{sizes.rounds})"),
+        log,
+        f"{who}random playouts, C++ vs reference",
     )
     ratio = pair.ratio()
     target = f"≥ 1000x {verdict(ratio >= 1000)}"
@@ -101,7 +102,8 @@ def state_rows(
         lambda: cxx_copy_ns(game, sizes.copies),
         lambda: python_clone_ns(state, sizes.clones),
         sizes.rounds,
-        lambda r: log(f"state copies, C++ vs Python clone() (round {r + 1}/{sizes.rounds})"),
+        log,
+        "state copies, C++ vs Python clone()",
     )
     return [
         Row(number, "state size: bytes (C++ state)", float(game.state_size)),
@@ -141,10 +143,8 @@ def _undo_row(game: rivals.Game, history: list[int], sizes: Sizes, log: Log, num
         lambda: game.undo_ns(history, undos, sizes.undo_copies),
         lambda: game.undo_ns(history, undos, max(1, sizes.undo_copies // 10), from_start=True),
         sizes.rounds,
-        lambda r: log(
-            f"undo after {len(history)} actions, snapshots vs replay from the start "
-            f"(round {r + 1}/{sizes.rounds})"
-        ),
+        log,
+        f"undo after {len(history)} actions, snapshots vs replay from the start",
     )
     return Row(
         number,
@@ -172,7 +172,8 @@ def arena_row(game: rivals.Game, games: int, seed: int, sizes: Sizes, log: Log, 
         arena,
         playouts,
         sizes.rounds,
-        lambda r: log(f"arena vs random_playouts (round {r + 1}/{sizes.rounds})"),
+        log,
+        "arena vs random_playouts",
     )
     ratio = pair.ratio()
     match = "random vs random" if seats == 2 else f"random x{seats}"

@@ -69,6 +69,18 @@ class Tally:
         self.red += red
         self.draws += draws
 
+    def add_playouts(self, results: dict[str, Any]) -> None:
+        """Adds a batch of ``random_playouts`` (its ``lengths`` and ``returns``, seat 0 Red)."""
+        lengths = results["lengths"].astype(np.float64)
+        red = results["returns"][:, 0]
+        self.add(
+            len(lengths),
+            float(lengths.sum()),
+            float((lengths * lengths).sum()),
+            int((red > 0).sum()),
+            int((red == 0).sum()),
+        )
+
     def mean_length(self) -> float:
         return self.plies / self.games
 
@@ -146,15 +158,7 @@ def tuned_row(sizes: Sizes, seed: int, log: Log) -> tuple[Row, str]:
 
         def engine_rate(batch_seed: int) -> float:
             seconds, results = engine_batch(games, batch_seed)
-            lengths = results["lengths"].astype(np.float64)
-            red = results["returns"][:, 0]
-            engine_tally.add(
-                games,
-                float(lengths.sum()),
-                float((lengths * lengths).sum()),
-                int((red > 0).sum()),
-                int((red == 0).sum()),
-            )
+            engine_tally.add_playouts(results)
             return games / seconds
 
         def tuned_rate(batch_seed: int) -> float:

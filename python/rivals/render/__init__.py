@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 import json
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -55,6 +55,29 @@ class MenuGroup:
     entries: tuple[tuple[int, str], ...]
     numbered: bool = True
     note: str = ""
+
+
+def menu_by_verb(
+    state: State,
+    titles: Mapping[str, str],
+    detail: Callable[[str, str], str | None],
+    last: Collection[str] = (),
+) -> list[MenuGroup]:
+    """The legal moves grouped under ``titles[verb]`` (the verb itself where it has none), the
+    verb being the first word of the action string: the groups in the order their first moves
+    come, those of the verbs in ``last`` after the others (the moves a person takes after the
+    rest). ``detail(verb, rest)`` gives the words a move's label adds to its action string
+    (``None``: none), ``rest`` being what follows the verb."""
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for action in state.legal_actions():
+        text = state.action_to_string(action)
+        verb, _, rest = text.partition(" ")
+        words = detail(verb, rest)
+        label = text if words is None else f"{text} {words}"
+        groups.setdefault(titles.get(verb, verb), []).append((action, label))
+    last_titles = {titles.get(verb, verb) for verb in last}
+    order = sorted(groups, key=lambda title: title in last_titles)
+    return [MenuGroup(title, tuple(groups[title])) for title in order]
 
 
 def _hook(game_name: str, hook: str) -> Callable[..., Any] | None:

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup, with_player_name
+from rivals.render import MenuGroup, menu_by_verb, with_player_name
 from rivals.render._data import card_index, documents
 from rivals.render._data import snapshot as _snapshot
 
@@ -457,16 +457,13 @@ def menu(state: State) -> list[MenuGroup]:
         "decline": "the battle",
         "pass": "pass",
     }
-    groups: dict[str, list[tuple[int, str]]] = {}
-    for action in state.legal_actions():
-        text = state.action_to_string(action)
-        verb, _, rest = text.partition(" ")
-        label = text
+
+    def detail(verb: str, rest: str) -> str | None:
         card = cards.get(rest)
         if card is not None and verb in ("deploy", "fire", "withdraw"):
-            label = f"{text} {card['name']} ({card['type']} {values(card)})"
-        elif card is not None and verb == "play":
-            label = f"{text} {card['name']} ({effect_words(card)})"
-        groups.setdefault(titles.get(verb, verb), []).append((action, label))
-    order = sorted(groups, key=lambda title: title == "pass")
-    return [MenuGroup(title, tuple(groups[title])) for title in order]
+            return f"{card['name']} ({card['type']} {values(card)})"
+        if card is not None and verb == "play":
+            return f"{card['name']} ({effect_words(card)})"
+        return None
+
+    return menu_by_verb(state, titles, detail, last=("pass",))

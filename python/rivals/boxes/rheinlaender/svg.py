@@ -244,13 +244,17 @@ def _rows_background(layout: _Layout) -> str:
             f'<rect x="{x0}" y="{river_top}" width="{span}" height="{RIVER_H}" fill="{WATER}"/>'
             f'<rect x="{x0}" y="{river_top + RIVER_H}" width="{span}" height="{BANK_H}" '
             f'fill="{LAND}"/>'
-            f'<text x="{x0 - 6}" y="{top + SITE_H + BANK_H / 2 + 4}" font-size="11" '
-            f'fill="{MUTED}" text-anchor="end">L</text>'
-            f'<text x="{x0 - 6}" y="{river_top + RIVER_H / 2 + 4}" font-size="11" '
-            f'fill="{MUTED}" text-anchor="end">W</text>'
-            f'<text x="{x0 - 6}" y="{river_top + RIVER_H + BANK_H / 2 + 4}" font-size="11" '
-            f'fill="{MUTED}" text-anchor="end">R</text>'
         )
+        # The left bank, the water and the right bank, each marked at its middle.
+        for letter, middle in (
+            ("L", top + SITE_H + BANK_H / 2),
+            ("W", river_top + RIVER_H / 2),
+            ("R", river_top + RIVER_H + BANK_H / 2),
+        ):
+            parts.append(
+                f'<text x="{x0 - 6}" y="{middle + 4}" font-size="11" '
+                f'fill="{MUTED}" text-anchor="end">{letter}</text>'
+            )
         if last < max(layout.row_of):
             # The river flows on into the next row.
             parts.append(

@@ -34,9 +34,6 @@ def _python_loop_row(sizes: Sizes, log: Log) -> tuple[Row, str]:
     def ours() -> float:
         return python_loop(game, sizes.loop_s, SEED)
 
-    def progress(r: int) -> None:
-        log(f"Python loop, rivals vs pyspiel (round {r + 1}/{sizes.rounds})")
-
     skipped = "pyspiel row skipped: turned off (tiny mode or RIVALS_BENCH_PYSPIEL=0)"
     if sizes.pyspiel:
         env = _pyspiel.find_pyspiel()
@@ -48,7 +45,8 @@ def _python_loop_row(sizes: Sizes, log: Log) -> tuple[Row, str]:
                     ours,
                     lambda: _pyspiel.loop_plies_per_s(env, PYSPIEL_GAME, sizes.loop_s, SEED),
                     sizes.rounds,
-                    progress,
+                    log,
+                    "Python loop, rivals vs pyspiel",
                 )
             except (
                 OSError,
@@ -93,7 +91,8 @@ def _threads_row(games: int, sizes: Sizes, log: Log) -> Row:
         lambda: wall_rate(2),
         lambda: wall_rate(1),
         sizes.rounds,
-        lambda r: log(f"random playouts, 2 threads vs 1 (round {r + 1}/{sizes.rounds})"),
+        log,
+        "random playouts, 2 threads vs 1",
     )
     # Two threads can do at most twice the work of one, and only on cores nobody else is using:
     # the table's notes give the machine's load.

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup, with_player_name
+from rivals.render import MenuGroup, menu_by_verb, with_player_name
 from rivals.render._data import documents
 from rivals.render._data import snapshot as _snapshot
 
@@ -248,7 +248,6 @@ def move_texts(state: State, viewer: int | None, start: int) -> list[str]:
 
 def menu(state: State) -> list[MenuGroup]:
     names = card_names(state)
-    groups: dict[str, list[tuple[int, str]]] = {}
     titles = {
         "place": "place a token",
         "move": "move a token",
@@ -257,14 +256,11 @@ def menu(state: State) -> list[MenuGroup]:
         "blank": "blank this card (Hosokawa)",
         "swap": "swap Kobayakawa with",
     }
-    for action in state.legal_actions():
-        text = state.action_to_string(action)
-        verb, _, rest = text.partition(" ")
-        label = text
-        if rest:
-            short = (names.get(int(part), part).split(" ")[0] for part in rest.split("->"))
-            label += " " + " → ".join(short)
-        groups.setdefault(verb, []).append((action, label))
+
+    def detail(verb: str, rest: str) -> str | None:
+        if not rest:
+            return None
+        return " → ".join(names.get(int(part), part).split(" ")[0] for part in rest.split("->"))
+
     # Ending the turn comes last: it is the move a person takes after the others.
-    order = sorted(groups, key=lambda verb: verb == "end")
-    return [MenuGroup(titles.get(verb, verb), tuple(groups[verb])) for verb in order]
+    return menu_by_verb(state, titles, detail, last=("end",))

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rivals._core import CHANCE, State
-from rivals.render import MenuGroup, ranked_result, ranking, with_player_name
+from rivals.render import MenuGroup, menu_by_verb, ranked_result, ranking, with_player_name
 from rivals.render._data import documents
 from rivals.render._data import snapshot as _snapshot
 
@@ -392,21 +392,18 @@ def menu(state: State) -> list[MenuGroup]:
         "discard": "discard",
         "pass": "do nothing",
     }
-    groups: dict[str, list[tuple[int, str]]] = {}
-    for action in state.legal_actions():
-        text = state.action_to_string(action)
-        verb, _, rest = text.partition(" ")
-        label = text
+
+    def detail(verb: str, rest: str) -> str | None:
         if verb == "conflict":
             site = int(rest)
             a, b = ring[site], ring[(site + 1) % RING_SIZE]
-            label = f"{text} ({a['type']} {a['house']} | {b['type']} {b['house']})"
-        elif verb in ("build", "upgrade") and int(rest) < len(ring):
+            return f"({a['type']} {a['house']} | {b['type']} {b['house']})"
+        if verb in ("build", "upgrade") and int(rest) < len(ring):
             land = ring[int(rest)]
-            label = f"{text} ({land['type']} {land['house']})"
-        elif verb == "pick" and rest in cards:
+            return f"({land['type']} {land['house']})"
+        if verb == "pick" and rest in cards:
             card = cards[rest]
-            label = f"{text} ({card.get('name_en', rest)}: {card.get('text', '')})"
-        groups.setdefault(verb, []).append((action, label))
-    order = sorted(groups, key=lambda verb: verb in ("done", "pass"))
-    return [MenuGroup(titles.get(verb, verb), tuple(groups[verb])) for verb in order]
+            return f"({card.get('name_en', rest)}: {card.get('text', '')})"
+        return None
+
+    return menu_by_verb(state, titles, detail, last=("done", "pass"))
