@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rivals import arena, files, stats
-from rivals._core import Bot, Game
+from rivals._core import Game
 from rivals._guard import UseGuard, one_caller
 from rivals.arena import forms, records
 from rivals.render import params_text
@@ -136,16 +136,7 @@ class Tournament(arena.LogSession):
             pairing = next(p for p in self.pairings if index in (p.first, p.second))
             self.entries.append(pairing.lineup.entries[0 if pairing.first == index else 1])
         self.backend: arena.Backend = backend or arena.LocalBackend()
-        self.log = arena.ReplayLog(out, resume=resume, force=force) if out is not None else None
-        self.resumed = 0
-        self._keepers: list[tuple[str, Bot]] = []
-        try:
-            if self.log is not None and resume:
-                self.resumed = self._load()
-        except BaseException:
-            self.close()
-            raise
-        self.recorded = self.resumed
+        self._open_log(out, resume, force)
 
     @property
     def total_games(self) -> int:

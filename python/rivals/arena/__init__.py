@@ -204,16 +204,7 @@ class Arena(LogSession):
         self.sprt = sprt
         self.decision: str | None = None
         self.standings = Standings(lineup, paired=self.group == 2, group=self.group)
-        self.log = ReplayLog(out, resume=resume, force=force) if out is not None else None
-        self.resumed = 0
-        try:
-            if self.log is not None and resume:
-                self.resumed = self._load()
-        except BaseException:
-            self.close()
-            raise
-        self.recorded = self.resumed
-        self._keepers: list[tuple[str, Bot]] = []
+        self._open_log(out, resume, force)
 
     # Whether the record being written holds this arena's header (a compact record only).
     _has_header = False

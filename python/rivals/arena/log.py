@@ -577,8 +577,28 @@ class LogSession:
     their release by ``close`` or at the end of a ``with`` block."""
 
     log: ReplayLog | None
+    resumed: int  # the games the log held when it was opened to resume
+    recorded: int  # the games the log holds now
     _keepers: list[tuple[str, Bot]]
     _guard: UseGuard
+
+    def _open_log(self, out: str | os.PathLike[str] | None, resume: bool, force: bool) -> None:
+        """Opens the log at ``out`` (no log without one) and, to ``resume``, loads the games it
+        holds; what was opened is released if that fails."""
+        self.log = ReplayLog(out, resume=resume, force=force) if out is not None else None
+        self._keepers = []
+        self.resumed = 0
+        try:
+            if self.log is not None and resume:
+                self.resumed = self._load()
+        except BaseException:
+            self.close()
+            raise
+        self.recorded = self.resumed
+
+    def _load(self) -> int:
+        """Checks and counts the games of a log opened to resume; returns how many."""
+        raise NotImplementedError
 
     def __enter__(self: SessionT) -> SessionT:
         return self
