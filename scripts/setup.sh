@@ -39,13 +39,14 @@ building() {
   echo "rivals: $1" >&2
   began=$SECONDS
   (
-    # Stopped, it stops its sleep too: nothing of it outlives the build.
-    trap 'kill "$pause" 2>/dev/null; exit 0' TERM
+    # Stopped, it stops its sleep too: nothing of it outlives the build. The job table knows the
+    # sleep from the moment it is forked (a variable set after the fork could still be unset when
+    # the signal comes), and the sleep holds none of the caller's pipes open should it outlive us.
+    trap 'kill $(jobs -p) 2>/dev/null; exit 0' TERM
     minutes=0
     while :; do
-      sleep 60 &
-      pause=$!
-      wait "$pause"
+      sleep 60 </dev/null >/dev/null 2>&1 &
+      wait $!
       minutes=$((minutes + 1))
       echo "rivals: still building ($minutes min)" >&2
     done
