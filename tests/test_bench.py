@@ -387,3 +387,24 @@ def test_the_benchmarks_page_is_what_the_command_wrote() -> None:
         assert sum(line.startswith(start) for line in lines) == 1, start
     titles = [line for line in lines if line.startswith("## ")]
     assert titles and all(title.endswith(" mode)") for title in titles), titles
+
+
+def test_threads_rows_cover_every_game_and_every_threaded_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert bench.main(["threads"], quick=True, tiny=True) == 0
+    rows = table_rows(buffer.getvalue())
+    places = ["random playouts", "arena of small searches", "VectorEnv(256)"]
+    places.append("root-parallel search")
+    for name in rivals.games():
+        for place in places:
+            matching = [label for label in rows if label.startswith(f"{name}: {place}, ")]
+            assert len(matching) == 1, (name, place, list(rows))
+            _ours, baseline, _ratio, clock, target = rows[matching[0]]
+            # Scaling is a wall-clock figure: by CPU time two threads never look faster.
+            assert clock == "wall" and says_whether_met(target, baseline), (name, place, target)
+            assert target.startswith("≥ "), target
+    assert len(rows) == len(places) * len(rivals.games())

@@ -1,5 +1,6 @@
 """Benchmarks, printed by ``rivals bench GAME``: one module per game (the ``bench`` part of its box,
-``rivals.boxes.<game>.bench``), each returning table rows; ``scale`` and ``learning`` here.
+``rivals.boxes.<game>.bench``), each returning table rows; ``scale``, ``learning`` and ``threads``
+here.
 
 Every compared figure is measured side by side in the same run, alternating A and B over several
 rounds, and reported as medians and a ratio. bench/README.md explains each row.
@@ -25,10 +26,14 @@ __all__ = ["games", "main"]
 # Name -> module with ``TITLE`` and ``run(sizes, log) -> (rows, notes)``: each game's ``bench``
 # part, so a game's benchmarks need only their module, and two tables that are not games:
 # VectorEnv and search figures over every game (rivals bench scale); VectorEnv encodings, bots
-# inside step() and playouts (rivals bench learning).
+# inside step() and playouts (rivals bench learning); two threads against one wherever the engine
+# uses threads (rivals bench threads).
 _GAMES: dict[str, ModuleType] = {
     **{name: module for name in boxes.names() if (module := boxes.part(name, "bench"))},
-    **{name: importlib.import_module(f"{__name__}.{name}") for name in ("learning", "scale")},
+    **{
+        name: importlib.import_module(f"{__name__}.{name}")
+        for name in ("learning", "scale", "threads")
+    },
 }
 
 

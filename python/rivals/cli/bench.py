@@ -29,8 +29,9 @@ def add_parser(commands: Any) -> None:
         "games",
         nargs="*",
         metavar="GAME",
-        help="games, scale (VectorEnv and search over every game) or learning (VectorEnv's "
-        "encodings, bots inside step() and playouts); default: every game",
+        help="games, scale (VectorEnv and search over every game), learning (VectorEnv's "
+        "encodings, bots inside step() and playouts) or threads (two threads against one); "
+        "default: every game",
     )
     bench.add_argument("--quick", action="store_true", help="a short run")
     bench.add_argument(
