@@ -29,6 +29,7 @@
 #include "rivals/bots/tree_search.h"
 #include "rivals/core/game_concept.h"
 #include "rivals/core/playout.h"
+#include "rivals/core/threads.h"
 
 namespace rivals {
 
@@ -142,8 +143,9 @@ class IsmctsBot {
     std::int32_t at = 0;  // the node the simulation has reached
   };
 
-  // What one thread grows: a tree per seat, or one for all (seat_trees).
-  struct Search {
+  // What one thread grows: a tree per seat, or one for all (seat_trees). Kept apart in memory,
+  // as each is written on every simulation.
+  struct alignas(kCacheLine) Search {
     std::vector<Tree> trees;
     Player root_seat = 0;
     MoveAverages averages;  // with mast_epsilon: this search's

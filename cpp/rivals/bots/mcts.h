@@ -274,7 +274,8 @@ class MctsBot {
     double value = 0;        // sum of the mover's returns
   };
 
-  struct Tree {
+  // Each thread grows one; kept apart in memory, as each is written on every simulation.
+  struct alignas(kCacheLine) Tree {
     std::vector<Node> nodes;
     std::vector<std::int32_t> path;
     std::vector<std::uint64_t> keys;  // of the positions on the path (repetition_draw)

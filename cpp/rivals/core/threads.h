@@ -71,6 +71,13 @@ class Guarded {
   T value_{};
 };
 
+// Data that different threads write often starts a cache line apart: two threads writing into
+// one line take turns owning it and run at a fraction of their speed (false sharing), as two
+// search trees did whose random generators sat beside each other in one vector.
+// (std::hardware_destructive_interference_size would do, but GCC warns that it may differ
+// between the compilations that share a type.)
+inline constexpr std::size_t kCacheLine = 64;
+
 // The most threads one call may ask for (`threads=` of batches, vectorised environments and
 // searches). Far above any core count the engine is tuned for, low enough that a typo cannot ask
 // the system for thousands of stacks.
