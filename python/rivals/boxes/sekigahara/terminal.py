@@ -191,10 +191,7 @@ def _centre(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]]) -> Group
 
 
 def render(
-    state: State,
-    names: Sequence[str] | None = None,
-    player: int | None = None,
-    compact: bool = False,
+    state: State, names: Sequence[str] | None, player: int | None, compact: bool = False
 ) -> RenderableType:
     """Ishida's camp, the central cards, Tokugawa's camp; every card by name and strength, with
     its ability. ``compact`` leaves out the key to the columns and the camps' abilities."""
