@@ -79,14 +79,20 @@ def _status(snapshot: dict[str, Any], names: Sequence[str] | None) -> Text:
         return Text("final position", style="bold")
     if to_move == CHANCE:
         return Text(f"revealing a card ({snapshot['reveals_pending']} to come)", style="italic")
+    return Text.assemble(_who(to_move, names), f" to move: {asked(snapshot)}")
+
+
+def asked(snapshot: dict[str, Any]) -> str:
+    """What the seat to move is to do, in words: its actions left, or the choice a card gives it
+    (the board's status line in the terminal and in the picture)."""
     left = int(snapshot["actions_left"])
-    doing = {
+    phase = str(snapshot["phase"])
+    return {
         "action": f"{left} action{'' if left == 1 else 's'} left",
         "order": "choose which locked card to take first",
         "blank": "choose a card to blank (Hosokawa)",
         "swap": "choose the card to swap with Kobayakawa",
     }.get(phase, phase)
-    return Text.assemble(_who(to_move, names), f" to move: {doing}")
 
 
 def _tokens(count: int, seat: int, empty: int = 0) -> Text:
