@@ -28,7 +28,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 import rivals
-from rivals import arena, stats
+from rivals import _ray, arena, stats
 from rivals import tournament as tournaments
 from rivals._core import MAX_THREADS, Game
 from rivals.cli._common import (
@@ -379,15 +379,7 @@ def add_parser(commands: Any) -> None:
     arena_cmd.add_argument(
         "--force", action="store_true", help="replace a non-empty --out instead of refusing it"
     )
-    arena_cmd.add_argument(
-        "--backend",
-        choices=["local", "ray"],
-        default="local",
-        help="local threads (default) or a Ray cluster (pip install ray)",
-    )
-    arena_cmd.add_argument(
-        "--ray-address", default=None, help="a Ray cluster's address (default: start Ray here)"
-    )
+    _ray.add_options(arena_cmd, "the games")
     arena_cmd.add_argument(
         "--unpaired",
         action="store_true",

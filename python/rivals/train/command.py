@@ -19,7 +19,7 @@ from rich.progress import (
 )
 
 import rivals
-from rivals import train
+from rivals import _ray, train
 
 
 def add_parser(commands: Any, handler: Any, seed: Any, integer: Any, game_params: Any) -> None:
@@ -105,15 +105,7 @@ def add_parser(commands: Any, handler: Any, seed: Any, integer: Any, game_params
         default=os.cpu_count() or 1,
         help="self-play threads (default: every core); with --backend ray, each task's",
     )
-    sub.add_argument(
-        "--backend",
-        choices=["local", "ray"],
-        default="local",
-        help="self-play on local threads (default) or as Ray tasks (pip install 'rivals[ray]')",
-    )
-    sub.add_argument(
-        "--ray-address", default=None, help="a Ray cluster's address (default: start Ray here)"
-    )
+    _ray.add_options(sub, "self-play")
     sub.set_defaults(handler=handler)
 
 
