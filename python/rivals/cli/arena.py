@@ -15,8 +15,6 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
     Progress,
     ProgressColumn,
     Task,
@@ -41,6 +39,7 @@ from rivals.cli._common import (
     parse_assignments,
     parse_bots,
     print_table,
+    progress_bars,
 )
 from rivals.render import params_text
 
@@ -170,19 +169,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
 
 def _games_progress(*extra: ProgressColumn) -> Progress:
     """A bar of games played on stderr, shown at a terminal only and gone when it ends."""
-    errors = Console(stderr=True)
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        *extra,
-        console=errors,
-        transient=True,
-        disable=not errors.is_terminal,
-    )
+    return progress_bars(TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn(), *extra)
 
 
 @contextlib.contextmanager

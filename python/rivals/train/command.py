@@ -9,17 +9,11 @@ import time
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 import rivals
 from rivals import _ray, train
+from rivals.cli._common import progress_bars
 
 # The options that set a number of the run's Settings (the setting named as the option, with
 # underscores): an integer's bounds (None: a float, which Settings checks) and the help.
@@ -150,19 +144,12 @@ class _Bars(train.Progress):
     def __init__(self, console: Console, generations: int) -> None:
         self.console = console
         self.generations = generations
-        errors = Console(stderr=True)
-        self.bars = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
+        self.bars = progress_bars(
             TextColumn("{task.fields[unit]}"),
             TextColumn("{task.fields[rate]}"),
             TextColumn("{task.fields[loss]}"),
             TimeElapsedColumn(),
             TimeRemainingColumn(),
-            console=errors,
-            transient=True,
-            disable=not errors.is_terminal,
         )
         self.task: Any = None
         self.started = 0.0
