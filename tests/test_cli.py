@@ -20,7 +20,7 @@ from rivals import cli, render, replay, rulebook, stats, viewer
 from rivals import tournament as tournaments
 from rivals.play import reveals
 from rivals.render import svg
-from tests.random_play import random_action
+from tests.random_play import random_action, random_arena
 
 Capture = pytest.CaptureFixture[str]
 
@@ -779,13 +779,7 @@ def test_replay_boards(capsys: Capture, saved_game: tuple[Path, rivals.State]) -
 
 
 def test_replay_jsonl_index(capsys: Capture, tmp_path: Path) -> None:
-    path = tmp_path / "games.jsonl"
-    assert (
-        cli.main(
-            ["arena", "rosenkoenig", "--bots", "random,random", "--games", "3", "--out", str(path)]
-        )
-        == 0
-    )
+    path = random_arena(tmp_path / "games.jsonl", "rosenkoenig", 3)
     capsys.readouterr()
     third = replay.loads(path.read_text(encoding="utf-8").splitlines()[2])
     status, out, _ = run(capsys, "replay", str(path), "--index", "2")
