@@ -35,6 +35,21 @@ namespace nb = nanobind;
 using namespace nb::literals;
 
 namespace rivals::bindings {
+namespace {
+
+// What `search` gives from the bot and the state, with the GIL released: the bot to this call
+// alone, the state only read (other threads may read it meanwhile). `call` and `state_call` name
+// the call to another thread that tries to use either.
+template <class Search>
+auto without_gil(PyBot& bot, const PyState& state, const char* call, const char* state_call,
+                 Search search) {
+  const auto using_bot = bot.using_it(call);
+  const auto reading = state.reading(state_call);
+  nb::gil_scoped_release release;
+  return search(*bot.impl, *state.impl);
+}
+
+}  // namespace
 
 void bind_bot(nb::module_& m) {
   nb::class_<PyBot>(m, "Bot", "A bot built into the engine. Make one with rivals.bots.make().")
@@ -59,13 +74,9 @@ void bind_bot(nb::module_& m) {
       .def(
           "analyse",
           [](PyBot& b, const PyState& s) {
-            const auto using_bot = b.using_it("analyse");
-            const auto reading = s.reading("bot.analyse");
-            Json analysis;
-            {
-              nb::gil_scoped_release release;
-              analysis = b.impl->analyse(*s.impl);
-            }
+            const Json analysis =
+                without_gil(b, s, "analyse", "bot.analyse",
+                            [](AnyBot& bot, const AnyState& state) { return bot.analyse(state); });
             return nb::cast<AnyDict>(to_python(analysis));
           },
           "state"_a,
@@ -76,10 +87,8 @@ void bind_bot(nb::module_& m) {
       .def(
           "step",
           [](PyBot& b, const PyState& s) {
-            const auto using_bot = b.using_it("step");
-            const auto reading = s.reading("bot.step");
-            nb::gil_scoped_release release;
-            return b.impl->step(*s.impl);
+            return without_gil(b, s, "step", "bot.step",
+                               [](AnyBot& bot, const AnyState& state) { return bot.step(state); });
           },
           "state"_a,
           "An action legal in `state` for the player to move (the GIL is released). Ctrl-C stops "

@@ -14,8 +14,8 @@ import pytest
 from playwright.sync_api import Browser, Dialog, Page, sync_playwright
 
 import rivals
-from rivals import cli
 from rivals import replay as replays
+from tests.random_play import random_arena
 from tests.test_viewer import chromium
 from tests.web_client import live_server
 
@@ -292,13 +292,7 @@ def test_a_replay_opens_in_the_review_and_its_positions_are_analysed(
 
 
 def test_a_running_arena_is_watched_from_the_lobby(browser: Browser, tmp_path: Path) -> None:
-    out = tmp_path / "arena.jsonl"
-    assert (
-        cli.main(
-            ["arena", "sekigahara", "--bots", "random,random", "--games", "6", "--out", str(out)]
-        )
-        == 0
-    )
+    out = random_arena(tmp_path / "arena.jsonl", "sekigahara", 6)
     with live_server(watch=[out]) as address:
         page = page_of(browser, 1024, 768)
         page.goto(f"{address}/")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 from typing import Any
 
@@ -19,3 +20,17 @@ def start(address: str | None, what: str) -> tuple[Any, int]:
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     return ray, int(ray.cluster_resources().get("CPU", 1))
+
+
+def add_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--backend local|ray`` and ``--ray-address``, the same in every command whose ``what``
+    (games, self-play) Ray can run."""
+    parser.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help=f"{what} on local threads (default) or as Ray tasks (pip install 'rivals[ray]')",
+    )
+    parser.add_argument(
+        "--ray-address", default=None, help="a Ray cluster's address (default: start Ray here)"
+    )

@@ -1,4 +1,5 @@
-"""Rules tests for Rheinländer, from docs/rules/rheinlaender.md and the rule text.
+"""Rules tests for Rheinländer, from docs/rules/rheinlaender.md and the rule text. One module on
+purpose, long as the rules are: it is read beside the rules page, rule by rule.
 
 Every test takes the ``make`` fixture (tests/conftest.py) and so runs on the
 pure-Python reference and on the engine. Positions are built by applying actions; the landmark

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <unordered_set>
+#include <utility>
 
 namespace rivals {
 namespace {
@@ -529,20 +530,15 @@ const Json::Array& Json::as_array() const {
   return std::get<Array>(value_);
 }
 
-Json::Array& Json::as_array() {
-  if (!is_array()) type_error(*this, "an array");
-  return std::get<Array>(value_);
-}
+// The mutable accessors check as the const ones do; the const_cast is sound, *this being mutable.
+Json::Array& Json::as_array() { return const_cast<Array&>(std::as_const(*this).as_array()); }
 
 const Json::Object& Json::as_object() const {
   if (!is_object()) type_error(*this, "an object");
   return std::get<Object>(value_);
 }
 
-Json::Object& Json::as_object() {
-  if (!is_object()) type_error(*this, "an object");
-  return std::get<Object>(value_);
-}
+Json::Object& Json::as_object() { return const_cast<Object&>(std::as_const(*this).as_object()); }
 
 const Json* Json::find(std::string_view key) const {
   for (const auto& [name, value] : as_object())

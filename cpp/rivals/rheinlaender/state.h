@@ -42,7 +42,7 @@ struct Setup {
   int num_actions = 0;
 };
 
-class State {
+class State : public ToMove<State> {
  public:
   // Five cards on any space each, plus a bastion on any space (discards come only instead of
   // card plays).
@@ -50,10 +50,6 @@ class State {
   static constexpr int kMaxChanceOutcomes = kMaxNumber + 1;
 
   explicit State(const Setup& setup);
-
-  Player current_player() const { return to_move_; }
-  bool is_chance_node() const { return to_move_ == kChancePlayer; }
-  bool is_terminal() const { return to_move_ == kTerminalPlayer; }
 
   int legal_actions(Action* out) const;
   int chance_outcomes(ChanceOutcome* out) const;
@@ -147,6 +143,7 @@ class State {
   std::int8_t laid_ = 0;  // landmark chips laid so far
   Phase phase_ = Phase::kLandmarks;
   EndReason end_reason_ = EndReason::kNone;
+  friend class ToMove<State>;  // reads to_move_
   std::int8_t to_move_ = kChancePlayer;
   std::int8_t receiving_ = -1;
   std::int8_t archbishop_ = -1;

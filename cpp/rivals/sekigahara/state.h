@@ -50,17 +50,13 @@ struct Setup {
 
 using Influence = std::array<std::array<std::int8_t, kNumCards + 1>, 2>;  // [seat][card id]
 
-class State {
+class State : public ToMove<State> {
  public:
   // An action phase offers at most end + 3 places + 6 moves; a reveal at most 9 cards.
   static constexpr int kMaxLegalActions = 10;
   static constexpr int kMaxChanceOutcomes = kNumCards;
 
   explicit State(const Setup& setup);
-
-  Player current_player() const { return to_move_; }
-  bool is_chance_node() const { return to_move_ == kChancePlayer; }
-  bool is_terminal() const { return to_move_ == kTerminalPlayer; }
 
   int legal_actions(Action* out) const {
     switch (phase_) {
@@ -221,6 +217,7 @@ class State {
   std::array<std::int8_t, 2> supply_{kTokens, kTokens};
   Phase phase_ = Phase::kReveal;
   EndReason end_reason_ = EndReason::kNone;
+  friend class ToMove<State>;  // reads to_move_
   std::int8_t to_move_ = kChancePlayer;
   std::int8_t turn_player_ = 0;
   std::int8_t actions_left_ = 0;

@@ -63,7 +63,7 @@ struct Setup {
 
 using Counts = std::array<std::uint8_t, kMaxValues>;  // supply cards per value id
 
-class State {
+class State : public ToMove<State> {
  public:
   // A builder has at most 13 choices: every position without an estate, or an own Gutshof to
   // upgrade, plus pass. Everything else offers at most 12 (positions, landscape cards).
@@ -71,10 +71,6 @@ class State {
   static constexpr int kMaxChanceOutcomes = kLandscapeCards;
 
   explicit State(const Setup& setup);
-
-  Player current_player() const { return to_move_; }
-  bool is_chance_node() const { return to_move_ == kChancePlayer; }
-  bool is_terminal() const { return to_move_ == kTerminalPlayer; }
 
   int legal_actions(Action* out) const {
     switch (phase_) {
@@ -243,6 +239,7 @@ class State {
   std::uint8_t pool_ = 0;    // action cards still to pick in the draft
   std::uint8_t houses_ = 0;  // bit s: seat s belongs to the rose
   Phase phase_ = Phase::kRing;
+  friend class ToMove<State>;  // reads to_move_
   std::int8_t to_move_ = kChancePlayer;
   std::int8_t ring_size_ = 0;
   std::int8_t round_ = 0;

@@ -8,7 +8,7 @@ import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -71,7 +71,37 @@ def _chunk_cap(keep_histories: bool) -> int:
     return MAX_CHUNK_GAMES_WITH_REPLAYS if keep_histories else MAX_CHUNK_GAMES
 
 
-class Backend(Protocol):
+@dataclass(frozen=True)
+class _Games:
+    """What a backend plays, but for which games: ``Backend.run``'s other arguments."""
+
+    bots: list[BotSpec]
+    seed: int
+    keep_histories: bool
+    chance_group: int
+    records: bool
+
+    def play(self, game: Game, first_game: int, count: int, threads: int) -> dict[str, Any]:
+        """``play_match`` of ``count`` games from ``first_game`` on ``threads`` threads, with
+        their histories or their record lines when asked for."""
+        return dict(
+            game.play_match(
+                self.bots,
+                count,
+                self.seed,
+                first_game,
+                threads,
+                self.keep_histories and not self.records,
+                self.chance_group,
+                records=self.keep_histories and self.records,
+            )
+        )
+
+
+class Backend:
+    """Where an arena's games are played: ``LocalBackend`` or ``RayBackend``, each giving its
+    ``name``, its ``workers`` and its way of playing the chunks (``_chunks``)."""
+
     name: str
     workers: int
 
@@ -89,10 +119,16 @@ class Backend(Protocol):
         """The chunks in game order; games ``i`` and ``j`` with ``i // chance_group == j //
         chance_group`` share their chance outcomes (``play_match``). ``records`` gives each
         chunk's record lines rather than its histories (with ``keep_histories``)."""
-        ...
+        games = _Games(list(bots), seed, keep_histories, chance_group, records)
+        return self._chunks(game, games, first_game, num_games)
+
+    def _chunks(
+        self, game: Game, games: _Games, first_game: int, num_games: int
+    ) -> Iterator[Chunk]:
+        raise NotImplementedError
 
 
-class LocalBackend:
+class LocalBackend(Backend):
     """``play_match`` on this machine's threads, in chunks sized to about CHUNK_SECONDS."""
 
     name = "local"
@@ -102,32 +138,15 @@ class LocalBackend:
             _check_int("threads", threads, 1, MAX_THREADS)
         self.workers = threads or os.cpu_count() or 1
 
-    def run(
-        self,
-        game: Game,
-        bots: Sequence[BotSpec],
-        seed: int,
-        first_game: int,
-        num_games: int,
-        keep_histories: bool,
-        chance_group: int = 1,
-        records: bool = False,
+    def _chunks(
+        self, game: Game, games: _Games, first_game: int, num_games: int
     ) -> Iterator[Chunk]:
         done = 0
-        cap = _chunk_cap(keep_histories)
+        cap = _chunk_cap(games.keep_histories)
         size = min(self.workers, num_games, cap)
         while done < num_games:
             began = time.perf_counter()
-            result = game.play_match(
-                list(bots),
-                size,
-                seed,
-                first_game + done,
-                self.workers,
-                keep_histories and not records,
-                chance_group,
-                records=keep_histories and records,
-            )
+            result = games.play(game, first_game + done, size, self.workers)
             yield _chunk(first_game + done, result)
             done += size
             seconds = time.perf_counter() - began
@@ -136,33 +155,13 @@ class LocalBackend:
 
 
 def _play_remote(
-    name: str,
-    params: dict[str, Any],
-    bots: list[BotSpec],
-    seed: int,
-    first_game: int,
-    count: int,
-    threads: int,
-    keep_histories: bool,
-    chance_group: int,
-    records: bool,
+    name: str, params: dict[str, Any], games: _Games, first_game: int, count: int, threads: int
 ) -> dict[str, Any]:
-    game = make_game(name, params)
-    return dict(
-        game.play_match(
-            bots,
-            count,
-            seed,
-            first_game,
-            threads,
-            keep_histories and not records,
-            chance_group,
-            records=keep_histories and records,
-        )
-    )
+    """A Ray task's chunk: the game made again from its name and parameters on the worker."""
+    return games.play(make_game(name, params), first_game, count, threads)
 
 
-class RayBackend:
+class RayBackend(Backend):
     """Chunks as Ray tasks, on a cluster (``address``) or on a local Ray instance.
 
     Every node needs ``rivals`` installed. Tasks run ``play_match`` on ``threads_per_task``
@@ -181,20 +180,12 @@ class RayBackend:
         self.chunk_games = chunk_games
         self._task = ray.remote(num_cpus=self.threads_per_task)(_play_remote)
 
-    def run(
-        self,
-        game: Game,
-        bots: Sequence[BotSpec],
-        seed: int,
-        first_game: int,
-        num_games: int,
-        keep_histories: bool,
-        chance_group: int = 1,
-        records: bool = False,
+    def _chunks(
+        self, game: Game, games: _Games, first_game: int, num_games: int
     ) -> Iterator[Chunk]:
         ray = self._ray
         size = self.chunk_games or math.ceil(num_games / (8 * self.workers))
-        size = max(1, min(size, _chunk_cap(keep_histories)))
+        size = max(1, min(size, _chunk_cap(games.keep_histories)))
         end = first_game + num_games
         starts = iter(range(first_game, end, size))  # lazy: a billion games are many chunks
         pending: dict[Any, int] = {}
@@ -204,17 +195,9 @@ class RayBackend:
                 first = next(starts, None)
                 if first is None:
                     break
+                count = min(size, end - first)
                 ref = self._task.remote(
-                    game.name,
-                    game.params,
-                    list(bots),
-                    seed,
-                    first,
-                    min(size, end - first),
-                    self.threads_per_task,
-                    keep_histories,
-                    chance_group,
-                    records,
+                    game.name, game.params, games, first, count, self.threads_per_task
                 )
                 pending[ref] = first
             while start not in finished:

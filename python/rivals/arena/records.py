@@ -22,7 +22,7 @@ from rivals._core import MAX_THREADS, Game, State
 from rivals.arena.backends import Chunk
 from rivals.arena.forms import GAME_START, HEADER_START, RECORD_FORMAT, is_record
 from rivals.arena.lineups import Lineup
-from rivals.arena.log import CorruptLog, LogLine, read_log
+from rivals.arena.log_lines import CorruptLog, LogLine, read_log
 from rivals.arena.standings import Standings
 
 RECORD_VERSION = 1

@@ -12,24 +12,30 @@ from rivals._core import Game, State
 from ._common import positive
 
 
-def python_loop(game: Game, seconds: float, seed: int) -> float:
-    """Plies/s of random games driven from Python through the bindings (CPU time).
-
-    The same loop as bench/pyspiel_loop.py, so the two compare the Python-facing layers: chance
-    nodes go through legal_actions() like decisions, and the clock is read once per game.
-    """
+def random_games(new_state: Callable[[], Any], seconds: float, seed: int) -> tuple[int, int, float]:
+    """Random games from ``new_state()`` until ``seconds`` of CPU time have passed: (plies, games,
+    CPU seconds). Chance nodes go through legal_actions() like decisions, and the clock is read
+    once per game, so it costs nothing per ply. OpenSpiel's side of the comparison
+    (_pyspiel_loop.py) runs this loop too, so the two compare the Python-facing layers alone."""
     rng = random.Random(seed)
     choice = rng.choice
-    plies = 0
+    plies = games = 0
     start = time.process_time()
     while True:
-        state = game.new_initial_state()
+        state = new_state()
         while not state.is_terminal():
             state.apply_action(choice(state.legal_actions()))
             plies += 1
+        games += 1
         elapsed = time.process_time() - start
         if elapsed >= seconds:
-            return plies / positive(elapsed)
+            return plies, games, elapsed
+
+
+def python_loop(game: Game, seconds: float, seed: int) -> float:
+    """Plies/s of random games driven from Python through the bindings (CPU time)."""
+    plies, _, elapsed = random_games(game.new_initial_state, seconds, seed)
+    return plies / positive(elapsed)
 
 
 def replay_like_playouts(reference_game: Any, histories: Sequence[Sequence[int]]) -> int:

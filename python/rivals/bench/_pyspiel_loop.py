@@ -2,8 +2,9 @@
 
 Run by ``rivals bench`` as a script in a subprocess of the same interpreter, when open-spiel is
 installed there (it is an optional extra of rivals), so that importing pyspiel stays out of the
-measuring process. The loop is the same as ``python_loop`` in python/rivals/bench/_loops.py: legal
-actions, a choice by ``random.Random``, apply; chance nodes go through legal_actions() too.
+measuring process. The loop is ``random_games`` of python/rivals/bench/_loops.py, the one
+``python_loop`` times on rivals: legal actions, a choice by ``random.Random``, apply; chance nodes
+go through legal_actions() too.
 Prints one JSON line: {"plies_per_s": ..., "plies": ..., "games": ..., "cpu_s": ...}.
 """
 
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
-import time
 
 import pyspiel  # type: ignore[import-not-found]
+
+from rivals.bench._loops import random_games
 
 
 def main() -> None:
@@ -25,21 +26,7 @@ def main() -> None:
     args = parser.parse_args()
 
     game = pyspiel.load_game(args.game)
-    rng = random.Random(args.seed)
-    choice = rng.choice
-    plies = 0
-    games = 0
-    # The clock is read once per game, so it costs nothing per ply.
-    start = time.process_time()
-    while True:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            state.apply_action(choice(state.legal_actions()))
-            plies += 1
-        games += 1
-        elapsed = time.process_time() - start
-        if elapsed >= args.seconds:
-            break
+    plies, games, elapsed = random_games(game.new_initial_state, args.seconds, args.seed)
     print(
         json.dumps(
             {"plies_per_s": plies / elapsed, "plies": plies, "games": games, "cpu_s": elapsed}

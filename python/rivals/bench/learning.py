@@ -266,39 +266,41 @@ def evaluation_cost(game: Game, evaluation: str, count: int) -> Callable[[], flo
 def network_rows(sizes: Sizes, log: Log) -> list[Row]:
     """Rows 6 and 7: what a network costs against the hand-written evaluation it replaces."""
     count = {"full": 200_000, "quick": 50_000}.get(sizes.mode, 2_000)
+    searched = {"full": 8, "quick": 4}.get(sizes.mode, 1)
+    # Per row: what its log line compares, its label, how it measures an evaluation in a game, and
+    # whether more is better (a rate) or worse (a cost).
+    measures: list[tuple[str, str, str, Callable[[Game, str], Callable[[], float]], bool]] = [
+        (
+            "6",
+            "a network's evaluation",
+            "ns per evaluation",
+            lambda game, evaluation: evaluation_cost(game, evaluation, count),
+            False,
+        ),
+        (
+            "7",
+            "mcts simulations valuing leaves by the network",
+            "mcts simulations/s at rollout_depth 0",
+            lambda game, evaluation: search_rate(game, evaluation, _decisions(game, searched)),
+            True,
+        ),
+    ]
     rows: list[Row] = []
-    for name in game_names():
-        game = rivals.make(name)
-        default = game.info.evaluations[0]
-        log(f"{name}: a network's evaluation vs {default!r}")
-        pair = alternate(
-            evaluation_cost(game, "net", count), evaluation_cost(game, default, count), sizes.rounds
-        )
-        rows.append(
-            Row.of_pair(
-                "6",
-                f"{name}: ns per evaluation, net / {default}",
-                pair,
-                "cpu",
-                higher_is_better=False,
+    for number, compared, label, measure, higher_is_better in measures:
+        for name in game_names():
+            game = rivals.make(name)
+            default = game.info.evaluations[0]
+            log(f"{name}: {compared} vs {default!r}")
+            pair = alternate(measure(game, "net"), measure(game, default), sizes.rounds)
+            rows.append(
+                Row.of_pair(
+                    number,
+                    f"{name}: {label}, net / {default}",
+                    pair,
+                    "cpu",
+                    higher_is_better=higher_is_better,
+                )
             )
-        )
-    for name in game_names():
-        game = rivals.make(name)
-        default = game.info.evaluations[0]
-        positions = _decisions(game, {"full": 8, "quick": 4}.get(sizes.mode, 1))
-        log(f"{name}: mcts simulations valuing leaves by the network vs {default!r}")
-        pair = alternate(
-            search_rate(game, "net", positions), search_rate(game, default, positions), sizes.rounds
-        )
-        rows.append(
-            Row.of_pair(
-                "7",
-                f"{name}: mcts simulations/s at rollout_depth 0, net / {default}",
-                pair,
-                "cpu",
-            )
-        )
     return rows
 
 

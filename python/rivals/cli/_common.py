@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 from rich.measure import Measurement
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
 from rich.table import Table
 
 import rivals
@@ -165,6 +166,21 @@ def print_table(console: Console, table: Table) -> None:
         console.print(table, crop=False)
     finally:
         console.width = width
+
+
+def progress_bars(*columns: ProgressColumn) -> Progress:
+    """Bars of work done on stderr, shown at a terminal only and gone when they end: each task's
+    description, bar and count, then ``columns``."""
+    errors = Console(stderr=True)
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        *columns,
+        console=errors,
+        transient=True,
+        disable=not errors.is_terminal,
+    )
 
 
 def write_out(document: str) -> None:

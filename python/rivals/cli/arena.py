@@ -15,8 +15,6 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
     Progress,
     ProgressColumn,
     Task,
@@ -28,7 +26,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 import rivals
-from rivals import arena, stats
+from rivals import _ray, arena, stats
 from rivals import tournament as tournaments
 from rivals._core import MAX_THREADS, Game
 from rivals.cli._common import (
@@ -41,6 +39,7 @@ from rivals.cli._common import (
     parse_assignments,
     parse_bots,
     print_table,
+    progress_bars,
 )
 from rivals.render import params_text
 
@@ -170,19 +169,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
 
 def _games_progress(*extra: ProgressColumn) -> Progress:
     """A bar of games played on stderr, shown at a terminal only and gone when it ends."""
-    errors = Console(stderr=True)
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        *extra,
-        console=errors,
-        transient=True,
-        disable=not errors.is_terminal,
-    )
+    return progress_bars(TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn(), *extra)
 
 
 @contextlib.contextmanager
@@ -379,15 +366,7 @@ def add_parser(commands: Any) -> None:
     arena_cmd.add_argument(
         "--force", action="store_true", help="replace a non-empty --out instead of refusing it"
     )
-    arena_cmd.add_argument(
-        "--backend",
-        choices=["local", "ray"],
-        default="local",
-        help="local threads (default) or a Ray cluster (pip install ray)",
-    )
-    arena_cmd.add_argument(
-        "--ray-address", default=None, help="a Ray cluster's address (default: start Ray here)"
-    )
+    _ray.add_options(arena_cmd, "the games")
     arena_cmd.add_argument(
         "--unpaired",
         action="store_true",

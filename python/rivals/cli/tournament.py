@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 import rivals
-from rivals import arena, files
+from rivals import _ray, arena, files
 from rivals import tournament as tournaments
 from rivals._core import MAX_THREADS, Game
 from rivals.cli._common import (
@@ -261,8 +261,7 @@ def add_parser(commands: Any) -> None:
         action="store_true",
         help="every game its own deals (default: duplicate pairs with the same deals)",
     )
-    tour.add_argument("--backend", choices=["local", "ray"], default="local")
-    tour.add_argument("--ray-address", default=None, help="a Ray cluster's address")
+    _ray.add_options(tour, "the games")
     tour.add_argument(
         "--param",
         action="append",

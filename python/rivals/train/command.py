@@ -9,17 +9,34 @@ import time
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 import rivals
-from rivals import train
+from rivals import _ray, train
+from rivals.cli._common import progress_bars
+
+# The options that set a number of the run's Settings (the setting named as the option, with
+# underscores): an integer's bounds (None: a float, which Settings checks) and the help.
+_NUMBERS: tuple[tuple[str, tuple[int, int] | None, str | None], ...] = (
+    ("--generations", (1, 1000), None),
+    ("--games", (2, 1_000_000), "self-play games per generation (default %(default)s)"),
+    (
+        "--iterations",
+        (1, 10_000_000),
+        "the self-play bot's iterations per move (default %(default)s)",
+    ),
+    ("--random-decisions", (0, 10_000), "decisions played at random at the start of each game"),
+    ("--epochs", (1, 1000), None),
+    ("--batch-size", (1, 1 << 20), None),
+    ("--learning-rate", None, None),
+    ("--weight-decay", None, None),
+    ("--window", (1, 1000), "generations of positions each network learns from"),
+    ("--value-mix", None, "share of the search's value in the target (0: the game's result)"),
+)
+
+
+def _setting(option: str) -> str:
+    return option.removeprefix("--").replace("-", "_")
 
 
 def add_parser(commands: Any, handler: Any, seed: Any, integer: Any, game_params: Any) -> None:
@@ -37,19 +54,9 @@ def add_parser(commands: Any, handler: Any, seed: Any, integer: Any, game_params
     sub.add_argument("--resume", action="store_true", help="continue the run in --out")
     game_params(sub)
     sub.add_argument("--seed", type=seed, default=defaults.seed)
-    sub.add_argument("--generations", type=integer(1, 1000), default=defaults.generations)
-    sub.add_argument(
-        "--games",
-        type=integer(2, 1_000_000),
-        default=defaults.games,
-        help=f"self-play games per generation (default {defaults.games})",
-    )
-    sub.add_argument(
-        "--iterations",
-        type=integer(1, 10_000_000),
-        default=defaults.iterations,
-        help=f"the self-play bot's iterations per move (default {defaults.iterations})",
-    )
+    for option, bounds, text in _NUMBERS:
+        kind = float if bounds is None else integer(*bounds)
+        sub.add_argument(option, type=kind, default=getattr(defaults, _setting(option)), help=text)
     sub.add_argument(
         "--bot", default=defaults.bot, help=f"the self-play bot or preset (default {defaults.bot})"
     )
@@ -68,31 +75,9 @@ def add_parser(commands: Any, handler: Any, seed: Any, integer: Any, game_params
         help="a parameter of the bot once it has a network (repeatable; default rollout_depth=0)",
     )
     sub.add_argument(
-        "--random-decisions",
-        type=integer(0, 10_000),
-        default=defaults.random_decisions,
-        help="decisions played at random at the start of each game",
-    )
-    sub.add_argument(
         "--hidden",
         default=",".join(map(str, defaults.hidden)),
         help="hidden layer widths (default %(default)s)",
-    )
-    sub.add_argument("--epochs", type=integer(1, 1000), default=defaults.epochs)
-    sub.add_argument("--batch-size", type=integer(1, 1 << 20), default=defaults.batch_size)
-    sub.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
-    sub.add_argument("--weight-decay", type=float, default=defaults.weight_decay)
-    sub.add_argument(
-        "--window",
-        type=integer(1, 1000),
-        default=defaults.window,
-        help="generations of positions each network learns from",
-    )
-    sub.add_argument(
-        "--value-mix",
-        type=float,
-        default=defaults.value_mix,
-        help="share of the search's value in the target (0: the game's result)",
     )
     sub.add_argument(
         "--policy",
@@ -105,15 +90,7 @@ def add_parser(commands: Any, handler: Any, seed: Any, integer: Any, game_params
         default=os.cpu_count() or 1,
         help="self-play threads (default: every core); with --backend ray, each task's",
     )
-    sub.add_argument(
-        "--backend",
-        choices=["local", "ray"],
-        default="local",
-        help="self-play on local threads (default) or as Ray tasks (pip install 'rivals[ray]')",
-    )
-    sub.add_argument(
-        "--ray-address", default=None, help="a Ray cluster's address (default: start Ray here)"
-    )
+    _ray.add_options(sub, "self-play")
     sub.set_defaults(handler=handler)
 
 
@@ -131,25 +108,17 @@ def run(
     except ValueError:
         raise ValueError(f"--hidden {args.hidden!r}: expected widths like 64,32") from None
     game = rivals.make(args.game, **game_params)
+    numbers = {_setting(option): getattr(args, _setting(option)) for option, _, _ in _NUMBERS}
     settings = train.Settings(
         game.name,
         game_params=game_params,
         seed=args.seed,
-        generations=args.generations,
-        games=args.games,
-        iterations=args.iterations,
         bot=args.bot,
         bot_params=bot_params,
         net_params=net_params if net_params else train.Settings("").net_params,
-        random_decisions=args.random_decisions,
         hidden=hidden,
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        learning_rate=args.learning_rate,
-        weight_decay=args.weight_decay,
-        window=args.window,
-        value_mix=args.value_mix,
         policy=args.policy,
+        **numbers,
     )
     game.make_bot(*settings.self_play_bot(None))
     # Without JAX the run stops here, before anything is written.
@@ -175,19 +144,12 @@ class _Bars(train.Progress):
     def __init__(self, console: Console, generations: int) -> None:
         self.console = console
         self.generations = generations
-        errors = Console(stderr=True)
-        self.bars = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
+        self.bars = progress_bars(
             TextColumn("{task.fields[unit]}"),
             TextColumn("{task.fields[rate]}"),
             TextColumn("{task.fields[loss]}"),
             TimeElapsedColumn(),
             TimeRemainingColumn(),
-            console=errors,
-            transient=True,
-            disable=not errors.is_terminal,
         )
         self.task: Any = None
         self.started = 0.0

@@ -315,10 +315,7 @@ def bonus_words(bonus: dict[str, Any]) -> str:
 
 
 def render(
-    state: State,
-    names: Sequence[str] | None = None,
-    player: int | None = None,
-    compact: bool = False,
+    state: State, names: Sequence[str] | None, player: int | None, compact: bool = False
 ) -> RenderableType:
     """Both sides' forces by name and values, the battle in progress and the battle list, as
     ``player`` sees them (``None``: everything). ``compact`` leaves out the key, the names of

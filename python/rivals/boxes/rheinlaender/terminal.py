@@ -329,10 +329,7 @@ def _status(snapshot: dict[str, Any], names: Sequence[str] | None) -> Text:
 
 
 def render(
-    state: State,
-    names: Sequence[str] | None = None,
-    player: int | None = None,
-    compact: bool = False,
+    state: State, names: Sequence[str] | None, player: int | None, compact: bool = False
 ) -> RenderableType:
     """The compact map, the domains and the seats as ``player`` sees them (``None``: every
     hand). ``compact`` leaves out the legend and the headings and puts the map last, so that

@@ -157,9 +157,7 @@ def _seats(snapshot: dict[str, Any], num_players: int, names: Sequence[str] | No
     return table
 
 
-def render(
-    state: State, names: Sequence[str] | None = None, player: int | None = None
-) -> RenderableType:
+def render(state: State, names: Sequence[str] | None, player: int | None) -> RenderableType:
     """The board with the crown in brackets, then each seat's hand, heroes and score. Everything
     is public, so every seat's view is the whole table."""
     del player

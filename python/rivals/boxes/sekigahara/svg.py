@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from rivals._core import CHANCE, State
+from rivals.boxes.sekigahara.terminal import asked
 from rivals.render import result_text
 from rivals.render._data import documents
 from rivals.render.svg import HIGHLIGHT, INK, MUTED, PAPER, Move, document, escape, fitted, headline
@@ -118,15 +119,7 @@ def _status(state: State, snapshot: dict[str, Any]) -> str:
     to_move = int(snapshot["current_player"])
     if to_move == CHANCE:
         return "revealing a card"
-    phase = snapshot["phase"]
-    left = int(snapshot["actions_left"])
-    doing = {
-        "action": f"{left} action{'' if left == 1 else 's'} left",
-        "order": "choosing the order of acquisition",
-        "blank": "choosing the card to blank (Hosokawa)",
-        "swap": "choosing the card to swap (Kobayakawa)",
-    }[phase]
-    return f"{SIDES[to_move]} to move: {doing}"
+    return f"{SIDES[to_move]} to move: {asked(snapshot)}"
 
 
 def _tokens(x: float, y: float, seat: int, count: int, css: str) -> str:

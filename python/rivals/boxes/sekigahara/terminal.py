@@ -79,14 +79,20 @@ def _status(snapshot: dict[str, Any], names: Sequence[str] | None) -> Text:
         return Text("final position", style="bold")
     if to_move == CHANCE:
         return Text(f"revealing a card ({snapshot['reveals_pending']} to come)", style="italic")
+    return Text.assemble(_who(to_move, names), f" to move: {asked(snapshot)}")
+
+
+def asked(snapshot: dict[str, Any]) -> str:
+    """What the seat to move is to do, in words: its actions left, or the choice a card gives it
+    (the board's status line in the terminal and in the picture)."""
     left = int(snapshot["actions_left"])
-    doing = {
+    phase = str(snapshot["phase"])
+    return {
         "action": f"{left} action{'' if left == 1 else 's'} left",
         "order": "choose which locked card to take first",
         "blank": "choose a card to blank (Hosokawa)",
         "swap": "choose the card to swap with Kobayakawa",
     }.get(phase, phase)
-    return Text.assemble(_who(to_move, names), f" to move: {doing}")
 
 
 def _tokens(count: int, seat: int, empty: int = 0) -> Text:
@@ -191,10 +197,7 @@ def _centre(snapshot: dict[str, Any], cards: dict[int, dict[str, Any]]) -> Group
 
 
 def render(
-    state: State,
-    names: Sequence[str] | None = None,
-    player: int | None = None,
-    compact: bool = False,
+    state: State, names: Sequence[str] | None, player: int | None, compact: bool = False
 ) -> RenderableType:
     """Ishida's camp, the central cards, Tokugawa's camp; every card by name and strength, with
     its ability. ``compact`` leaves out the key to the columns and the camps' abilities."""

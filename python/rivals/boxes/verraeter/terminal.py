@@ -261,9 +261,7 @@ def _seats(
     return table
 
 
-def render(
-    state: State, names: Sequence[str] | None = None, player: int | None = None
-) -> RenderableType:
+def render(state: State, names: Sequence[str] | None, player: int | None) -> RenderableType:
     """The ring round its legend, the seats, the draft pool and the piles as ``player`` sees
     them (``None``: the whole table)."""
     snapshot = _snapshot(state)
