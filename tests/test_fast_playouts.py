@@ -2,9 +2,11 @@
 
 Rosenkönig runs its random playouts in a loop of its own (``State::random_playout``, without the
 move-by-move hash); a C++ program checks it against the generic loop written out by hand, game by
-game. The hand-tuned single-file playout that ``rivals bench rosenkoenig`` measures the engine
-against must play the same game too: its lengths and results agree with the engine's within
-sampling error, and the check that guards the benchmark does catch a different game.
+game. Rosenkönig and Rheinländer pick a random decision without listing the moves
+(``random_decision``); another program checks that pick against the list's, decision by decision.
+The hand-tuned single-file playout that ``rivals bench rosenkoenig`` measures the engine against
+must play the same game too: its lengths and results agree with the engine's within sampling
+error, and the check that guards the benchmark does catch a different game.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 
 import rivals
 from rivals.bench import _tuned
-from tests.isolated import ROOT, build_cpp_program
+from tests.isolated import ROOT, build_cpp_program, run_engine_check
 
 
 def test_rosenkoenig_own_loop_plays_the_generic_loops_games(tmp_path: Path) -> None:
@@ -30,6 +32,14 @@ def test_rosenkoenig_own_loop_plays_the_generic_loops_games(tmp_path: Path) -> N
     done = subprocess.run([str(program), "20000"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.split() == ["ok", "20000"]
+
+
+def test_random_decision_picks_the_action_the_list_would(tmp_path: Path) -> None:
+    # tests/cpp/random_decisions.cpp: at every decision of random games, the same action and the
+    # same random numbers as legal_actions() and a uniform pick.
+    lines = run_engine_check(tmp_path, "random_decisions", timeout=300)
+    games = [line.split(":")[0] for line in lines]
+    assert games == ["rosenkoenig 2", "rosenkoenig 4", "rheinlaender 3", "rheinlaender 5"]
 
 
 def engine_tally(games: int, seed: int, players: int = 2) -> _tuned.Tally:

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "rivals/core/bits.h"
 #include "rivals/core/data.h"
 
 namespace rivals::rheinlaender {
@@ -73,6 +74,13 @@ class Bits {
     for (int k = 0; k < kWords; ++k)
       if (w_[k]) return 64 * k + std::countr_zero(w_[k]);
     return -1;
+  }
+
+  // The k-th member in ascending order (k counted from 0, k < count()).
+  constexpr int nth(int k) const {
+    int word = 0;
+    for (int c = count_bits(w_[word]); k >= c; c = count_bits(w_[++word])) k -= c;
+    return 64 * word + nth_set_bit(w_[word], k);
   }
 
   // Calls fn(i) for every member in ascending order.

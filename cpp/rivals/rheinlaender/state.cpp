@@ -163,9 +163,35 @@ bool State::can_place() const {
   return count > 0 && buffer[0] < setup_->bastion_base;
 }
 
+// The spaces open to the player to move this turn, whatever the card.
+State::Openings State::openings() const {
+  const Setup& g = *setup_;
+  const Player p = to_move_;
+  Openings open;
+  open.free_land = minus(g.board.land, occupied_ | bastions_);
+  Bits others_near;
+  for (int seat = 0; seat < g.players; ++seat)
+    if (seat != p) others_near |= near_[seat];
+  open.reinforce = minus(open.free_land & near_[p], others_near);
+  if (archbishop_ == p) open.displaceable = minus(occupied_, knights_[p]);
+  return open;
+}
+
+// The spaces where `card` places a knight of the player to move, in action order.
+Bits State::targets(const Openings& open, int card) const {
+  const Board& board = setup_->board;
+  const Bits& lands = board.land_of[card];
+  const Bits free_lands = lands & open.free_land;
+  Bits targets = open.reinforce | free_lands | (lands & open.displaceable);
+  const int river = board.river_of[card];
+  if (river >= 0 && !free_lands.any() && !occupied_.test(river)) targets.set(river);
+  return targets;
+}
+
+bool State::may_place_bastion() const { return bastions_left_[to_move_] > 0 && !bastion_placed_; }
+
 int State::legal_actions(Action* out) const {
   const Setup& g = *setup_;
-  const Board& board = g.board;
   int n = 0;
   switch (phase_) {
     case Phase::kLandmarks:
@@ -185,32 +211,52 @@ int State::legal_actions(Action* out) const {
       break;
   }
   const Player p = to_move_;
-  const Bits free_land = minus(board.land, occupied_ | bastions_);
-  Bits others_near;
-  for (int seat = 0; seat < g.players; ++seat)
-    if (seat != p) others_near |= near_[seat];
-  const Bits reinforce = minus(free_land & near_[p], others_near);
-  const Bits others = minus(occupied_, knights_[p]);
-  const bool archbishop = archbishop_ == p;
+  const Openings open = openings();
   for (std::uint64_t h = hands_[p]; h; h &= h - 1) {
     const int card = std::countr_zero(h);
-    const Bits& lands = board.land_of[card];
-    const Bits free_lands = lands & free_land;
-    Bits targets = reinforce | free_lands;
-    if (archbishop) targets |= lands & others;
-    const int river = board.river_of[card];
-    if (river >= 0 && !free_lands.any() && !occupied_.test(river)) targets.set(river);
-    const Action base = (card - 1) * board.spaces;
-    targets.for_each([&](int s) { out[n++] = base + s; });
+    const Action base = (card - 1) * g.board.spaces;
+    targets(open, card).for_each([&](int s) { out[n++] = base + s; });
   }
   const bool stuck = n == 0;
-  if (bastions_left_[p] > 0 && !bastion_placed_)
-    free_land.for_each([&](int s) { out[n++] = g.bastion_base + s; });
+  if (may_place_bastion()) open.free_land.for_each([&](int s) { out[n++] = g.bastion_base + s; });
   // Discards come last in id order: after the bastions.
   if (stuck)
     for (std::uint64_t h = hands_[p]; h; h &= h - 1)
       out[n++] = g.discard_base + std::countr_zero(h) - 1;
   return n;
+}
+
+// legal_actions() counted instead of written: a turn has up to hundreds of moves (every card on
+// every reinforcement space), and listing them took 40% of a random playout.
+Action State::random_decision(Rng& rng) const {
+  if (phase_ != Phase::kPlay) {
+    Action legal[kMaxLegalActions];
+    return legal[rng.below(static_cast<std::uint32_t>(legal_actions(legal)))];
+  }
+  const Setup& g = *setup_;
+  const std::uint64_t hand = hands_[to_move_];
+  const Openings open = openings();
+  std::array<Bits, kHandSize> by_card;
+  std::array<int, kHandSize> counts{};
+  int plays = 0;
+  int held = 0;
+  for (std::uint64_t h = hand; h; h &= h - 1, ++held) {
+    by_card[held] = targets(open, std::countr_zero(h));
+    counts[held] = by_card[held].count();
+    plays += counts[held];
+  }
+  const int bastions = may_place_bastion() ? open.free_land.count() : 0;
+  const int discards = plays == 0 ? held : 0;
+  int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(plays + bastions + discards)));
+  if (r < plays) {
+    int k = 0;
+    std::uint64_t h = hand;
+    for (; r >= counts[k]; r -= counts[k++]) h &= h - 1;
+    return (std::countr_zero(h) - 1) * g.board.spaces + by_card[k].nth(r);
+  }
+  r -= plays;
+  if (r < bastions) return g.bastion_base + open.free_land.nth(r);
+  return g.discard_base + nth_set_bit(hand, r - bastions) - 1;
 }
 
 std::uint64_t State::placeable_cards() const {

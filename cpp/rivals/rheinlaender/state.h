@@ -52,6 +52,9 @@ class State : public ToMove<State> {
   explicit State(const Setup& setup);
 
   int legal_actions(Action* out) const;
+  // The action a uniform choice among legal_actions() would take with the same `rng` (the same
+  // random number, the same order), without writing the list (core/playout.h).
+  Action random_decision(Rng& rng) const;
   int chance_outcomes(ChanceOutcome* out) const;
   Action sample_chance(Rng& rng) const;
   void apply(Action action);
@@ -102,6 +105,16 @@ class State : public ToMove<State> {
   void final_totals(int* out) const;
 
  private:
+  // What a card may take this turn: free land of its number, reinforcement spaces next to the
+  // mover's knights and no one else's, and, for the archbishop, spaces of other knights.
+  struct Openings {
+    Bits free_land;
+    Bits reinforce;
+    Bits displaceable;
+  };
+  Openings openings() const;
+  Bits targets(const Openings& open, int card) const;
+  bool may_place_bastion() const;
   std::uint64_t sites_touching(const Bits& spaces) const;
   int sites_value(std::uint64_t sites) const;
   Player majority(const Bits& domain, std::uint64_t sites) const;

