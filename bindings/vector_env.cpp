@@ -427,10 +427,10 @@ void bind_vector_env(nb::module_& m) {
             new (self) PyVectorEnv(std::move(resolved), num_envs, to_seed(seed), threads, options);
           },
           "game"_a, "num_envs"_a.none(), "seed"_a.none() = 0, "threads"_a.none() = 1,
-          "obs"_a.none() = "planes", "dtype"_a.none() = "float32", "legal"_a.none() = "mask",
+          "obs"_a.none() = "planes", "dtype"_a.none() = "float32", "legal"_a.none() = "both",
           "opponents"_a.none() = nb::none(),
           nb::sig("def __init__(self, game: Game | str, num_envs: int, seed: int = 0, threads: int "
-                  "= 1, obs: str | None = 'planes', dtype: str = 'float32', legal: str = 'mask', "
+                  "= 1, obs: str | None = 'planes', dtype: str = 'float32', legal: str = 'both', "
                   "opponents: list[str | tuple[str, dict[str, typing.Any]] | None] | None = None) "
                   "-> None"))
       .def_prop_ro("num_envs", &PyVectorEnv::num_envs)

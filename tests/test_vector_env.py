@@ -88,6 +88,44 @@ def test_same_seed_same_games_whatever_the_threads(name: str, params: dict[str, 
     assert not np.array_equal(other["obs"], first["obs"])
 
 
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+def test_default_results_carry_the_legal_indices_beside_the_mask(
+    name: str, params: dict[str, Any]
+) -> None:
+    """Row by row the indices are the mask's nonzero columns, then -1 up to the game's bound; the
+    draw from them that docs/learning.md recommends plays whole games, -1 for finished ones."""
+    game = rivals.make(name, **params)
+    width = game.max_legal_actions
+    env = rivals.VectorEnv(game, 5, seed=11, threads=2)
+    out = env.reset()
+    assert out["legal_actions"].shape == (5, width) and out["legal_actions"].dtype == np.int32
+    assert out["num_legal"].shape == (5,) and out["num_legal"].dtype == np.int32
+    rng = np.random.default_rng(4)
+    rows = np.arange(env.num_envs)
+    finished = 0
+    for _ in range(600):
+        for e in range(env.num_envs):
+            count = int(out["num_legal"][e])
+            assert count == int(out["legal_mask"][e].sum())
+            np.testing.assert_array_equal(
+                out["legal_actions"][e, :count], np.flatnonzero(out["legal_mask"][e])
+            )
+            assert (out["legal_actions"][e, count:] == -1).all()
+            assert count > 0 or out["terminated"][e]
+        actions = out["legal_actions"][
+            rows, (rng.random(env.num_envs) * out["num_legal"]).astype(int)
+        ]
+        assert ((actions == -1) == out["terminated"]).all()
+        out = env.step(actions)
+        finished += int(out["terminated"].sum())
+    assert finished > 0
+    masked = rivals.VectorEnv(game, 2, seed=11, legal="mask").reset()
+    assert "legal_actions" not in masked and "num_legal" not in masked
+    np.testing.assert_array_equal(
+        masked["legal_mask"], rivals.VectorEnv(game, 2, seed=11).reset()["legal_mask"]
+    )
+
+
 def test_illegal_actions_raise_and_change_nothing() -> None:
     env = rivals.VectorEnv("rosenkoenig", 4, seed=1)
     out = env.reset()

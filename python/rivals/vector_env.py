@@ -53,9 +53,13 @@ class VectorEnv:
       [num_envs, F]}`` of ``game.compact_observation_shape`` (docs/rules/<game>.md, "Compact
       observation"); absent with ``obs=None``. Floats are ``dtype`` (float32 or float16). The view
       is the learner's seat to move (at the end of a game, the learner's seat that moved last).
-    - ``legal_mask`` bool ``[num_envs, num_distinct_actions]`` (``legal="mask"`` or ``"both"``);
-      ``legal_actions`` int32 ``[num_envs, game.max_legal_actions]``, the legal actions ascending
-      and then -1, with ``num_legal`` int32 ``[num_envs]`` (``legal="indices"`` or ``"both"``).
+    - ``legal_mask`` bool ``[num_envs, num_distinct_actions]`` (``legal="both"``, the default, or
+      ``"mask"``); ``legal_actions`` int32 ``[num_envs, game.max_legal_actions]``, the legal
+      actions ascending and then -1, with ``num_legal`` int32 ``[num_envs]`` (``legal="both"`` or
+      ``"indices"``). A uniformly random legal action per environment is
+      ``out["legal_actions"][np.arange(num_envs), (rng.random(num_envs) * out["num_legal"])
+      .astype(int)]`` (-1 for a finished environment, whose next action is ignored): a few
+      operations on ``num_envs`` numbers, where a draw from the mask scans every action.
     - ``player`` int32 (the seat to move; -4 at the end), ``rewards`` float32
       ``[num_envs, num_players]`` (a game's returns, on the step that ends it, else 0) and
       ``terminated`` bool.
@@ -88,7 +92,7 @@ class VectorEnv:
         *,
         obs: str | None = "planes",
         dtype: Any = "float32",
-        legal: str = "mask",
+        legal: str = "both",
         opponents: Mapping[int, str | tuple[str, dict[str, Any]]] | None = None,
     ) -> None:
         if obs not in OBSERVATIONS:

@@ -12,6 +12,8 @@
 
 #include <sys/types.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -98,11 +100,11 @@ class WorkerPool {
         std::lock_guard<std::mutex> lock(mutex);
         body = &job;
         count = items;
-        pending = threads - 1;
+        pending.store(threads - 1, std::memory_order_relaxed);
         error = nullptr;
         stop.stop = false;
         stop.parent = detail::thread_context.chain;  // a stop of the caller's own group reaches
-        ++generation;
+        generation.fetch_add(1, std::memory_order_release);
       }
       wake.notify_all();
       std::exception_ptr own_error;
@@ -112,9 +114,14 @@ class WorkerPool {
         own_error = std::current_exception();
         stop.stop = true;
       }
+      // The blocks are of equal size, so the workers usually finish within microseconds of the
+      // caller: it watches for that before it sleeps, which a wake-up through the kernel would
+      // cost more than a small step.
+      spin_until(kCallerSpin, [this] { return pending.load(std::memory_order_acquire) == 0; });
       // The caller's block may end first: it still answers Ctrl-C while the workers run.
       std::unique_lock<std::mutex> lock(mutex);
-      while (!done.wait_for(lock, kInterruptPoll, [this] { return pending == 0; })) {
+      while (!done.wait_for(lock, kInterruptPoll,
+                            [this] { return pending.load(std::memory_order_acquire) == 0; })) {
         if (own_error) continue;
         lock.unlock();
         try {
@@ -134,6 +141,29 @@ class WorkerPool {
       return static_cast<int>(static_cast<long long>(items) * (t + 1) / threads);
     }
 
+    // Whether `ready` became true within `budget`, checked without sleeping; the core goes to any
+    // other thread that waits for it between checks (on a busy machine, the one being waited for).
+    template <class Ready>
+    static bool spin_until(std::chrono::microseconds budget, const Ready& ready) {
+      const auto until = std::chrono::steady_clock::now() + budget;
+      for (;;) {
+        for (int k = 0; k < 64; ++k) {
+          if (ready()) return true;
+          cpu_relax();
+        }
+        if (std::chrono::steady_clock::now() >= until) return false;
+        std::this_thread::yield();
+      }
+    }
+
+    static void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      asm volatile("yield");
+#endif
+    }
+
     void work(int t) {
       detail::thread_context.chain = &stop;
       unsigned long long seen = 0;
@@ -141,10 +171,17 @@ class WorkerPool {
         const std::function<void(int, int)>* job;
         int size;
         {
+          // The next step of a training loop follows within microseconds: a worker that watches
+          // for it a little while answers at once, one that slept waits for the kernel to wake it.
+          const auto next = [&] {
+            return generation.load(std::memory_order_acquire) != seen ||
+                   stopping.load(std::memory_order_relaxed);
+          };
+          spin_until(kWorkerSpin, next);
           std::unique_lock<std::mutex> lock(mutex);
-          wake.wait(lock, [&] { return stopping || generation != seen; });
+          wake.wait(lock, next);
           if (stopping) return;
-          seen = generation;
+          seen = generation.load(std::memory_order_relaxed);
           job = body;
           size = count;
         }
@@ -155,13 +192,23 @@ class WorkerPool {
           failure = std::current_exception();
           stop.stop = true;
         }
-        {
+        if (failure) {
           std::lock_guard<std::mutex> lock(mutex);
-          if (failure && !error) error = failure;
-          if (--pending == 0) done.notify_one();
+          if (!error) error = failure;
+        }
+        // The last one tells a caller that gave up watching and sleeps; under the lock, so the
+        // caller cannot be between its check and its wait.
+        if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+          std::lock_guard<std::mutex> lock(mutex);
+          done.notify_one();
         }
       }
     }
+
+    // How long the caller watches for the workers' end, and a worker for the next job, before
+    // sleeping: a few steps' worth of a small game, a fraction of a core between slow steps.
+    static constexpr std::chrono::microseconds kCallerSpin{2000};
+    static constexpr std::chrono::microseconds kWorkerSpin{200};
 
     const int threads;
     const pid_t process = process_id();
@@ -171,9 +218,9 @@ class WorkerPool {
     std::condition_variable done;
     const std::function<void(int, int)>* body = nullptr;
     int count = 0;
-    int pending = 0;
-    unsigned long long generation = 0;
-    bool stopping = false;
+    std::atomic<int> pending{0};
+    std::atomic<unsigned long long> generation{0};
+    std::atomic<bool> stopping{false};
     std::exception_ptr error;
     detail::StopChain stop;  // the workers' interruption points read it
   };
