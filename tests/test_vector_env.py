@@ -126,6 +126,54 @@ def test_default_results_carry_the_legal_indices_beside_the_mask(
     )
 
 
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+def test_sample_legal_draws_legal_actions_and_leaves_the_games_alone(
+    name: str, params: dict[str, Any]
+) -> None:
+    game = rivals.make(name, **params)
+    env, twin, extra = (rivals.VectorEnv(game, 4, seed=8, threads=threads) for threads in (1, 3, 1))
+    out, _, _ = env.reset(), twin.reset(), extra.reset()
+    finished = 0
+    for _ in range(600):
+        actions = env.sample_legal()
+        assert actions.dtype == np.int32 and actions.shape == (4,)
+        for e, action in enumerate(actions):
+            if out["terminated"][e]:
+                assert action == -1
+            else:
+                assert action in out["legal_actions"][e, : out["num_legal"][e]]
+        # The same streams whatever the threads, and drawing more never changes the games.
+        np.testing.assert_array_equal(twin.sample_legal(), actions)
+        extra.sample_legal(), extra.sample_legal()
+        out = env.step(actions)
+        for other in (twin.step(actions), extra.step(actions)):
+            for key in out:
+                np.testing.assert_array_equal(out[key], other[key])
+        finished += int(out["terminated"].sum())
+    assert finished > 0
+
+
+def test_sample_legal_is_uniform_and_starts_over_with_a_seed() -> None:
+    env = rivals.VectorEnv("rosenkoenig", 64, seed=2)
+    out = env.reset()
+    first = env.sample_legal()
+    draws = np.stack([env.sample_legal() for _ in range(400)])
+    # Each legal action of each environment about 1 / num_legal of the time (5 sigma).
+    counts = out["num_legal"]
+    for e in range(env.num_envs):
+        legal = out["legal_actions"][e, : counts[e]]
+        assert set(draws[:, e]) <= set(legal)
+        p = 1 / counts[e]
+        hits = np.array([(draws[:, e] == action).sum() for action in legal])
+        assert (abs(hits - 400 * p) <= 5 * np.sqrt(400 * p * (1 - p))).all(), (e, hits)
+    assert len({tuple(row) for row in draws}) > 390  # the environments draw apart
+    env.reset(seed=2)
+    np.testing.assert_array_equal(env.sample_legal(), first)
+    env.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.sample_legal()
+
+
 def test_illegal_actions_raise_and_change_nothing() -> None:
     env = rivals.VectorEnv("rosenkoenig", 4, seed=1)
     out = env.reset()
@@ -157,6 +205,8 @@ def test_send_and_recv_match_step() -> None:
         background.send(actions)
         with pytest.raises(ValueError, match="still running"):
             background.step(actions)
+        with pytest.raises(ValueError, match="still running"):
+            background.sample_legal()
         b = background.recv()
         for key in a:
             np.testing.assert_array_equal(a[key], b[key])

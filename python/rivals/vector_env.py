@@ -56,10 +56,9 @@ class VectorEnv:
     - ``legal_mask`` bool ``[num_envs, num_distinct_actions]`` (``legal="both"``, the default, or
       ``"mask"``); ``legal_actions`` int32 ``[num_envs, game.max_legal_actions]``, the legal
       actions ascending and then -1, with ``num_legal`` int32 ``[num_envs]`` (``legal="both"`` or
-      ``"indices"``). A uniformly random legal action per environment is
-      ``out["legal_actions"][np.arange(num_envs), (rng.random(num_envs) * out["num_legal"])
-      .astype(int)]`` (-1 for a finished environment, whose next action is ignored): a few
-      operations on ``num_envs`` numbers, where a draw from the mask scans every action.
+      ``"indices"``). ``sample_legal()`` draws a uniformly random legal action per environment
+      in C++; from the indices in numpy it is a few operations on ``num_envs`` numbers, where a
+      draw from the mask scans every action (docs/learning.md, "Mask, indices or both").
     - ``player`` int32 (the seat to move; -4 at the end), ``rewards`` float32
       ``[num_envs, num_players]`` (a game's returns, on the step that ends it, else 0) and
       ``terminated`` bool.
@@ -148,6 +147,15 @@ class VectorEnv:
     def state(self, env: int) -> _core.State:
         """Environment ``env``'s current game as a full state (rebuilt from its history)."""
         return self._open("state").state(env)
+
+    @one_caller
+    def sample_legal(self) -> npt.NDArray[np.int32]:
+        """One uniformly random legal action per environment, from the last results: int32
+        ``[num_envs]``, -1 where nobody is to move (a finished game, whose next action is ignored),
+        so ``env.step(env.sample_legal())`` always works. Environment ``e`` draws from a stream of
+        its own derived from the seed, apart from its chance and its bots: sampling never changes
+        the games, and ``reset(seed=...)`` starts the stream over. A new array each call."""
+        return self._open("sample_legal").sample_legal()
 
     @one_caller
     def send(self, actions: npt.ArrayLike) -> None:

@@ -90,6 +90,7 @@ class VectorEnv final : public AnyVectorEnv {
         saved_bots_(bots_.empty() ? 0 : static_cast<std::size_t>(num_envs)),
         spare_histories_(static_cast<std::size_t>(num_envs)) {
     rngs_.resize(static_cast<std::size_t>(num_envs));
+    samplers_.resize(static_cast<std::size_t>(num_envs));
     for (int e = 0; e < num_envs; ++e) reseed(e, seed);
     for (Player seat = 0; seat < players_; ++seat)
       if (bots_.empty() || !bots_[0]->plays(seat)) learner_seats_.push_back(seat);
@@ -111,6 +112,15 @@ class VectorEnv final : public AnyVectorEnv {
   }
 
   int num_envs() const override { return static_cast<int>(states_.size()); }
+
+  void sample_legal(std::int32_t* out) override {
+    for (int e = 0; e < num_envs(); ++e) {
+      const int count = legal_count_[e];
+      out[e] = count == 0 ? -1
+                          : legal_[static_cast<std::size_t>(e) * State::kMaxLegalActions +
+                                   samplers_[e].below(static_cast<std::uint32_t>(count))];
+    }
+  }
 
   const std::vector<Action>& history(int env) const override {
     if (env < 0 || env >= num_envs())
@@ -157,6 +167,7 @@ class VectorEnv final : public AnyVectorEnv {
   void reseed(int e, std::uint64_t seed) {
     const std::uint64_t stream = derive_seed(seed, static_cast<std::uint64_t>(e));
     rngs_[e] = Rng(stream);
+    samplers_[e] = Rng(derive_seed(stream, 2));
     if (!bots_.empty()) bots_[e]->reseed(derive_seed(stream, 1));
   }
 
@@ -165,13 +176,15 @@ class VectorEnv final : public AnyVectorEnv {
       throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
                             std::to_string(num_envs));
     // What one environment holds at most: its state, its legal actions, its game's history, and
-    // the rows of the result arrays the caller keeps (observation, legal mask, rewards).
+    // the rows of the result arrays the caller keeps (observation, legal mask and indices,
+    // rewards).
     // The state and the history are held twice: once more for rolling back a failed call.
     const std::size_t per_env =
-        2 * sizeof(State) + 2 * sizeof(Rng) + sizeof(Action) * State::kMaxLegalActions +
+        2 * sizeof(State) + 4 * sizeof(Rng) + sizeof(Action) * State::kMaxLegalActions +
         2 * sizeof(Action) * static_cast<std::size_t>(game.max_game_length()) +
         sizeof(float) * static_cast<std::size_t>(game.observation_size() + game.num_players()) +
-        static_cast<std::size_t>(game.num_distinct_actions());
+        static_cast<std::size_t>(game.num_distinct_actions()) +
+        sizeof(std::int32_t) * static_cast<std::size_t>(game.max_legal_actions() + 1);
     const std::size_t bytes = per_env * static_cast<std::size_t>(num_envs);
     if (bytes > kMaxEnvBytes)
       throw InvalidArgument(game.name() + ": " + std::to_string(num_envs) + " environments need " +
@@ -185,6 +198,7 @@ class VectorEnv final : public AnyVectorEnv {
     State state;
     std::size_t history_length = 0;
     Rng rng{0};
+    Rng sampler{0};
     Player viewer = 0;
     std::uint8_t restart = 0;
     std::uint8_t changed = 0;         // whether this call has begun on the environment
@@ -213,6 +227,7 @@ class VectorEnv final : public AnyVectorEnv {
     saved.state = states_[e];
     saved.history_length = histories_[e].size();
     saved.rng = rngs_[e];
+    saved.sampler = samplers_[e];
     saved.viewer = viewers_[e];
     saved.restart = restart_[e];
     saved.history_spared = 0;
@@ -232,6 +247,7 @@ class VectorEnv final : public AnyVectorEnv {
     if (saved.history_spared) histories_[e].swap(spare_histories_[e]);
     histories_[e].resize(saved.history_length);
     rngs_[e] = saved.rng;
+    samplers_[e] = saved.sampler;
     viewers_[e] = saved.viewer;
     restart_[e] = saved.restart;
     if (!saved_bots_.empty() && saved_bots_[e]) bots_[e] = std::move(saved_bots_[e]);
@@ -347,6 +363,7 @@ class VectorEnv final : public AnyVectorEnv {
   std::vector<State> states_;
   std::vector<std::vector<Action>> histories_;
   std::vector<Rng> rngs_;
+  std::vector<Rng> samplers_;  // sample_legal's
   // The learner's seat to move, or at the end the learner's seat that moved last.
   std::vector<Player> viewers_;
   std::vector<std::uint8_t> restart_;

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 import rivals
 from rivals._core import Game, State, game_names
@@ -28,31 +26,19 @@ def _steps(sizes: Sizes) -> int:
     return {"full": 200, "quick": 60}.get(sizes.mode, 3)
 
 
-def random_legal(out: dict[str, Any], rng: np.random.Generator) -> npt.NDArray[np.int32]:
-    """One uniformly random legal action per environment from the index array a step returns by
-    default (docs/learning.md): a few operations on ``num_envs`` numbers, however many actions the
-    game has. A finished environment (no legal action) gets -1, which its restart ignores."""
-    count = out["num_legal"]
-    picks = (rng.random(len(count)) * count).astype(np.intp)
-    chosen: npt.NDArray[np.int32] = out["legal_actions"][np.arange(len(count)), picks]
-    return chosen
-
-
 def _vector_rate(game: Game, steps: int, threads: int, clock: str) -> Callable[[], float]:
     """Environment steps per second of VectorEnv with its default arguments, random legal actions
-    chosen as docs/learning.md recommends, by the process's CPU time (``clock="cpu"``: against the
-    Python loop) or the wall clock (``"wall"``: threads against one thread, where the CPU time
-    stays the same)."""
+    chosen with ``sample_legal()`` as docs/learning.md recommends, by the process's CPU time
+    (``clock="cpu"``: against the Python loop) or the wall clock (``"wall"``: threads against one
+    thread, where the CPU time stays the same)."""
 
     def run() -> float:
         env = rivals.VectorEnv(game, NUM_ENVS, seed=1, threads=threads)
-        out = env.reset()
-        rng = np.random.default_rng(1)
+        env.reset()
 
         def loop() -> None:
-            nonlocal out
             for _ in range(steps):
-                out = env.step(random_legal(out, rng))
+                env.step(env.sample_legal())
 
         timing = timed(loop)
         env.close()
@@ -158,7 +144,7 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
     notes = [
         f"Rows 1-2: {NUM_ENVS} environments with VectorEnv's default arguments (planes, legal "
         f"mask and legal indices) stepped {steps} times, each action a uniformly random legal "
-        "one drawn from the legal indices (docs/learning.md); the Python loop does the same "
+        "one from sample_legal() (docs/learning.md); the Python loop does the same "
         "work per environment (apply, resolve chance, observation tensor and legal mask for the "
         "player to move, restart finished games) and draws from state.legal_actions(). Row 2 by "
         "the wall clock: it means something on an otherwise idle machine only.",
