@@ -194,6 +194,26 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     env.step(legal)
 
 
+def test_illegal_actions_on_several_threads_name_the_first_and_change_nothing() -> None:
+    """The threads check their own blocks: the error still names the first illegal action, and
+    the blocks that stepped meanwhile are put back, their rows of the results too."""
+    env = rivals.VectorEnv("rosenkoenig", 9, seed=4, threads=3)
+    out = env.reset()
+    legal = env.sample_legal()
+    before = {key: value.copy() for key, value in out.items()}
+    histories = [env.state(e).history() for e in range(9)]
+    for illegal, first in (([7, 4, 8], 4), ([8], 8), ([1, 2], 1)):
+        bad = legal.copy()
+        bad[illegal] = 49  # pass is never legal with a fresh hand
+        with pytest.raises(ValueError, match=f"environment {first}: action 49 is not legal"):
+            env.step(bad)
+        for key, value in before.items():
+            np.testing.assert_array_equal(out[key], value)
+        assert [env.state(e).history() for e in range(9)] == histories
+    env.step(legal)
+    assert all(len(env.state(e).history()) > len(histories[e]) for e in range(9))
+
+
 def test_send_and_recv_match_step() -> None:
     sync = rivals.VectorEnv("rosenkoenig", 16, seed=9)
     background = rivals.VectorEnv("rosenkoenig", 16, seed=9, threads=2)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <memory>
 #include <optional>
@@ -98,17 +99,19 @@ class VectorEnv final : public AnyVectorEnv {
 
   void reset(const VectorBuffers& out, std::optional<std::uint64_t> seed) override {
     check_buffers(out);
-    all_or_nothing(out, [&](int begin, int end) {
-      for (int e = begin; e < end; ++e) {
-        save(e);
-        if (seed) {
-          keep_bots(e);  // before they are reseeded: a roll back puts back the old streams
-          reseed(e, *seed);
-        }
-        restart(e);
-        write(e, out, false);
-      }
-    });
+    all_or_nothing(
+        out, [] {},
+        [&](int begin, int end) {
+          for (int e = begin; e < end; ++e) {
+            save(e);
+            if (seed) {
+              keep_bots(e);  // before they are reseeded: a roll back puts back the old streams
+              reseed(e, *seed);
+            }
+            restart(e);
+            write(e, out, false);
+          }
+        });
   }
 
   int num_envs() const override { return static_cast<int>(states_.size()); }
@@ -131,17 +134,29 @@ class VectorEnv final : public AnyVectorEnv {
   void step(const std::int32_t* actions, const VectorBuffers& out) override {
     if (actions == nullptr) throw InvalidArgument("VectorEnv step: no actions (a null pointer)");
     check_buffers(out);
-    // The legal actions written with the last results are kept, so checking every action
-    // before any environment changes is a binary search each, not a move generation.
-    for (int e = 0; e < num_envs(); ++e) {
-      if (restart_[e]) continue;
-      const Action* legal = legal_.data() + static_cast<std::size_t>(e) * State::kMaxLegalActions;
-      if (!std::binary_search(legal, legal + legal_count_[e], actions[e]))
-        throw InvalidArgument("environment " + std::to_string(e) + ": action " +
-                              std::to_string(actions[e]) + " is not legal for player " +
-                              std::to_string(states_[e].current_player()));
-    }
-    all_or_nothing(out, [&](int begin, int end) {
+    // Each block checks its actions before it changes any of its environments, on the threads
+    // (serial work would cap what a second thread gains); the legal actions written with the last
+    // results make that a binary search each, not a move generation. An illegal action anywhere
+    // puts back what the other blocks did meanwhile, and the error names the first one.
+    std::atomic<int> first_illegal{num_envs()};
+    const auto illegal = [&] {
+      const int e = first_illegal.load(std::memory_order_relaxed);
+      if (e == num_envs()) return;
+      throw InvalidArgument("environment " + std::to_string(e) + ": action " +
+                            std::to_string(actions[e]) + " is not legal for player " +
+                            std::to_string(states_[e].current_player()));
+    };
+    all_or_nothing(out, illegal, [&](int begin, int end) {
+      for (int e = begin; e < end; ++e) {
+        if (restart_[e]) continue;
+        const Action* legal = legal_.data() + static_cast<std::size_t>(e) * State::kMaxLegalActions;
+        if (!std::binary_search(legal, legal + legal_count_[e], actions[e])) {
+          int first = first_illegal.load(std::memory_order_relaxed);
+          while (e < first && !first_illegal.compare_exchange_weak(first, e)) {
+          }
+          return;
+        }
+      }
       for (int e = begin; e < end; ++e) {
         save(e);
         if (restart_[e]) {
@@ -201,22 +216,24 @@ class VectorEnv final : public AnyVectorEnv {
     Rng sampler{0};
     Player viewer = 0;
     std::uint8_t restart = 0;
-    std::uint8_t changed = 0;         // whether this call has begun on the environment
+    std::uint64_t call = 0;           // the last call that began on the environment
     std::uint8_t history_spared = 0;  // whether restart moved the history to the spare
   };
 
   // A bot may throw in the middle of a call (Ctrl-C, out of memory) with some environments
   // stepped and one between the learner's move and the bots': every environment the call
   // changed goes back to what it was, its row of the results and its bots too, so that nothing
-  // has changed and the next call checks its actions against the true positions.
-  template <class Body>
-  void all_or_nothing(const VectorBuffers& out, const Body& body) {
-    for (Saved& saved : saved_) saved.changed = 0;
+  // has changed and the next call checks its actions against the true positions. So does a
+  // refusal that `verdict` throws once every block is done.
+  template <class Verdict, class Body>
+  void all_or_nothing(const VectorBuffers& out, const Verdict& verdict, const Body& body) {
+    ++call_;
     try {
       pool_.run(num_envs(), body);
+      verdict();
     } catch (...) {
       for (int e = 0; e < num_envs(); ++e)
-        if (saved_[e].changed) roll_back(e, out);
+        if (saved_[e].call == call_) roll_back(e, out);
       throw;
     }
     for (auto& bots : saved_bots_) bots.reset();  // not needed past the call
@@ -231,7 +248,7 @@ class VectorEnv final : public AnyVectorEnv {
     saved.viewer = viewers_[e];
     saved.restart = restart_[e];
     saved.history_spared = 0;
-    saved.changed = 1;
+    saved.call = call_;
     if (!saved_bots_.empty()) saved_bots_[e].reset();
   }
 
@@ -379,6 +396,7 @@ class VectorEnv final : public AnyVectorEnv {
   std::vector<Action> legal_;
   std::vector<int> legal_count_;
   std::vector<Saved> saved_;
+  std::uint64_t call_ = 0;  // counts the calls that change environments
   std::vector<std::unique_ptr<SeatBots<G>>> saved_bots_;  // per environment, when it has bots
   std::vector<std::vector<Action>> spare_histories_;
 };
