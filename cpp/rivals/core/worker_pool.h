@@ -85,7 +85,7 @@ class WorkerPool {
     ~Crew() {
       {
         std::lock_guard<std::mutex> lock(mutex);
-        stopping = true;
+        stopping.store(true, std::memory_order_release);
       }
       wake.notify_all();
       for (auto& worker : workers)
@@ -141,18 +141,20 @@ class WorkerPool {
       return static_cast<int>(static_cast<long long>(items) * (t + 1) / threads);
     }
 
-    // Whether `ready` became true within `budget`, checked without sleeping; the core goes to any
-    // other thread that waits for it between checks (on a busy machine, the one being waited for).
+    // Whether `ready` became true within `budget`, checked without sleeping. Past the first
+    // microseconds (a system call costs about one) the core goes to any other thread waiting for
+    // it between checks: on a busy machine, often the very thread being waited for.
     template <class Ready>
     static bool spin_until(std::chrono::microseconds budget, const Ready& ready) {
-      const auto until = std::chrono::steady_clock::now() + budget;
+      const auto start = std::chrono::steady_clock::now();
       for (;;) {
         for (int k = 0; k < 64; ++k) {
           if (ready()) return true;
           cpu_relax();
         }
-        if (std::chrono::steady_clock::now() >= until) return false;
-        std::this_thread::yield();
+        const auto spent = std::chrono::steady_clock::now() - start;
+        if (spent >= budget) return false;
+        if (spent >= kPoliteAfter) std::this_thread::yield();
       }
     }
 
@@ -168,23 +170,22 @@ class WorkerPool {
       detail::thread_context.chain = &stop;
       unsigned long long seen = 0;
       while (true) {
-        const std::function<void(int, int)>* job;
-        int size;
-        {
-          // The next step of a training loop follows within microseconds: a worker that watches
-          // for it a little while answers at once, one that slept waits for the kernel to wake it.
-          const auto next = [&] {
-            return generation.load(std::memory_order_acquire) != seen ||
-                   stopping.load(std::memory_order_relaxed);
-          };
-          spin_until(kWorkerSpin, next);
+        // The next step of a training loop follows within microseconds: a worker that watches
+        // for it a little while answers at once, one that slept waits for the kernel to wake it.
+        // The job and its size are written before the generation (release), so a worker that saw
+        // the new generation reads them without the lock.
+        const auto next = [&] {
+          return generation.load(std::memory_order_acquire) != seen ||
+                 stopping.load(std::memory_order_acquire);
+        };
+        if (!spin_until(kWorkerSpin, next)) {
           std::unique_lock<std::mutex> lock(mutex);
           wake.wait(lock, next);
-          if (stopping) return;
-          seen = generation.load(std::memory_order_relaxed);
-          job = body;
-          size = count;
         }
+        if (stopping.load(std::memory_order_acquire)) return;
+        seen = generation.load(std::memory_order_acquire);
+        const std::function<void(int, int)>* job = body;
+        const int size = count;
         std::exception_ptr failure;
         try {
           (*job)(block_end(t - 1, size), block_end(t, size));
@@ -209,6 +210,7 @@ class WorkerPool {
     // sleeping: a few steps' worth of a small game, a fraction of a core between slow steps.
     static constexpr std::chrono::microseconds kCallerSpin{2000};
     static constexpr std::chrono::microseconds kWorkerSpin{200};
+    static constexpr std::chrono::microseconds kPoliteAfter{20};
 
     const int threads;
     const pid_t process = process_id();
