@@ -207,8 +207,10 @@ class WorkerPool {
     }
 
     // How long the caller watches for the workers' end, and a worker for the next job, before
-    // sleeping: a few steps' worth of a small game, a fraction of a core between slow steps.
-    static constexpr std::chrono::microseconds kCallerSpin{2000};
+    // sleeping: a few steps' worth of a small game, a fraction of a core between slow steps. Not
+    // longer: on a busy machine the thread waited for may be off its core for milliseconds, and a
+    // watcher then only takes time from its own process's other threads.
+    static constexpr std::chrono::microseconds kCallerSpin{200};
     static constexpr std::chrono::microseconds kWorkerSpin{200};
     static constexpr std::chrono::microseconds kPoliteAfter{20};
 
