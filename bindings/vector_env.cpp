@@ -116,7 +116,10 @@ class PyVectorEnv {
     check_idle();
     const auto n = static_cast<std::size_t>(num_envs());
     auto actions = std::make_unique<std::int32_t[]>(n);
-    env_->sample_legal(actions.get());
+    {
+      nb::gil_scoped_release release;  // the workers draw too
+      env_->sample_legal(actions.get());
+    }
     // A fresh array each call: a caller may keep it (a replay buffer) while sampling on.
     nb::capsule owner(actions.get(),
                       [](void* p) noexcept { delete[] static_cast<std::int32_t*>(p); });

@@ -116,12 +116,22 @@ class VectorEnv final : public AnyVectorEnv {
 
   int num_envs() const override { return static_cast<int>(states_.size()); }
 
+  // On the threads that wrote each block's legal actions, which still hold them in their caches:
+  // read from one thread, they would cost more than the draws.
   void sample_legal(std::int32_t* out) override {
-    for (int e = 0; e < num_envs(); ++e) {
-      const int count = legal_count_[e];
-      out[e] = count == 0 ? -1
-                          : legal_[static_cast<std::size_t>(e) * State::kMaxLegalActions +
-                                   samplers_[e].below(static_cast<std::uint32_t>(count))];
+    spare_samplers_ = samplers_;  // an interrupted call draws nothing
+    try {
+      pool_.run(num_envs(), [&](int begin, int end) {
+        for (int e = begin; e < end; ++e) {
+          const int count = legal_count_[e];
+          out[e] = count == 0 ? -1
+                              : legal_[static_cast<std::size_t>(e) * State::kMaxLegalActions +
+                                       samplers_[e].below(static_cast<std::uint32_t>(count))];
+        }
+      });
+    } catch (...) {
+      samplers_.swap(spare_samplers_);
+      throw;
     }
   }
 
@@ -380,7 +390,8 @@ class VectorEnv final : public AnyVectorEnv {
   std::vector<State> states_;
   std::vector<std::vector<Action>> histories_;
   std::vector<Rng> rngs_;
-  std::vector<Rng> samplers_;  // sample_legal's
+  std::vector<Rng> samplers_;        // sample_legal's
+  std::vector<Rng> spare_samplers_;  // as they were before the sample_legal under way
   // The learner's seat to move, or at the end the learner's seat that moved last.
   std::vector<Player> viewers_;
   std::vector<std::uint8_t> restart_;
