@@ -12,6 +12,7 @@
 
 #include <sys/types.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -117,7 +118,7 @@ class WorkerPool {
       // The blocks are of equal size, so the workers usually finish within microseconds of the
       // caller: it watches for that before it sleeps, which a wake-up through the kernel would
       // cost more than a small step.
-      spin_until(kCallerSpin, [this] { return pending.load(std::memory_order_acquire) == 0; });
+      caller_watch.watch([this] { return pending.load(std::memory_order_acquire) == 0; });
       // The caller's block may end first: it still answers Ctrl-C while the workers run.
       std::unique_lock<std::mutex> lock(mutex);
       while (!done.wait_for(lock, kInterruptPoll,
@@ -169,6 +170,7 @@ class WorkerPool {
     void work(int t) {
       detail::thread_context.chain = &stop;
       unsigned long long seen = 0;
+      Watch watch;
       while (true) {
         // The next step of a training loop follows within microseconds: a worker that watches
         // for it a little while answers at once, one that slept waits for the kernel to wake it.
@@ -178,7 +180,7 @@ class WorkerPool {
           return generation.load(std::memory_order_acquire) != seen ||
                  stopping.load(std::memory_order_acquire);
         };
-        if (!spin_until(kWorkerSpin, next)) {
+        if (!watch.watch(next)) {
           std::unique_lock<std::mutex> lock(mutex);
           wake.wait(lock, next);
         }
@@ -206,12 +208,26 @@ class WorkerPool {
       }
     }
 
-    // How long the caller watches for the workers' end, and a worker for the next job, before
-    // sleeping: a few steps' worth of a small game, a fraction of a core between slow steps. Not
-    // longer: on a busy machine the thread waited for may be off its core for milliseconds, and a
-    // watcher then only takes time from its own process's other threads.
-    static constexpr std::chrono::microseconds kCallerSpin{200};
-    static constexpr std::chrono::microseconds kWorkerSpin{200};
+    // How long a thread watches for another before it sleeps, at most: a few steps' worth of a
+    // small game, a fraction of a core between slow steps.
+    static constexpr std::chrono::microseconds kLongestWatch{200};
+    static constexpr std::chrono::microseconds kShortestWatch{4};
+
+    // Watching that adapts: each wait that ends while watched doubles the next watch, each that
+    // outlasts it halves it. On a busy machine the thread waited for is often off its core for
+    // milliseconds, and watching would only take time from the process's other threads (which
+    // share its part of the machine); nor does watching pay when the caller spends long between
+    // steps (a network's forward pass). Then the thread sleeps at once, as without watching.
+    struct Watch {
+      std::chrono::microseconds budget = kLongestWatch;
+
+      template <class Ready>
+      bool watch(const Ready& ready) {
+        const bool seen = spin_until(budget, ready);
+        budget = seen ? std::min(kLongestWatch, std::max(kShortestWatch, 2 * budget)) : budget / 2;
+        return seen;
+      }
+    };
     static constexpr std::chrono::microseconds kPoliteAfter{20};
 
     const int threads;
@@ -227,6 +243,7 @@ class WorkerPool {
     std::atomic<bool> stopping{false};
     std::exception_ptr error;
     detail::StopChain stop;  // the workers' interruption points read it
+    Watch caller_watch;      // the caller's, for the workers' end
   };
 
   int threads_;
