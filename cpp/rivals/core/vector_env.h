@@ -203,9 +203,10 @@ class VectorEnv final : public AnyVectorEnv {
     // What one environment holds at most: its state, its legal actions, its game's history, and
     // the rows of the result arrays the caller keeps (observation, legal mask and indices,
     // rewards).
-    // The state and the history are held twice: once more for rolling back a failed call.
+    // The state and the history are held twice: once more for rolling back a failed call (and
+    // the random streams: chance's twice, sample_legal's three times).
     const std::size_t per_env =
-        2 * sizeof(State) + 4 * sizeof(Rng) + sizeof(Action) * State::kMaxLegalActions +
+        2 * sizeof(State) + 5 * sizeof(Rng) + sizeof(Action) * State::kMaxLegalActions +
         2 * sizeof(Action) * static_cast<std::size_t>(game.max_game_length()) +
         sizeof(float) * static_cast<std::size_t>(game.observation_size() + game.num_players()) +
         static_cast<std::size_t>(game.num_distinct_actions()) +
