@@ -211,20 +211,22 @@ class WorkerPool {
     // How long a thread watches for another before it sleeps, at most: a few steps' worth of a
     // small game, a fraction of a core between slow steps.
     static constexpr std::chrono::microseconds kLongestWatch{200};
-    static constexpr std::chrono::microseconds kShortestWatch{4};
+    // Enough for the Python between two calls of a tight loop, so that such a loop is always
+    // caught once it starts again.
+    static constexpr std::chrono::microseconds kShortestWatch{20};
 
     // Watching that adapts: each wait that ends while watched doubles the next watch, each that
-    // outlasts it halves it. On a busy machine the thread waited for is often off its core for
-    // milliseconds, and watching would only take time from the process's other threads (which
-    // share its part of the machine); nor does watching pay when the caller spends long between
-    // steps (a network's forward pass). Then the thread sleeps at once, as without watching.
+    // outlasts it halves it, down to kShortestWatch. On a busy machine the thread waited for is
+    // often off its core for milliseconds, and watching would only take time from the process's
+    // other threads (which share its part of the machine); nor does watching pay when the caller
+    // spends long between steps (a network's forward pass).
     struct Watch {
       std::chrono::microseconds budget = kLongestWatch;
 
       template <class Ready>
       bool watch(const Ready& ready) {
         const bool seen = spin_until(budget, ready);
-        budget = seen ? std::min(kLongestWatch, std::max(kShortestWatch, 2 * budget)) : budget / 2;
+        budget = seen ? std::min(kLongestWatch, 2 * budget) : std::max(kShortestWatch, budget / 2);
         return seen;
       }
     };
