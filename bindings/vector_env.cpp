@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <future>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -108,6 +109,21 @@ class PyVectorEnv {
     load_actions(actions);
     nb::gil_scoped_release release;
     env_->step(actions_.data(), buffers());
+  }
+
+  nb::ndarray<nb::numpy, std::int32_t> sample_legal() {
+    const auto writing = using_it("sample_legal");
+    check_idle();
+    const auto n = static_cast<std::size_t>(num_envs());
+    auto actions = std::make_unique<std::int32_t[]>(n);
+    {
+      nb::gil_scoped_release release;  // the workers draw too
+      env_->sample_legal(actions.get());
+    }
+    // A fresh array each call: a caller may keep it (a replay buffer) while sampling on.
+    nb::capsule owner(actions.get(),
+                      [](void* p) noexcept { delete[] static_cast<std::int32_t*>(p); });
+    return nb::ndarray<nb::numpy, std::int32_t>(actions.release(), {n}, owner);
   }
 
   void send(nb::handle actions) {
@@ -427,10 +443,10 @@ void bind_vector_env(nb::module_& m) {
             new (self) PyVectorEnv(std::move(resolved), num_envs, to_seed(seed), threads, options);
           },
           "game"_a, "num_envs"_a.none(), "seed"_a.none() = 0, "threads"_a.none() = 1,
-          "obs"_a.none() = "planes", "dtype"_a.none() = "float32", "legal"_a.none() = "mask",
+          "obs"_a.none() = "planes", "dtype"_a.none() = "float32", "legal"_a.none() = "both",
           "opponents"_a.none() = nb::none(),
           nb::sig("def __init__(self, game: Game | str, num_envs: int, seed: int = 0, threads: int "
-                  "= 1, obs: str | None = 'planes', dtype: str = 'float32', legal: str = 'mask', "
+                  "= 1, obs: str | None = 'planes', dtype: str = 'float32', legal: str = 'both', "
                   "opponents: list[str | tuple[str, dict[str, typing.Any]] | None] | None = None) "
                   "-> None"))
       .def_prop_ro("num_envs", &PyVectorEnv::num_envs)
@@ -438,6 +454,8 @@ void bind_vector_env(nb::module_& m) {
       .def("state", &PyVectorEnv::state, "env"_a.none())
       .def("reset", &PyVectorEnv::reset, "seed"_a.none() = nb::none())
       .def("step", &PyVectorEnv::step, "actions"_a.none())
+      .def("sample_legal", &PyVectorEnv::sample_legal,
+           "One uniformly random legal action per environment (-1 where none).")
       .def("send", &PyVectorEnv::send, "actions"_a.none())
       .def("recv", &PyVectorEnv::recv)
       .def(

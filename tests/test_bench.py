@@ -188,7 +188,6 @@ def test_scale_rows_cover_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
         ]
         # Both sides by the process's CPU time, and the target says whether it was met.
         assert clock == "cpu" and says_whether_met(target, baseline), (name, target)
-        assert rows[f"{name}: env steps/s, 2 threads / 1 thread"][3] == "wall"
         assert f"{name}: search iterations/s (one move)" in rows
 
 

@@ -148,6 +148,7 @@ CASES = {
         assert histories(env) == before
         out, _ = env.reset(), twin.reset()
         assert histories(env) == histories(twin)
+        assert env.sample_legal().tolist() == twin.sample_legal().tolist()
         # So does an interrupted step: the bots' streams are put back with the games.
         import numpy as np
         actions = [int(np.flatnonzero(mask)[0]) for mask in out["legal_mask"]]

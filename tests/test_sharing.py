@@ -126,7 +126,11 @@ def check_a_vector_env_has_one_user_at_a_time(name: str) -> None:
         while time.monotonic() - started < 1.0 or (
             conflicts < 3 and time.monotonic() - started < 60
         ):
-            for call in (lambda: env.state(3), lambda: env.step(np.zeros(256, dtype=np.int64))):
+            for call in (
+                lambda: env.state(3),
+                lambda: env.step(np.zeros(256, dtype=np.int64)),
+                env.sample_legal,
+            ):
                 try:
                     call()
                 except RuntimeError as error:

@@ -88,6 +88,92 @@ def test_same_seed_same_games_whatever_the_threads(name: str, params: dict[str, 
     assert not np.array_equal(other["obs"], first["obs"])
 
 
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+def test_default_results_carry_the_legal_indices_beside_the_mask(
+    name: str, params: dict[str, Any]
+) -> None:
+    """Row by row the indices are the mask's nonzero columns, then -1 up to the game's bound; the
+    draw from them that docs/learning.md recommends plays whole games, -1 for finished ones."""
+    game = rivals.make(name, **params)
+    width = game.max_legal_actions
+    env = rivals.VectorEnv(game, 5, seed=11, threads=2)
+    out = env.reset()
+    assert out["legal_actions"].shape == (5, width) and out["legal_actions"].dtype == np.int32
+    assert out["num_legal"].shape == (5,) and out["num_legal"].dtype == np.int32
+    rng = np.random.default_rng(4)
+    rows = np.arange(env.num_envs)
+    finished = 0
+    for _ in range(600):
+        for e in range(env.num_envs):
+            count = int(out["num_legal"][e])
+            assert count == int(out["legal_mask"][e].sum())
+            np.testing.assert_array_equal(
+                out["legal_actions"][e, :count], np.flatnonzero(out["legal_mask"][e])
+            )
+            assert (out["legal_actions"][e, count:] == -1).all()
+            assert count > 0 or out["terminated"][e]
+        actions = out["legal_actions"][
+            rows, (rng.random(env.num_envs) * out["num_legal"]).astype(int)
+        ]
+        assert ((actions == -1) == out["terminated"]).all()
+        out = env.step(actions)
+        finished += int(out["terminated"].sum())
+    assert finished > 0
+    masked = rivals.VectorEnv(game, 2, seed=11, legal="mask").reset()
+    assert "legal_actions" not in masked and "num_legal" not in masked
+    np.testing.assert_array_equal(
+        masked["legal_mask"], rivals.VectorEnv(game, 2, seed=11).reset()["legal_mask"]
+    )
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+def test_sample_legal_draws_legal_actions_and_leaves_the_games_alone(
+    name: str, params: dict[str, Any]
+) -> None:
+    game = rivals.make(name, **params)
+    env, twin, extra = (rivals.VectorEnv(game, 4, seed=8, threads=threads) for threads in (1, 3, 1))
+    out, _, _ = env.reset(), twin.reset(), extra.reset()
+    finished = 0
+    for _ in range(600):
+        actions = env.sample_legal()
+        assert actions.dtype == np.int32 and actions.shape == (4,)
+        for e, action in enumerate(actions):
+            if out["terminated"][e]:
+                assert action == -1
+            else:
+                assert action in out["legal_actions"][e, : out["num_legal"][e]]
+        # The same streams whatever the threads, and drawing more never changes the games.
+        np.testing.assert_array_equal(twin.sample_legal(), actions)
+        extra.sample_legal(), extra.sample_legal()
+        out = env.step(actions)
+        for other in (twin.step(actions), extra.step(actions)):
+            for key in out:
+                np.testing.assert_array_equal(out[key], other[key])
+        finished += int(out["terminated"].sum())
+    assert finished > 0
+
+
+def test_sample_legal_is_uniform_and_starts_over_with_a_seed() -> None:
+    env = rivals.VectorEnv("rosenkoenig", 64, seed=2)
+    out = env.reset()
+    first = env.sample_legal()
+    draws = np.stack([env.sample_legal() for _ in range(400)])
+    # Each legal action of each environment about 1 / num_legal of the time (5 sigma).
+    counts = out["num_legal"]
+    for e in range(env.num_envs):
+        legal = out["legal_actions"][e, : counts[e]]
+        assert set(draws[:, e]) <= set(legal)
+        p = 1 / counts[e]
+        hits = np.array([(draws[:, e] == action).sum() for action in legal])
+        assert (abs(hits - 400 * p) <= 5 * np.sqrt(400 * p * (1 - p))).all(), (e, hits)
+    assert len({tuple(row) for row in draws}) > 390  # the environments draw apart
+    env.reset(seed=2)
+    np.testing.assert_array_equal(env.sample_legal(), first)
+    env.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.sample_legal()
+
+
 def test_illegal_actions_raise_and_change_nothing() -> None:
     env = rivals.VectorEnv("rosenkoenig", 4, seed=1)
     out = env.reset()
@@ -108,6 +194,26 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     env.step(legal)
 
 
+def test_illegal_actions_on_several_threads_name_the_first_and_change_nothing() -> None:
+    """The threads check their own blocks: the error still names the first illegal action, and
+    the blocks that stepped meanwhile are put back, their rows of the results too."""
+    env = rivals.VectorEnv("rosenkoenig", 9, seed=4, threads=3)
+    out = env.reset()
+    legal = env.sample_legal()
+    before = {key: value.copy() for key, value in out.items()}
+    histories = [env.state(e).history() for e in range(9)]
+    for illegal, first in (([7, 4, 8], 4), ([8], 8), ([1, 2], 1)):
+        bad = legal.copy()
+        bad[illegal] = 49  # pass is never legal with a fresh hand
+        with pytest.raises(ValueError, match=f"environment {first}: action 49 is not legal"):
+            env.step(bad)
+        for key, value in before.items():
+            np.testing.assert_array_equal(out[key], value)
+        assert [env.state(e).history() for e in range(9)] == histories
+    env.step(legal)
+    assert all(len(env.state(e).history()) > len(histories[e]) for e in range(9))
+
+
 def test_send_and_recv_match_step() -> None:
     sync = rivals.VectorEnv("rosenkoenig", 16, seed=9)
     background = rivals.VectorEnv("rosenkoenig", 16, seed=9, threads=2)
@@ -119,6 +225,8 @@ def test_send_and_recv_match_step() -> None:
         background.send(actions)
         with pytest.raises(ValueError, match="still running"):
             background.step(actions)
+        with pytest.raises(ValueError, match="still running"):
+            background.sample_legal()
         b = background.recv()
         for key in a:
             np.testing.assert_array_equal(a[key], b[key])

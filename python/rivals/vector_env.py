@@ -53,9 +53,12 @@ class VectorEnv:
       [num_envs, F]}`` of ``game.compact_observation_shape`` (docs/rules/<game>.md, "Compact
       observation"); absent with ``obs=None``. Floats are ``dtype`` (float32 or float16). The view
       is the learner's seat to move (at the end of a game, the learner's seat that moved last).
-    - ``legal_mask`` bool ``[num_envs, num_distinct_actions]`` (``legal="mask"`` or ``"both"``);
-      ``legal_actions`` int32 ``[num_envs, game.max_legal_actions]``, the legal actions ascending
-      and then -1, with ``num_legal`` int32 ``[num_envs]`` (``legal="indices"`` or ``"both"``).
+    - ``legal_mask`` bool ``[num_envs, num_distinct_actions]`` (``legal="both"``, the default, or
+      ``"mask"``); ``legal_actions`` int32 ``[num_envs, game.max_legal_actions]``, the legal
+      actions ascending and then -1, with ``num_legal`` int32 ``[num_envs]`` (``legal="both"`` or
+      ``"indices"``). ``sample_legal()`` draws a uniformly random legal action per environment
+      in C++; from the indices in numpy it is a few operations on ``num_envs`` numbers, where a
+      draw from the mask scans every action (docs/learning.md, "Mask, indices or both").
     - ``player`` int32 (the seat to move; -4 at the end), ``rewards`` float32
       ``[num_envs, num_players]`` (a game's returns, on the step that ends it, else 0) and
       ``terminated`` bool.
@@ -88,7 +91,7 @@ class VectorEnv:
         *,
         obs: str | None = "planes",
         dtype: Any = "float32",
-        legal: str = "mask",
+        legal: str = "both",
         opponents: Mapping[int, str | tuple[str, dict[str, Any]]] | None = None,
     ) -> None:
         if obs not in OBSERVATIONS:
@@ -144,6 +147,15 @@ class VectorEnv:
     def state(self, env: int) -> _core.State:
         """Environment ``env``'s current game as a full state (rebuilt from its history)."""
         return self._open("state").state(env)
+
+    @one_caller
+    def sample_legal(self) -> npt.NDArray[np.int32]:
+        """One uniformly random legal action per environment, from the last results: int32
+        ``[num_envs]``, -1 where nobody is to move (a finished game, whose next action is ignored),
+        so ``env.step(env.sample_legal())`` always works. Environment ``e`` draws from a stream of
+        its own derived from the seed, apart from its chance and its bots: sampling never changes
+        the games, and ``reset(seed=...)`` starts the stream over. A new array each call."""
+        return self._open("sample_legal").sample_legal()
 
     @one_caller
     def send(self, actions: npt.ArrayLike) -> None:

@@ -197,6 +197,11 @@ class AnyVectorEnv {
   virtual void step(const std::int32_t* actions, const VectorBuffers& out) = 0;
   // The actions of environment e's current game, chance included, to rebuild it as a state.
   virtual const std::vector<Action>& history(int env) const = 0;
+  // Per environment, one of the legal actions of the last results, uniformly at random, or -1
+  // where nobody is to move (a finished game, which the next step restarts whatever its action).
+  // Environment e draws from a stream of its own derived from (seed, e), apart from its chance
+  // and its bots: sampling never changes the games, and reset with a seed starts it over.
+  virtual void sample_legal(std::int32_t* out) = 0;
 };
 
 class AnyGame : public std::enable_shared_from_this<AnyGame> {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <memory>
 #include <optional>
@@ -90,6 +91,7 @@ class VectorEnv final : public AnyVectorEnv {
         saved_bots_(bots_.empty() ? 0 : static_cast<std::size_t>(num_envs)),
         spare_histories_(static_cast<std::size_t>(num_envs)) {
     rngs_.resize(static_cast<std::size_t>(num_envs));
+    samplers_.resize(static_cast<std::size_t>(num_envs));
     for (int e = 0; e < num_envs; ++e) reseed(e, seed);
     for (Player seat = 0; seat < players_; ++seat)
       if (bots_.empty() || !bots_[0]->plays(seat)) learner_seats_.push_back(seat);
@@ -97,20 +99,41 @@ class VectorEnv final : public AnyVectorEnv {
 
   void reset(const VectorBuffers& out, std::optional<std::uint64_t> seed) override {
     check_buffers(out);
-    all_or_nothing(out, [&](int begin, int end) {
-      for (int e = begin; e < end; ++e) {
-        save(e);
-        if (seed) {
-          keep_bots(e);  // before they are reseeded: a roll back puts back the old streams
-          reseed(e, *seed);
-        }
-        restart(e);
-        write(e, out, false);
-      }
-    });
+    all_or_nothing(
+        out, [] {},
+        [&](int begin, int end) {
+          for (int e = begin; e < end; ++e) {
+            save(e);
+            if (seed) {
+              keep_bots(e);  // before they are reseeded: a roll back puts back the old streams
+              reseed(e, *seed);
+            }
+            restart(e);
+            write(e, out, false);
+          }
+        });
   }
 
   int num_envs() const override { return static_cast<int>(states_.size()); }
+
+  // On the threads that wrote each block's legal actions, which still hold them in their caches:
+  // read from one thread, they would cost more than the draws.
+  void sample_legal(std::int32_t* out) override {
+    spare_samplers_ = samplers_;  // an interrupted call draws nothing
+    try {
+      pool_.run(num_envs(), [&](int begin, int end) {
+        for (int e = begin; e < end; ++e) {
+          const int count = legal_count_[e];
+          out[e] = count == 0 ? -1
+                              : legal_[static_cast<std::size_t>(e) * State::kMaxLegalActions +
+                                       samplers_[e].below(static_cast<std::uint32_t>(count))];
+        }
+      });
+    } catch (...) {
+      samplers_.swap(spare_samplers_);
+      throw;
+    }
+  }
 
   const std::vector<Action>& history(int env) const override {
     if (env < 0 || env >= num_envs())
@@ -121,17 +144,29 @@ class VectorEnv final : public AnyVectorEnv {
   void step(const std::int32_t* actions, const VectorBuffers& out) override {
     if (actions == nullptr) throw InvalidArgument("VectorEnv step: no actions (a null pointer)");
     check_buffers(out);
-    // The legal actions written with the last results are kept, so checking every action
-    // before any environment changes is a binary search each, not a move generation.
-    for (int e = 0; e < num_envs(); ++e) {
-      if (restart_[e]) continue;
-      const Action* legal = legal_.data() + static_cast<std::size_t>(e) * State::kMaxLegalActions;
-      if (!std::binary_search(legal, legal + legal_count_[e], actions[e]))
-        throw InvalidArgument("environment " + std::to_string(e) + ": action " +
-                              std::to_string(actions[e]) + " is not legal for player " +
-                              std::to_string(states_[e].current_player()));
-    }
-    all_or_nothing(out, [&](int begin, int end) {
+    // Each block checks its actions before it changes any of its environments, on the threads
+    // (serial work would cap what a second thread gains); the legal actions written with the last
+    // results make that a binary search each, not a move generation. An illegal action anywhere
+    // puts back what the other blocks did meanwhile, and the error names the first one.
+    std::atomic<int> first_illegal{num_envs()};
+    const auto illegal = [&] {
+      const int e = first_illegal.load(std::memory_order_relaxed);
+      if (e == num_envs()) return;
+      throw InvalidArgument("environment " + std::to_string(e) + ": action " +
+                            std::to_string(actions[e]) + " is not legal for player " +
+                            std::to_string(states_[e].current_player()));
+    };
+    all_or_nothing(out, illegal, [&](int begin, int end) {
+      for (int e = begin; e < end; ++e) {
+        if (restart_[e]) continue;
+        const Action* legal = legal_.data() + static_cast<std::size_t>(e) * State::kMaxLegalActions;
+        if (!std::binary_search(legal, legal + legal_count_[e], actions[e])) {
+          int first = first_illegal.load(std::memory_order_relaxed);
+          while (e < first && !first_illegal.compare_exchange_weak(first, e)) {
+          }
+          return;
+        }
+      }
       for (int e = begin; e < end; ++e) {
         save(e);
         if (restart_[e]) {
@@ -157,6 +192,7 @@ class VectorEnv final : public AnyVectorEnv {
   void reseed(int e, std::uint64_t seed) {
     const std::uint64_t stream = derive_seed(seed, static_cast<std::uint64_t>(e));
     rngs_[e] = Rng(stream);
+    samplers_[e] = Rng(derive_seed(stream, 2));
     if (!bots_.empty()) bots_[e]->reseed(derive_seed(stream, 1));
   }
 
@@ -165,13 +201,16 @@ class VectorEnv final : public AnyVectorEnv {
       throw InvalidArgument("num_envs must be 1.." + std::to_string(kMaxEnvs) + ", got " +
                             std::to_string(num_envs));
     // What one environment holds at most: its state, its legal actions, its game's history, and
-    // the rows of the result arrays the caller keeps (observation, legal mask, rewards).
-    // The state and the history are held twice: once more for rolling back a failed call.
+    // the rows of the result arrays the caller keeps (observation, legal mask and indices,
+    // rewards).
+    // The state and the history are held twice: once more for rolling back a failed call (and
+    // the random streams: chance's twice, sample_legal's three times).
     const std::size_t per_env =
-        2 * sizeof(State) + 2 * sizeof(Rng) + sizeof(Action) * State::kMaxLegalActions +
+        2 * sizeof(State) + 5 * sizeof(Rng) + sizeof(Action) * State::kMaxLegalActions +
         2 * sizeof(Action) * static_cast<std::size_t>(game.max_game_length()) +
         sizeof(float) * static_cast<std::size_t>(game.observation_size() + game.num_players()) +
-        static_cast<std::size_t>(game.num_distinct_actions());
+        static_cast<std::size_t>(game.num_distinct_actions()) +
+        sizeof(std::int32_t) * static_cast<std::size_t>(game.max_legal_actions() + 1);
     const std::size_t bytes = per_env * static_cast<std::size_t>(num_envs);
     if (bytes > kMaxEnvBytes)
       throw InvalidArgument(game.name() + ": " + std::to_string(num_envs) + " environments need " +
@@ -185,24 +224,27 @@ class VectorEnv final : public AnyVectorEnv {
     State state;
     std::size_t history_length = 0;
     Rng rng{0};
+    Rng sampler{0};
     Player viewer = 0;
     std::uint8_t restart = 0;
-    std::uint8_t changed = 0;         // whether this call has begun on the environment
+    std::uint64_t call = 0;           // the last call that began on the environment
     std::uint8_t history_spared = 0;  // whether restart moved the history to the spare
   };
 
   // A bot may throw in the middle of a call (Ctrl-C, out of memory) with some environments
   // stepped and one between the learner's move and the bots': every environment the call
   // changed goes back to what it was, its row of the results and its bots too, so that nothing
-  // has changed and the next call checks its actions against the true positions.
-  template <class Body>
-  void all_or_nothing(const VectorBuffers& out, const Body& body) {
-    for (Saved& saved : saved_) saved.changed = 0;
+  // has changed and the next call checks its actions against the true positions. So does a
+  // refusal that `verdict` throws once every block is done.
+  template <class Verdict, class Body>
+  void all_or_nothing(const VectorBuffers& out, const Verdict& verdict, const Body& body) {
+    ++call_;
     try {
       pool_.run(num_envs(), body);
+      verdict();
     } catch (...) {
       for (int e = 0; e < num_envs(); ++e)
-        if (saved_[e].changed) roll_back(e, out);
+        if (saved_[e].call == call_) roll_back(e, out);
       throw;
     }
     for (auto& bots : saved_bots_) bots.reset();  // not needed past the call
@@ -213,10 +255,11 @@ class VectorEnv final : public AnyVectorEnv {
     saved.state = states_[e];
     saved.history_length = histories_[e].size();
     saved.rng = rngs_[e];
+    saved.sampler = samplers_[e];
     saved.viewer = viewers_[e];
     saved.restart = restart_[e];
     saved.history_spared = 0;
-    saved.changed = 1;
+    saved.call = call_;
     if (!saved_bots_.empty()) saved_bots_[e].reset();
   }
 
@@ -232,6 +275,7 @@ class VectorEnv final : public AnyVectorEnv {
     if (saved.history_spared) histories_[e].swap(spare_histories_[e]);
     histories_[e].resize(saved.history_length);
     rngs_[e] = saved.rng;
+    samplers_[e] = saved.sampler;
     viewers_[e] = saved.viewer;
     restart_[e] = saved.restart;
     if (!saved_bots_.empty() && saved_bots_[e]) bots_[e] = std::move(saved_bots_[e]);
@@ -347,6 +391,8 @@ class VectorEnv final : public AnyVectorEnv {
   std::vector<State> states_;
   std::vector<std::vector<Action>> histories_;
   std::vector<Rng> rngs_;
+  std::vector<Rng> samplers_;        // sample_legal's
+  std::vector<Rng> spare_samplers_;  // as they were before the sample_legal under way
   // The learner's seat to move, or at the end the learner's seat that moved last.
   std::vector<Player> viewers_;
   std::vector<std::uint8_t> restart_;
@@ -362,6 +408,7 @@ class VectorEnv final : public AnyVectorEnv {
   std::vector<Action> legal_;
   std::vector<int> legal_count_;
   std::vector<Saved> saved_;
+  std::uint64_t call_ = 0;  // counts the calls that change environments
   std::vector<std::unique_ptr<SeatBots<G>>> saved_bots_;  // per environment, when it has bots
   std::vector<std::vector<Action>> spare_histories_;
 };

@@ -12,6 +12,9 @@
 
 #include <sys/types.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -83,7 +86,7 @@ class WorkerPool {
     ~Crew() {
       {
         std::lock_guard<std::mutex> lock(mutex);
-        stopping = true;
+        stopping.store(true, std::memory_order_release);
       }
       wake.notify_all();
       for (auto& worker : workers)
@@ -98,11 +101,11 @@ class WorkerPool {
         std::lock_guard<std::mutex> lock(mutex);
         body = &job;
         count = items;
-        pending = threads - 1;
+        pending.store(threads - 1, std::memory_order_relaxed);
         error = nullptr;
         stop.stop = false;
         stop.parent = detail::thread_context.chain;  // a stop of the caller's own group reaches
-        ++generation;
+        generation.fetch_add(1, std::memory_order_release);
       }
       wake.notify_all();
       std::exception_ptr own_error;
@@ -112,9 +115,14 @@ class WorkerPool {
         own_error = std::current_exception();
         stop.stop = true;
       }
+      // The blocks are of equal size, so the workers usually finish within microseconds of the
+      // caller: it watches for that before it sleeps, which a wake-up through the kernel would
+      // cost more than a small step.
+      caller_watch.watch([this] { return pending.load(std::memory_order_acquire) == 0; });
       // The caller's block may end first: it still answers Ctrl-C while the workers run.
       std::unique_lock<std::mutex> lock(mutex);
-      while (!done.wait_for(lock, kInterruptPoll, [this] { return pending == 0; })) {
+      while (!done.wait_for(lock, kInterruptPoll,
+                            [this] { return pending.load(std::memory_order_acquire) == 0; })) {
         if (own_error) continue;
         lock.unlock();
         try {
@@ -134,20 +142,52 @@ class WorkerPool {
       return static_cast<int>(static_cast<long long>(items) * (t + 1) / threads);
     }
 
+    // Whether `ready` became true within `budget`, checked without sleeping. Past the first
+    // microseconds (a system call costs about one) the core goes to any other thread waiting for
+    // it between checks: on a busy machine, often the very thread being waited for.
+    template <class Ready>
+    static bool spin_until(std::chrono::microseconds budget, const Ready& ready) {
+      const auto start = std::chrono::steady_clock::now();
+      for (;;) {
+        for (int k = 0; k < 64; ++k) {
+          if (ready()) return true;
+          cpu_relax();
+        }
+        const auto spent = std::chrono::steady_clock::now() - start;
+        if (spent >= budget) return false;
+        if (spent >= kPoliteAfter) std::this_thread::yield();
+      }
+    }
+
+    static void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      asm volatile("yield");
+#endif
+    }
+
     void work(int t) {
       detail::thread_context.chain = &stop;
       unsigned long long seen = 0;
+      Watch watch;
       while (true) {
-        const std::function<void(int, int)>* job;
-        int size;
-        {
+        // The next step of a training loop follows within microseconds: a worker that watches
+        // for it a little while answers at once, one that slept waits for the kernel to wake it.
+        // The job and its size are written before the generation (release), so a worker that saw
+        // the new generation reads them without the lock.
+        const auto next = [&] {
+          return generation.load(std::memory_order_acquire) != seen ||
+                 stopping.load(std::memory_order_acquire);
+        };
+        if (!watch.watch(next)) {
           std::unique_lock<std::mutex> lock(mutex);
-          wake.wait(lock, [&] { return stopping || generation != seen; });
-          if (stopping) return;
-          seen = generation;
-          job = body;
-          size = count;
+          wake.wait(lock, next);
         }
+        if (stopping.load(std::memory_order_acquire)) return;
+        seen = generation.load(std::memory_order_acquire);
+        const std::function<void(int, int)>* job = body;
+        const int size = count;
         std::exception_ptr failure;
         try {
           (*job)(block_end(t - 1, size), block_end(t, size));
@@ -155,13 +195,42 @@ class WorkerPool {
           failure = std::current_exception();
           stop.stop = true;
         }
-        {
+        if (failure) {
           std::lock_guard<std::mutex> lock(mutex);
-          if (failure && !error) error = failure;
-          if (--pending == 0) done.notify_one();
+          if (!error) error = failure;
+        }
+        // The last one tells a caller that gave up watching and sleeps; under the lock, so the
+        // caller cannot be between its check and its wait.
+        if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+          std::lock_guard<std::mutex> lock(mutex);
+          done.notify_one();
         }
       }
     }
+
+    // How long a thread watches for another before it sleeps, at most: a few steps' worth of a
+    // small game, a fraction of a core between slow steps.
+    static constexpr std::chrono::microseconds kLongestWatch{200};
+    // Enough for the Python between two calls of a tight loop, so that such a loop is always
+    // caught once it starts again.
+    static constexpr std::chrono::microseconds kShortestWatch{20};
+
+    // Watching that adapts: each wait that ends while watched doubles the next watch, each that
+    // outlasts it halves it, down to kShortestWatch. On a busy machine the thread waited for is
+    // often off its core for milliseconds, and watching would only take time from the process's
+    // other threads (which share its part of the machine); nor does watching pay when the caller
+    // spends long between steps (a network's forward pass).
+    struct Watch {
+      std::chrono::microseconds budget = kLongestWatch;
+
+      template <class Ready>
+      bool watch(const Ready& ready) {
+        const bool seen = spin_until(budget, ready);
+        budget = seen ? std::min(kLongestWatch, 2 * budget) : std::max(kShortestWatch, budget / 2);
+        return seen;
+      }
+    };
+    static constexpr std::chrono::microseconds kPoliteAfter{20};
 
     const int threads;
     const pid_t process = process_id();
@@ -171,11 +240,12 @@ class WorkerPool {
     std::condition_variable done;
     const std::function<void(int, int)>* body = nullptr;
     int count = 0;
-    int pending = 0;
-    unsigned long long generation = 0;
-    bool stopping = false;
+    std::atomic<int> pending{0};
+    std::atomic<unsigned long long> generation{0};
+    std::atomic<bool> stopping{false};
     std::exception_ptr error;
     detail::StopChain stop;  // the workers' interruption points read it
+    Watch caller_watch;      // the caller's, for the workers' end
   };
 
   int threads_;

@@ -14,13 +14,11 @@ import random
 from collections.abc import Callable
 from functools import partial
 
-import numpy as np
-
 import rivals
 from rivals._core import Game, State, game_names
 
 from ._common import Row, Sizes, alternate, games_for, positive, timed, verdict
-from .scale import NUM_ENVS, random_legal
+from .scale import NUM_ENVS, vector_rate
 
 TITLE = "Threads"
 SEED = 5
@@ -64,21 +62,14 @@ def _arena(game: Game, sizes: Sizes) -> Rate:
 
 
 def _vector_env(game: Game, sizes: Sizes) -> Rate:
-    """Environment steps/s of VectorEnv with its default arguments, random legal actions."""
-    steps = max(3, round(_single_rate(lambda n: _env_steps(game, 1, n), 3) * sizes.work_s))
+    """Environment steps/s of VectorEnv with its default arguments, random legal actions from
+    ``sample_legal()`` (bench scale's row 1)."""
+    steps = max(3, round(vector_rate(game, 3, 1, "wall")() / NUM_ENVS * sizes.work_s))
 
     def rate(threads: int) -> float:
-        return NUM_ENVS * steps / positive(timed(lambda: _env_steps(game, threads, steps)).wall_s)
+        return vector_rate(game, steps, threads, "wall")()
 
     return rate
-
-
-def _env_steps(game: Game, threads: int, steps: int) -> None:
-    env = rivals.VectorEnv(game, NUM_ENVS, seed=SEED, threads=threads)
-    out = env.reset()
-    rng = np.random.default_rng(SEED)
-    for _ in range(steps):
-        out = env.step(random_legal(out["legal_mask"], rng))
 
 
 def _search(game: Game, sizes: Sizes) -> Rate:
@@ -148,7 +139,7 @@ def run(sizes: Sizes, log: Log) -> tuple[list[Row], list[str]]:
         "Row 2: an arena without a log between copies of mcts at 20 iterations a move, each "
         "valued by the game's evaluation after 4 random decisions.",
         f"Row 3: {NUM_ENVS} environments with the default arguments, random legal actions "
-        "chosen in numpy.",
+        "from sample_legal().",
         "Row 4: mcts or ismcts from a position 40 actions into a random game; with two threads "
         "each grows its own tree of the same size, so twice the iterations are done.",
     ]
