@@ -163,16 +163,19 @@ def test_batches_are_reproducible_whatever_the_thread_count(
     game = rivals.make(name, **params)
     one = game.random_playouts(400, seed=11, threads=1)
     two = game.random_playouts(400, seed=11, threads=2)
+    # Three threads take the games in ranges by turns, each as it gets free.
+    three = game.random_playouts(400, seed=11, threads=3)
     other = game.random_playouts(400, seed=12, threads=1)
     for key in ("returns", "lengths"):
         np.testing.assert_array_equal(one[key], two[key])
+        np.testing.assert_array_equal(one[key], three[key])
     assert not np.array_equal(one["lengths"], other["lengths"])
     assert one["returns"].shape == (400, game.num_players)
     np.testing.assert_allclose(one["returns"].sum(axis=1), 0.0, atol=1e-9)
     assert (one["lengths"] > 0).all() and (one["lengths"] <= game.max_game_length).all()
 
     bots = ["random"] * game.num_players
-    whole = game.play_match(bots, 40, seed=5, threads=2, keep_histories=True)
+    whole = game.play_match(bots, 40, seed=5, threads=3, keep_histories=True)
     parts = [
         game.play_match(bots, 20, seed=5, first_game=k, threads=1, keep_histories=True)
         for k in (0, 20)

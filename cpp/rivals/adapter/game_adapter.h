@@ -351,7 +351,7 @@ class GameAdapter final : public AnyGame {
     threads = checked_threads(threads, name_ + " random_playouts");
     MatchResults results = empty_results(num_games);
     const int players = num_players();
-    parallel_blocks(num_games, threads, [&](int, int begin, int end) {
+    parallel_ranges(num_games, threads, [&](int, int begin, int end) {
       const auto initial = rules_.initial_state();
       for (int i = begin; i < end; ++i) {
         // A random game takes microseconds: reading the clock for every one would show.
@@ -622,7 +622,7 @@ class GameAdapter final : public AnyGame {
     for (auto& bots : bots_of_thread)
       for (const auto& spec : specs) bots.push_back(make_bot_of<G>(rules_, spec, 0));
     const bool keep_histories = !results.histories.empty();
-    parallel_blocks(num_games, threads, [&](int thread, int begin, int end) {
+    parallel_ranges(num_games, threads, [&](int thread, int begin, int end) {
       std::vector<BotOf<G>>& bots = bots_of_thread[static_cast<std::size_t>(thread)];
       std::vector<Action> history;  // bots that resample hidden information need it
       history.reserve(static_cast<std::size_t>(rules_.max_game_length()));
