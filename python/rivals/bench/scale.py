@@ -85,16 +85,26 @@ def _python_rate(game: Game, steps: int) -> Callable[[], float]:
     return run
 
 
-def _search_rate(game: Game, iterations: int) -> float:
-    """Iterations per second of the game's tree search (ismcts where information is hidden)."""
+def search_bot(game: Game) -> str:
+    """The game's tree search: mcts, or ismcts where information is hidden."""
+    return "mcts" if game.info.information == "perfect" else "ismcts"
+
+
+def midgame(game: Game, seed: int) -> State:
+    """A decision with a choice, some 40 random actions into a game."""
     state = game.new_initial_state()
-    rng = random.Random(3)
+    rng = random.Random(seed)
     while not state.is_terminal() and len(state.history()) < 40:
         state.apply_action(rng.choice(state.legal_actions()))
     while state.is_chance_node() or len(state.legal_actions()) < 2:
         state.apply_action(rng.choice(state.legal_actions()))
-    name = "mcts" if game.info.information == "perfect" else "ismcts"
-    bot = rivals.bots.make(name, game, seed=1, iterations=iterations)
+    return state
+
+
+def _search_rate(game: Game, iterations: int) -> float:
+    """Iterations per second of the game's tree search."""
+    state = midgame(game, 3)
+    bot = rivals.bots.make(search_bot(game), game, seed=1, iterations=iterations)
     return iterations / positive(timed(lambda: bot.step(state)).cpu_s)
 
 

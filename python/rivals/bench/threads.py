@@ -10,15 +10,14 @@ nothing about scaling.
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Callable
 from functools import partial
 
 import rivals
-from rivals._core import Game, State, game_names
+from rivals._core import Game, game_names
 
 from ._common import Row, Sizes, alternate, games_for, positive, timed, verdict
-from .scale import NUM_ENVS, vector_rate
+from .scale import NUM_ENVS, midgame, search_bot, vector_rate
 
 TITLE = "Threads"
 SEED = 5
@@ -35,10 +34,6 @@ def _playouts(game: Game, sizes: Sizes) -> Rate:
         return games / positive(wall)
 
     return rate
-
-
-def _search_bot(game: Game) -> str:
-    return "mcts" if game.info.information == "perfect" else "ismcts"
 
 
 def _arena(game: Game, sizes: Sizes) -> Rate:
@@ -74,8 +69,8 @@ def _vector_env(game: Game, sizes: Sizes) -> Rate:
 
 def _search(game: Game, sizes: Sizes) -> Rate:
     """Iterations/s of root-parallel search (each thread grows its own tree of ``iterations``)."""
-    state = _midgame(game)
-    name = _search_bot(game)
+    state = midgame(game, SEED)
+    name = search_bot(game)
 
     def think(threads: int, iterations: int) -> None:
         rivals.bots.make(name, game, seed=SEED, iterations=iterations, threads=threads).step(state)
@@ -87,17 +82,6 @@ def _search(game: Game, sizes: Sizes) -> Rate:
         return iterations * threads / positive(wall)
 
     return rate
-
-
-def _midgame(game: Game) -> State:
-    """A decision with a choice, some 40 actions into a random game."""
-    state = game.new_initial_state()
-    rng = random.Random(SEED)
-    while not state.is_terminal() and len(state.history()) < 40:
-        state.apply_action(rng.choice(state.legal_actions()))
-    while state.is_chance_node() or len(state.legal_actions()) < 2:
-        state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 def _single_rate(work: Callable[[int], object], count: int) -> float:
